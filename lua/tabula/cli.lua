@@ -1,0 +1,136 @@
+-- tabula.cli — the option parser shared by commands and scenarios, and user errors.
+--
+-- An option spec is a list of { name, type, default, help [, choices = {...}] }.
+-- Types: "string", "int", "number", "bool" (--x / --no-x), "list" (comma-separated).
+-- parse() returns opts (defaults filled in) and the positional arguments, or nil
+-- after printing --help. Mistakes raise a user error naming the option.
+local M = {}
+
+local UserError = {}
+UserError.__index = UserError
+UserError.__tostring = function(e) return e.message end
+
+-- fail(fmt, ...): stop with one clear line for the user (exit status 2).
+function M.fail(fmt, ...)
+  error(setmetatable({ message = string.format(fmt, ...), status = 2 }, UserError), 0)
+end
+
+-- user_error(message [, status]) -> the error object (to raise later or return).
+function M.user_error(message, status)
+  return setmetatable({ message = message, status = status or 2 }, UserError)
+end
+
+function M.is_user_error(e) return getmetatable(e) == UserError end
+
+local function opt_name(o) return o[1] or o.name end
+local function opt_type(o) return o[2] or o.type or "string" end
+local function opt_default(o) if o[3] ~= nil then return o[3] end return o.default end
+local function opt_help(o) return o[4] or o.help or "" end
+
+local function valid_list(spec)
+  local names = {}
+  for _, o in ipairs(spec) do names[#names + 1] = "--" .. opt_name(o) end
+  names[#names + 1] = "--help"
+  return table.concat(names, ", ")
+end
+
+local function convert(o, raw)
+  local t, name = opt_type(o), opt_name(o)
+  local v
+  if t == "string" then v = raw
+  elseif t == "int" then
+    v = math.tointeger(tonumber(raw))
+    if v == nil then M.fail("option --%s expects an integer, got '%s'", name, raw) end
+  elseif t == "number" then
+    v = tonumber(raw)
+    if v == nil then M.fail("option --%s expects a number, got '%s'", name, raw) end
+  elseif t == "list" then
+    v = {}
+    for item in raw:gmatch("[^,]+") do v[#v + 1] = item end
+  else
+    error("option --" .. name .. " has an unknown type " .. tostring(t))
+  end
+  if o.choices then
+    local ok = false
+    for _, c in ipairs(o.choices) do if c == v then ok = true end end
+    if not ok then
+      M.fail("option --%s must be one of %s, got '%s'", name, table.concat(o.choices, ", "), raw)
+    end
+  end
+  return v
+end
+
+function M.help_text(spec, info)
+  info = info or {}
+  local lines = {}
+  if info.summary then lines[#lines + 1] = info.summary end
+  lines[#lines + 1] = "usage: " .. (info.program or "tabula") .. " " .. (info.usage or "[options]")
+  if #spec > 0 then lines[#lines + 1] = "options:" end
+  for _, o in ipairs(spec) do
+    local t, d = opt_type(o), opt_default(o)
+    local flag = "--" .. opt_name(o) .. (t == "bool" and "" or (" " .. t:upper()))
+    local dflt = ""
+    if d ~= nil then
+      dflt = type(d) == "table" and table.concat(d, ",") or tostring(d)
+      dflt = " (default " .. dflt .. ")"
+    end
+    local choices = o.choices and (" [" .. table.concat(o.choices, "|") .. "]") or ""
+    lines[#lines + 1] = string.format("  %-24s %s%s%s", flag, opt_help(o), choices, dflt)
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+function M.parse(spec, args, info)
+  local by_name = {}
+  for _, o in ipairs(spec) do by_name[opt_name(o)] = o end
+  local opts, rest = {}, {}
+  for _, o in ipairs(spec) do
+    local d = opt_default(o)
+    if type(d) == "table" then local c = {} for i, x in ipairs(d) do c[i] = x end d = c end
+    opts[opt_name(o)] = d
+  end
+  local i = 1
+  while i <= #args do
+    local a = args[i]
+    if a == "--" then
+      for j = i + 1, #args do rest[#rest + 1] = args[j] end
+      break
+    elseif a == "--help" or a == "-h" then
+      io.stdout:write(M.help_text(spec, info))
+      return nil
+    elseif a:sub(1, 2) == "--" then
+      local name, value = a:match("^%-%-([^=]+)=(.*)$")
+      name = name or a:sub(3)
+      local o = by_name[name]
+      local negated = false
+      if not o and name:sub(1, 3) == "no-" and by_name[name:sub(4)]
+        and opt_type(by_name[name:sub(4)]) == "bool" then
+        o, negated = by_name[name:sub(4)], true
+      end
+      if not o then M.fail("unknown option --%s (valid options: %s)", name, valid_list(spec)) end
+      name = opt_name(o)
+      if opt_type(o) == "bool" then
+        if value ~= nil then
+          if value == "true" or value == "1" or value == "yes" then opts[name] = not negated
+          elseif value == "false" or value == "0" or value == "no" then opts[name] = negated
+          else M.fail("option --%s is a flag; got '%s'", name, value) end
+        else
+          opts[name] = not negated
+        end
+      else
+        if value == nil then
+          i = i + 1
+          value = args[i]
+          if value == nil then M.fail("option --%s needs a value (%s)", name, opt_type(o)) end
+        end
+        opts[name] = convert(o, value)
+      end
+    else
+      rest[#rest + 1] = a
+    end
+    i = i + 1
+  end
+  return opts, rest
+end
+
+return M

@@ -1,0 +1,71 @@
+-- tabula.records — JSONL files that survive a crash. Writers append one whole
+-- line per record and fsync; readers detect a torn last line (a record cut off
+-- by a kill) and skip it, reporting it; a broken line elsewhere is an error that
+-- names the file and line.
+local fs = require "tabula.fs"
+local json = require "tabula.json"
+local cli = require "tabula.cli"
+
+local M = {}
+
+-- read(path [, {lenient=true, skip_bad=true}]) -> records, info
+-- info = { torn = bool, torn_bytes = n, bad = { {line=, error=}... } }
+-- A missing file reads as no records.
+function M.read(path, opts)
+  opts = opts or {}
+  local text = fs.read(path)
+  local out, info = {}, { torn = false, torn_bytes = 0, bad = {} }
+  if not text then return out, info end
+  local lineno, pos, n = 0, 1, #text
+  while pos <= n do
+    local nl = text:find("\n", pos, true)
+    lineno = lineno + 1
+    local line
+    if nl then
+      line = text:sub(pos, nl - 1)
+      pos = nl + 1
+    else
+      -- no newline at the end: a torn write, whatever it holds
+      info.torn, info.torn_bytes = true, n - pos + 1
+      break
+    end
+    if line:match("^%s*$") then goto continue end
+    do
+      local rec, err = json.decode(line, { lenient = opts.lenient })
+      if rec == nil then
+        if opts.skip_bad then
+          info.bad[#info.bad + 1] = { line = lineno, error = err }
+        else
+          cli.fail("%s:%d: invalid JSON record: %s", path, lineno, err)
+        end
+      else
+        out[#out + 1] = rec
+      end
+    end
+    ::continue::
+  end
+  return out, info
+end
+
+local Writer = {}
+Writer.__index = Writer
+
+-- writer(path) -> writer, torn_bytes: opens for appending (creating the
+-- directory), cutting off a torn last line left by an earlier crash.
+function M.writer(path)
+  fs.mkdir_p(fs.dirname(path))
+  local a, torn = fs.appender(path)
+  if not a then cli.fail("%s", torn) end
+  return setmetatable({ path = path, appender = a }, Writer), torn
+end
+
+-- writer:write(record): one line, fsynced before it returns.
+function Writer:write(rec)
+  local ok, err = self.appender:write(json.canonical(rec))
+  if not ok then error(self.path .. ": " .. err, 2) end
+end
+
+function Writer:close() self.appender:close() end
+Writer.__close = Writer.close
+
+return M

@@ -1,0 +1,124 @@
+-- tabula.testing — what test files use. A test file returns a list of
+-- { name, fn } pairs; `tabula test` runs each fn inside the event loop.
+--
+--   local t = require "tabula.testing"
+--   local test, T = t.suite()
+--   test("json: integers round-trip", function() t.eq(json.decode("1"), 1) end)
+--   return T
+local M = {}
+
+M.SKIP = setmetatable({}, { __tostring = function() return "skip" end })
+
+function M.suite()
+  local T = {}
+  return function(name, fn) T[#T + 1] = { name, fn } end, T
+end
+
+-- skip(reason): stop this test and count it as skipped, with the reason shown.
+function M.skip(reason)
+  error(setmetatable({ reason = reason }, { __index = M.SKIP, __tostring = function() return "skipped: " .. reason end }), 0)
+end
+
+function M.is_skip(e) return type(e) == "table" and getmetatable(e) and getmetatable(e).__index == M.SKIP end
+
+local function show(v, depth)
+  depth = depth or 0
+  if type(v) == "string" then return string.format("%q", v) end
+  if type(v) ~= "table" or depth > 3 then return tostring(v) end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  local parts = {}
+  for _, k in ipairs(keys) do
+    parts[#parts + 1] = (math.type(k) == "integer" and "" or (tostring(k) .. "=")) .. show(v[k], depth + 1)
+    if #parts > 20 then parts[#parts + 1] = "..."; break end
+  end
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+M.show = show
+
+local function deep_eq(a, b, path)
+  if a == b then return true end
+  if type(a) ~= "table" or type(b) ~= "table" then
+    if type(a) == "number" and type(b) == "number" and a ~= a and b ~= b then return true end
+    return false, path
+  end
+  for k, v in pairs(a) do
+    local ok, where = deep_eq(v, b[k], path .. "." .. tostring(k))
+    if not ok then return false, where end
+  end
+  for k in pairs(b) do
+    if a[k] == nil then return false, path .. "." .. tostring(k) end
+  end
+  return true
+end
+
+function M.eq(got, want, msg)
+  local ok, where = deep_eq(got, want, "")
+  if not ok then
+    error(string.format("%sexpected %s\n     got %s%s", msg and (msg .. ": ") or "",
+      show(want), show(got), (where and where ~= "") and ("\n  (first difference at " .. where .. ")") or ""), 2)
+  end
+end
+
+function M.ok(v, msg)
+  if not v then error(msg or "expected a true value", 2) end
+  return v
+end
+
+function M.near(got, want, tol, msg)
+  if type(got) ~= "number" or math.abs(got - want) > (tol or 1e-9) then
+    error(string.format("%sexpected %s (±%g), got %s", msg and (msg .. ": ") or "", tostring(want), tol or 1e-9, tostring(got)), 2)
+  end
+end
+
+-- raises(fn, pattern): fn must raise an error whose text matches pattern (plain find).
+function M.raises(fn, pattern, msg)
+  local ok, err = pcall(fn)
+  if ok then error((msg and (msg .. ": ") or "") .. "expected an error, got none", 2) end
+  local text = type(err) == "table" and (err.message or tostring(err)) or tostring(err)
+  if pattern and not text:find(pattern, 1, true) then
+    error(string.format("%serror %q does not contain %q", msg and (msg .. ": ") or "", text, pattern), 2)
+  end
+  return text
+end
+
+-- contains(text, piece): plain substring check with a readable failure.
+function M.contains(text, piece, msg)
+  if type(text) ~= "string" or not text:find(piece, 1, true) then
+    error(string.format("%sexpected %s to contain %q", msg and (msg .. ": ") or "", show(text), piece), 2)
+  end
+end
+
+-- Where the shared public data lives (../shared/data from the project root), or nil.
+function M.shared_data(sub)
+  local host = require "tabula.c.host"
+  local fs = require "tabula.fs"
+  local base = host.getenv("TABULA_SHARED_DATA") or (host.root .. "/../shared/data")
+  local p = sub and (base .. "/" .. sub) or base
+  if fs.kind(p) then return p end
+  return nil
+end
+
+-- need_shared(sub): the path, or skip the test saying what is missing.
+function M.need_shared(sub)
+  local p = M.shared_data(sub)
+  if not p then M.skip("needs ../shared/data/" .. (sub or "") .. " (not present on this machine)") end
+  return p
+end
+
+-- need_program(path): skip when an external program is not installed.
+function M.need_program(path)
+  local fs = require "tabula.fs"
+  if not fs.kind(path) then M.skip(path .. " is not installed (run make deps)") end
+  return path
+end
+
+function M.root() return require("tabula.c.host").root end
+
+-- tabula_bin(): the binary under test.
+function M.tabula_bin()
+  return require("tabula.c.host").exe or (M.root() .. "/tabula")
+end
+
+return M

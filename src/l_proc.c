@@ -1,0 +1,165 @@
+/* l_proc.c — tabula.c.proc: child processes for engines and tests. The Lua
+ * side (lua/tabula/proc.lua) waits for output with the event loop. */
+#include "proc.h"
+
+#include <errno.h>
+#include <lauxlib.h>
+#include <lua.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PROC_MT "tabula.proc"
+
+static proc_t *check_proc(lua_State *L)
+{
+    return luaL_checkudata(L, 1, PROC_MT);
+}
+
+/* spawn({argv...}, stderr_mode) -> proc | nil, message */
+static int l_spawn(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    static const char *const modes[] = {"null", "inherit", "stdout", NULL};
+    int mode = luaL_checkoption(L, 2, "null", modes);
+    lua_Integer n = luaL_len(L, 1);
+    if (n < 1) return luaL_argerror(L, 1, "argv is empty");
+    char **argv = lua_newuserdatauv(L, sizeof(char *) * (size_t)(n + 1), 0);  /* freed by GC */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 1, i);
+        argv[i - 1] = (char *)luaL_checkstring(L, -1);   /* anchored in the argv table */
+        lua_pop(L, 1);
+    }
+    argv[n] = NULL;
+    proc_t *p = lua_newuserdatauv(L, sizeof *p, 0);
+    memset(p, 0, sizeof *p);
+    p->in_fd = p->out_fd = -1;
+    p->exited = 1;
+    luaL_setmetatable(L, PROC_MT);
+    if (proc_spawn(p, argv, mode)) {
+        int e = errno;
+        p->exited = 1;
+        luaL_pushfail(L);
+        if (e == ENOENT) lua_pushfstring(L, "cannot start %s: no such program", argv[0]);
+        else lua_pushfstring(L, "cannot start %s: %s", argv[0], strerror(e));
+        return 2;
+    }
+    return 1;
+}
+
+static int l_write(lua_State *L)
+{
+    proc_t *p = check_proc(L);
+    size_t len;
+    const char *s = luaL_checklstring(L, 2, &len);
+    if (proc_write(p, s, len)) {
+        luaL_pushfail(L);
+        lua_pushstring(L, errno == EPIPE ? "the process has closed its input (it died?)" : strerror(errno));
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* read() -> data | "" at EOF | false when nothing is ready yet */
+static int l_read(lua_State *L)
+{
+    proc_t *p = check_proc(L);
+    char buf[65536];
+    ssize_t r = proc_read(p, buf, sizeof buf);
+    if (r < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK) { lua_pushboolean(L, 0); return 1; }
+        luaL_pushfail(L);
+        lua_pushstring(L, strerror(errno));
+        return 2;
+    }
+    lua_pushlstring(L, buf, (size_t)r);
+    return 1;
+}
+
+static int l_fd(lua_State *L)
+{
+    lua_pushinteger(L, check_proc(L)->out_fd);
+    return 1;
+}
+
+static int l_pid(lua_State *L)
+{
+    lua_pushinteger(L, check_proc(L)->pid);
+    return 1;
+}
+
+static int l_kill(lua_State *L)
+{
+    proc_t *p = check_proc(L);
+    proc_kill(p, (int)luaL_optinteger(L, 2, SIGKILL));
+    return 0;
+}
+
+/* reap(wait) -> exited, how ("exit"|"signal"), code */
+static int l_reap(lua_State *L)
+{
+    proc_t *p = check_proc(L);
+    if (!proc_reap(p, lua_toboolean(L, 2))) { lua_pushboolean(L, 0); return 1; }
+    lua_pushboolean(L, 1);
+    if (WIFSIGNALED(p->status)) {
+        lua_pushliteral(L, "signal");
+        lua_pushinteger(L, WTERMSIG(p->status));
+    } else {
+        lua_pushliteral(L, "exit");
+        lua_pushinteger(L, WEXITSTATUS(p->status));
+    }
+    return 3;
+}
+
+static int l_close_input(lua_State *L)
+{
+    proc_t *p = check_proc(L);
+    if (p->in_fd >= 0) { close(p->in_fd); p->in_fd = -1; }
+    return 0;
+}
+
+/* __gc / __close: kill a child that is still running, reap it, close pipes */
+static int l_gc(lua_State *L)
+{
+    proc_t *p = check_proc(L);
+    if (!p->exited) {
+        proc_kill(p, SIGKILL);
+        proc_reap(p, 1);
+    }
+    proc_close_fds(p);
+    return 0;
+}
+
+static int l_getpid(lua_State *L)
+{
+    lua_pushinteger(L, getpid());
+    return 1;
+}
+
+/* signal(pid, sig): send a signal to any process (tests kill writers with it) */
+static int l_signal(lua_State *L)
+{
+    int r = kill((pid_t)luaL_checkinteger(L, 1), (int)luaL_optinteger(L, 2, SIGKILL));
+    lua_pushboolean(L, r == 0);
+    return 1;
+}
+
+int luaopen_tabula_proc(lua_State *L)
+{
+    static const luaL_Reg methods[] = {
+        {"write", l_write}, {"read", l_read}, {"fd", l_fd}, {"pid", l_pid}, {"kill", l_kill},
+        {"reap", l_reap}, {"close_input", l_close_input}, {"close", l_gc}, {NULL, NULL},
+    };
+    static const luaL_Reg meta[] = {{"__gc", l_gc}, {"__close", l_gc}, {NULL, NULL}};
+    static const luaL_Reg fns[] = {{"spawn", l_spawn}, {"getpid", l_getpid}, {"signal", l_signal}, {NULL, NULL}};
+    luaL_newmetatable(L, PROC_MT);
+    luaL_setfuncs(L, meta, 0);
+    luaL_newlib(L, methods);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    luaL_newlib(L, fns);
+    return 1;
+}

@@ -1,0 +1,107 @@
+/* proc.c — see proc.h. Uses fork+execvp so that a missing program is
+ * reported to the parent through a close-on-exec status pipe. */
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int proc_spawn(proc_t *p, char *const argv[], int stderr_mode)
+{
+    int in[2], out[2], st[2];
+    memset(p, 0, sizeof *p);
+    p->in_fd = p->out_fd = -1;
+    signal(SIGPIPE, SIG_IGN);                      /* a dead child must not kill the host */
+    if (pipe2(in, O_CLOEXEC)) return -1;
+    if (pipe2(out, O_CLOEXEC)) { close(in[0]); close(in[1]); return -1; }
+    if (pipe2(st, O_CLOEXEC)) { close(in[0]); close(in[1]); close(out[0]); close(out[1]); return -1; }
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(in[0]); close(in[1]); close(out[0]); close(out[1]); close(st[0]); close(st[1]);
+        errno = e;
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        if (stderr_mode == PROC_STDERR_STDOUT) dup2(out[1], 2);
+        else if (stderr_mode == PROC_STDERR_NULL) {
+            int dn = open("/dev/null", O_WRONLY);
+            if (dn >= 0) dup2(dn, 2);
+        }
+        signal(SIGPIPE, SIG_DFL);
+        execvp(argv[0], argv);
+        int e = errno;
+        ssize_t w = write(st[1], &e, sizeof e);
+        (void)w;
+        _exit(127);
+    }
+    close(in[0]); close(out[1]); close(st[1]);
+    int e = 0;
+    ssize_t r;
+    do r = read(st[0], &e, sizeof e); while (r < 0 && errno == EINTR);
+    close(st[0]);
+    if (r == (ssize_t)sizeof e) {                  /* exec failed */
+        close(in[1]); close(out[0]);
+        waitpid(pid, NULL, 0);
+        errno = e;
+        return -1;
+    }
+    fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+    p->pid = pid;
+    p->in_fd = in[1];
+    p->out_fd = out[0];
+    return 0;
+}
+
+int proc_write(proc_t *p, const char *data, size_t len)
+{
+    if (p->in_fd < 0) { errno = EPIPE; return -1; }
+    while (len) {
+        ssize_t w = write(p->in_fd, data, len);
+        if (w < 0) { if (errno == EINTR) continue; return -1; }
+        data += w; len -= (size_t)w;
+    }
+    return 0;
+}
+
+ssize_t proc_read(proc_t *p, char *buf, size_t len)
+{
+    if (p->out_fd < 0) return 0;
+    ssize_t r;
+    do r = read(p->out_fd, buf, len); while (r < 0 && errno == EINTR);
+    return r;
+}
+
+int proc_kill(proc_t *p, int sig)
+{
+    if (p->pid <= 0 || p->exited) return 0;
+    return kill(p->pid, sig);
+}
+
+int proc_reap(proc_t *p, int wait)
+{
+    if (p->exited) return 1;
+    if (p->pid <= 0) return 1;
+    int status;
+    pid_t r;
+    do r = waitpid(p->pid, &status, wait ? 0 : WNOHANG); while (r < 0 && errno == EINTR);
+    if (r == p->pid) {
+        p->exited = 1;
+        p->status = status;
+        return 1;
+    }
+    return 0;
+}
+
+void proc_close_fds(proc_t *p)
+{
+    if (p->in_fd >= 0) close(p->in_fd);
+    if (p->out_fd >= 0) close(p->out_fd);
+    p->in_fd = p->out_fd = -1;
+}
