@@ -109,8 +109,10 @@ int tabula_run(lua_State *L, int argc, char **argv)
 {
     const char *dir = find_root();
     lua_getglobal(L, "package");
-    lua_pushfstring(L, "%s/lua/?.lua;%s/lua/?/init.lua;%s/?.lua", dir, dir, dir);
+    lua_pushfstring(L, "%s/lua/?.lua;%s/lua/?/init.lua;%s/?.lua;%s/?/init.lua", dir, dir, dir, dir);
     lua_setfield(L, -2, "path");
+    lua_pushliteral(L, "");          /* C modules are linked in, never loaded from disk */
+    lua_setfield(L, -2, "cpath");
     lua_pop(L, 1);
 
     lua_pushcfunction(L, traceback);

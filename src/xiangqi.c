@@ -115,14 +115,6 @@ int xq_check_placement(const xq_board *b, char *err, size_t errlen)
             snprintf(err, errlen, "%s elephant (%c) on %s is not on one of its seven elephant points", side, xq_piece_letter(p), name);
             return -1;
         }
-        if (t == XQ_PAWN) {
-            int r = XQ_RANK(s), f = XQ_FILE(s);
-            int rel = c == XQ_RED ? r : 9 - r;      /* ranks advanced from its own back rank */
-            if (rel < 3 || (rel <= 4 && (f % 2) != 0)) {
-                snprintf(err, errlen, "%s soldier (%c) on %s is on a square no soldier can reach", side, xq_piece_letter(p), name);
-                return -1;
-            }
-        }
     }
     for (int c = 0; c < 2; c++) {
         const char *side = c ? "Black" : "Red";

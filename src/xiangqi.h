@@ -72,7 +72,9 @@ void xq_to_fen(const xq_board *b, char *out, size_t outlen);   /* out >= 128 byt
  * like a FEN. Used for piece-list notations. */
 int  xq_from_pieces(xq_board *b, const int *squares, const uint8_t *pieces, int n, int side,
                     char *err, size_t errlen);
-/* Is the placement (ignoring whose turn) legal: kinds, counts, points, generals. */
+/* Is the placement (ignoring whose turn) legal: generals, counts, palace and
+ * elephant points. Soldiers are not checked here: old compositions put them on
+ * squares no game reaches (games/xiangqi reports those as findings). */
 int  xq_check_placement(const xq_board *b, char *err, size_t errlen);
 
 int  xq_gen_pseudo(const xq_board *b, xq_move *out);    /* moves ignoring own-general safety */

@@ -5,7 +5,7 @@
 --   task:await()              its results, or raises its error (with the task's traceback)
 --   loop.cancel(task)         stop a task: its pending wait raises loop.Cancelled
 --   loop.sleep(seconds)       suspend the current task (sleep_until(t): until loop.now() >= t)
---   loop.await_fd(fd, "r"|"w") suspend until fd is ready
+--   loop.await_fd(fd, "r"|"w" [, timeout]) suspend until fd is ready (false on timeout)
 --   loop.await_token(token)   suspend until C code posts token (HTTP, engines)
 --   loop.future()             f:set(...), f:fail(err), f:await()
 --   loop.group()              g:spawn(fn, ...), g:wait(): wait for all, then raise the first error
@@ -123,17 +123,22 @@ function M.sleep_until(t)
   return M.await_token(C.timer_at(t * 1000))
 end
 
-function M.await_fd(fd, mode)
+-- await_fd(fd, mode [, timeout]) -> true when fd is ready, false when timeout seconds passed first
+function M.await_fd(fd, mode, timeout)
   local task = current
+  if not task then error("await outside a task (use loop.run)", 2) end
   local token = C.watch(fd, mode or "r")
-  task.fd = fd
-  local ok, r = pcall(M.await_token, token)
+  local timer = timeout and C.timer(timeout * 1000)
+  waiting[token] = task
+  if timer then waiting[timer] = task end
+  task.token, task.fd = token, fd
+  local ok, err = pcall(suspend)
+  local ready = waiting[token] == nil and (timer == nil or waiting[timer] ~= nil)
+  if waiting[token] then waiting[token] = nil; C.unwatch(fd) end
+  if timer and waiting[timer] then waiting[timer] = nil; C.cancel(timer) end
   task.fd = nil
-  if not ok then
-    if waiting[token] then waiting[token] = nil; C.unwatch(fd) end
-    error(r, 0)
-  end
-  return r
+  if not ok then error(err, 0) end
+  return ready
 end
 
 function M.now() return C.now() / 1000 end
