@@ -13,6 +13,7 @@ int luaopen_tabula_json(lua_State *L);
 int luaopen_tabula_fs(lua_State *L);
 int luaopen_tabula_proc(lua_State *L);
 int luaopen_tabula_xiangqi(lua_State *L);
+int luaopen_tabula_xqsearch(lua_State *L);
 
 
 extern const unsigned char tabula_re_lua[];
@@ -33,6 +34,7 @@ static const luaL_Reg modules[] = {
     {"tabula.c.fs", luaopen_tabula_fs},
     {"tabula.c.proc", luaopen_tabula_proc},
     {"tabula.c.xiangqi", luaopen_tabula_xiangqi},
+    {"tabula.c.xqsearch", luaopen_tabula_xqsearch},
 
     {"lpeg", luaopen_lpeg},
     {"re", luaopen_re},

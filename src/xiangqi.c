@@ -430,6 +430,20 @@ int xq_gen_moves(xq_board *b, xq_move *out)
     return n;
 }
 
+int xq_has_legal_move(xq_board *b)
+{
+    xq_move pseudo[XQ_MAX_MOVES];
+    int np = xq_gen_pseudo(b, pseudo), us = b->side;
+    xq_undo u;
+    for (int i = 0; i < np; i++) {
+        xq_do_move(b, pseudo[i], &u);
+        int bad = king_attacked(b, us);
+        xq_undo_move(b, &u);
+        if (!bad) return 1;
+    }
+    return 0;
+}
+
 int xq_is_legal(xq_board *b, xq_move m)
 {
     xq_move moves[XQ_MAX_MOVES];

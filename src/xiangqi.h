@@ -80,6 +80,7 @@ int  xq_check_placement(const xq_board *b, char *err, size_t errlen);
 int  xq_gen_pseudo(const xq_board *b, xq_move *out);    /* moves ignoring own-general safety */
 int  xq_gen_moves(xq_board *b, xq_move *out);           /* legal moves; b is restored */
 int  xq_is_legal(xq_board *b, xq_move m);
+int  xq_has_legal_move(xq_board *b);                    /* stops at the first one */
 void xq_do_move(xq_board *b, xq_move m, xq_undo *u);
 void xq_undo_move(xq_board *b, const xq_undo *u);
 

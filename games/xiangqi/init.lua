@@ -8,11 +8,17 @@
 local C = require "tabula.c.xiangqi"
 local notation = require "games.xiangqi.notation"
 local render = require "games.xiangqi.render"
+local S = require "tabula.c.xqsearch"
 
 local M = {
   START = C.START,
   new = C.new,
   from_pieces = C.from_pieces,
+  -- the built-in search (src/xqsearch.c)
+  search = S.search,       -- search(board, {depth=, nodes=, time_ms=})
+  mate = S.mate,           -- mate(board, {plies=, checks_only=, nodes=})
+  defend = S.defend,       -- defend(board, {horizon=5}): the protocol's fallback ranking
+  evaluate = S.evaluate,
 }
 
 local Board = getmetatable(C.new()).__index

@@ -1,15 +1,23 @@
 -- tabula.engine — external engines as child processes (argv only, no shell),
 -- read through the event loop so that many games can wait on engines at once.
+-- The C side (src/proc.c) starts the process and owns the pipes; this file
+-- speaks the protocols.
 --
---   local e = engine.start{ name = "fairy-stockfish", argv = {"/usr/games/fairy-stockfish"},
---                           timeout = 10 }
+-- Low level:
+--   local e = engine.start{ name = "fairy-stockfish", argv = {"/usr/games/fairy-stockfish"}, timeout = 10 }
 --   e:uci{ UCI_Variant = "xiangqi", Threads = 1, Hash = 16 }   -- handshake + options + isready
 --   e:send("position fen ..."); local lines = e:read_until("^bestmove", 30)
---   e:close()
+-- Supervised (restart on the next request after a failure):
+--   local u = engine.uci{ name=, argv=, options = {...}, timeout = 30 }
+--   u:go{ fen = ..., moves = {...}, depth = 12 | nodes = N | movetime = ms, multipv = 3 }
+--     -> { bestmove = "h2e2", lines = { [1] = { depth, cp | mate, pv = {...} }, ... } }
+--   local g = engine.gtp{ name = "gnugo", argv = {"/usr/games/gnugo", "--mode", "gtp"} }
+--   g:command("genmove black") -> "D4" | nil, "engine error text"
+--   local pool = engine.pool(function() return engine.uci{...} end, 4); pool:with(function(e) ... end)
 --
 -- A dead or silent engine raises an infrastructure error (see engine.is_failure):
 -- { infra = true, engine = name, last_command = ..., message = ... } — never a
--- player's loss. Restarting is the caller's choice (start again).
+-- player's loss, and never silently replaced by another backend.
 local proc = require "tabula.c.proc"
 local loop = require "tabula.loop"
 
@@ -49,8 +57,9 @@ function Engine:send(line)
   if not ok then fail(self, "cannot be written to: " .. err) end
 end
 
--- read_line([timeout]) -> the next line of output
-function Engine:read_line(timeout)
+-- read_line([timeout]) -> the next line of output. (shown: the timeout to name
+-- in the error, when it differs from the time left)
+function Engine:read_line(timeout, shown)
   local deadline = loop.now() + (timeout or self.timeout)
   while true do
     local nl = self.buffer:find("\n", 1, true)
@@ -75,7 +84,7 @@ function Engine:read_line(timeout)
         if late and late ~= "" then self.buffer = self.buffer .. late
         else
           self:kill()
-          fail(self, string.format("did not answer within %gs", timeout or self.timeout))
+          fail(self, string.format("did not answer within %gs", shown or timeout or self.timeout))
         end
       end
     end
@@ -87,7 +96,7 @@ function Engine:read_until(pattern, timeout)
   local deadline = loop.now() + (timeout or self.timeout)
   local lines = {}
   while true do
-    local line = self:read_line(math.max(0.001, deadline - loop.now()))
+    local line = self:read_line(math.max(0.001, deadline - loop.now()), timeout or self.timeout)
     lines[#lines + 1] = line
     if line:find(pattern) then return lines, line end
   end
@@ -141,6 +150,187 @@ function Engine:perft_divide(position, depth)
     if t then total = tonumber(t) end
   end
   return out, total
+end
+
+-- ---- supervised UCI engine ----
+
+local Uci = {}
+Uci.__index = Uci
+
+-- uci{ name, argv, options, timeout, start_timeout } -> a supervisor; the
+-- process starts on the first request and again after any failure.
+function M.uci(spec)
+  return setmetatable({ spec = spec, name = spec.name or spec.argv[1], restarts = 0, starts = 0 }, Uci)
+end
+
+function Uci:ensure()
+  if self.e then return self.e end
+  local e = M.start({ name = self.name, argv = self.spec.argv, timeout = self.spec.timeout or 30,
+    stderr = self.spec.stderr })
+  local ok, err = pcall(function()
+    local saved = e.timeout
+    e.timeout = self.spec.start_timeout or 10
+    e:uci(self.spec.options)
+    e.timeout = saved
+  end)
+  if not ok then pcall(e.kill, e); error(err, 0) end
+  self.starts = self.starts + 1
+  if self.starts > 1 then self.restarts = self.restarts + 1 end
+  self.e = e
+  self.id = e.id
+  return e
+end
+
+-- call fn(e) with the running engine; on failure the process is dropped (so
+-- the next request starts a fresh one) and the infrastructure error raised
+function Uci:request(fn)
+  local e = self:ensure()
+  local ok, res = pcall(fn, e)
+  if not ok then
+    if M.is_failure(res) then pcall(e.kill, e); self.e = nil end
+    error(res, 0)
+  end
+  return res
+end
+
+-- describe() -> what a record needs: id name, options, restarts
+function Uci:describe()
+  return { name = self.name, id = self.id and self.id.name, options = self.spec.options, restarts = self.restarts }
+end
+
+local function parse_info(line)
+  local info = {}
+  info.depth = tonumber(line:match(" depth (%d+)"))
+  info.multipv = tonumber(line:match(" multipv (%d+)")) or 1
+  local cp = line:match(" score cp (%-?%d+)")
+  local mate = line:match(" score mate (%-?%d+)")
+  info.cp, info.mate = tonumber(cp), tonumber(mate)
+  info.bound = line:match(" score %a+ %-?%d+ (%a+bound)")
+  info.nodes = tonumber(line:match(" nodes (%d+)"))
+  local pv = line:match(" pv (.*)$")
+  if pv then
+    info.pv = {}
+    for m in pv:gmatch("%S+") do info.pv[#info.pv + 1] = m end
+  end
+  return info
+end
+
+-- go{ fen, moves, depth | nodes | movetime, multipv, new_game } -> result
+function Uci:go(req)
+  return self:request(function(e)
+    if req.new_game ~= false then e:send("ucinewgame") end
+    if req.multipv then e:send("setoption name MultiPV value " .. req.multipv) end
+    e:ready()
+    local pos = "position " .. (req.fen and ("fen " .. req.fen) or "startpos")
+    if req.moves and #req.moves > 0 then pos = pos .. " moves " .. table.concat(req.moves, " ") end
+    e:send(pos)
+    local limit = req.depth and ("depth " .. req.depth) or req.nodes and ("nodes " .. req.nodes)
+      or req.movetime and ("movetime " .. req.movetime) or "depth 10"
+    e:send("go " .. limit)
+    local lines, last = e:read_until("^bestmove", req.timeout)
+    local result = { lines = {}, bestmove = last:match("^bestmove (%S+)"), ponder = last:match(" ponder (%S+)") }
+    for _, line in ipairs(lines) do
+      if line:match("^info .* pv ") and not line:match(" bound ") then
+        local info = parse_info(line)
+        result.lines[info.multipv] = info
+      end
+    end
+    if req.multipv then e:send("setoption name MultiPV value 1") end
+    if result.bestmove == "(none)" then result.bestmove = nil end
+    return result
+  end)
+end
+
+function Uci:close()
+  if self.e then self.e:close(); self.e = nil end
+end
+
+-- ---- GTP engine ----
+
+local Gtp = {}
+Gtp.__index = Gtp
+
+function M.gtp(spec)
+  return setmetatable({ spec = spec, name = spec.name or spec.argv[1], restarts = 0, starts = 0 }, Gtp)
+end
+
+function Gtp:ensure()
+  if self.e then return self.e end
+  self.e = M.start({ name = self.name, argv = self.spec.argv, timeout = self.spec.timeout or 30 })
+  self.starts = self.starts + 1
+  if self.starts > 1 then self.restarts = self.restarts + 1 end
+  return self.e
+end
+
+-- command(text) -> response | nil, error text (the engine's own "? ..." answer).
+-- A dead or silent engine raises the infrastructure error instead.
+function Gtp:command(text)
+  local e = self:ensure()
+  local ok, res, err = pcall(function()
+    e:send(text)
+    local lines = {}
+    while true do
+      local line = e:read_line()
+      if line == "" and #lines > 0 then break end
+      if line ~= "" then lines[#lines + 1] = line end
+    end
+    local body = table.concat(lines, "\n")
+    local status, rest = body:match("^([=?])%d*%s?(.*)$")
+    if status == "=" then return rest end
+    return nil, rest or body
+  end)
+  if not ok then
+    if M.is_failure(res) then pcall(e.kill, e); self.e = nil end
+    error(res, 0)
+  end
+  return res, err
+end
+
+function Gtp:close()
+  if self.e then pcall(self.e.send, self.e, "quit"); self.e:close(); self.e = nil end
+end
+
+-- ---- pool ----
+
+local Pool = {}
+Pool.__index = Pool
+
+-- pool(make, size): up to size engines made by make(), lent one at a time
+function M.pool(make, size)
+  return setmetatable({ make = make, size = size, idle = {}, made = 0, waiting = {} }, Pool)
+end
+
+function Pool:acquire()
+  if #self.idle > 0 then return table.remove(self.idle) end
+  if self.made < self.size then
+    self.made = self.made + 1
+    return self.make()
+  end
+  local f = loop.future()
+  self.waiting[#self.waiting + 1] = f
+  return f:await()
+end
+
+function Pool:release(e)
+  if #self.waiting > 0 then
+    table.remove(self.waiting, 1):set(e)
+  else
+    self.idle[#self.idle + 1] = e
+  end
+end
+
+-- with(fn): fn(engine) with an engine of the pool, returned afterwards even on error
+function Pool:with(fn)
+  local e = self:acquire()
+  local ok, res = pcall(fn, e)
+  self:release(e)
+  if not ok then error(res, 0) end
+  return res
+end
+
+function Pool:close()
+  for _, e in ipairs(self.idle) do e:close() end
+  self.idle = {}
 end
 
 return M
