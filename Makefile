@@ -30,15 +30,15 @@ BIN      := tabula
 endif
 
 # Pure C cores: never include lua.h.
-CORE     := loop json fs sha256 proc xiangqi xqsearch
+CORE     := loop json fs sha256 proc xiangqi xqsearch http
 # Lua bindings: each ends in one luaopen_tabula_*.
-BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch libs
+BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http libs
 OBJS     := $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE) $(BIND) re_lua))
 CTESTS   := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(wildcard tests/c/test_*.c))
 
 .PHONY: all deps test ctest luatest clean bench
 
-all: $(BIN)
+all: $(BIN) $(BUILD)/mock_server
 
 $(BIN): $(OBJS) $(BUILD)/main.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -63,11 +63,15 @@ $(BUILD):
 $(BUILD)/tests/%: tests/c/%.c $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE))) | $(BUILD)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $^ $(LDLIBS)
 
+# the mock model server the Lua tests talk to over loopback
+$(BUILD)/mock_server: tests/mock_server.c | $(BUILD)
+	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $< -lcjson
+
 ctest: $(CTESTS)
 	@for t in $(CTESTS); do echo "== $$t"; $$t || exit 1; done
 
-luatest: $(BIN)
-	./$(BIN) test
+luatest: $(BIN) $(BUILD)/mock_server
+	TABULA_MOCK_SERVER=$(BUILD)/mock_server ./$(BIN) test
 
 test: ctest luatest
 

@@ -14,6 +14,7 @@ int luaopen_tabula_fs(lua_State *L);
 int luaopen_tabula_proc(lua_State *L);
 int luaopen_tabula_xiangqi(lua_State *L);
 int luaopen_tabula_xqsearch(lua_State *L);
+int luaopen_tabula_http(lua_State *L);
 
 
 extern const unsigned char tabula_re_lua[];
@@ -35,6 +36,7 @@ static const luaL_Reg modules[] = {
     {"tabula.c.proc", luaopen_tabula_proc},
     {"tabula.c.xiangqi", luaopen_tabula_xiangqi},
     {"tabula.c.xqsearch", luaopen_tabula_xqsearch},
+    {"tabula.c.http", luaopen_tabula_http},
 
     {"lpeg", luaopen_lpeg},
     {"re", luaopen_re},

@@ -78,11 +78,19 @@ function M.admit(fen, opts)
   local category, threat = "forced_mate", nil
   local bb = xq.new(side_swapped(b:fen()))
   if bb and bb:status() == "ongoing" then
-    local t = xq.mate(bb, { plies = opts.threat_plies or max_plies, nodes = opts.nodes })
-    if t.found then
-      category, threat = "threatmate_race", t.plies
-    elseif t.stopped then
-      return nil, "Black's threat could not be decided within the node budget"
+    -- a cheap probe for a short threat first (most threats are mate in 1 or 3)
+    local probe = xq.mate(bb, { plies = 3, nodes = 50000 })
+    if probe.found then
+      category, threat = "threatmate_race", probe.plies
+    elseif opts.want and not opts.want("forced_mate") then
+      return nil, "not wanted: no short threat by Black"
+    else
+      local t = xq.mate(bb, { plies = opts.threat_plies or max_plies, nodes = opts.nodes })
+      if t.found then
+        category, threat = "threatmate_race", t.plies
+      elseif t.stopped then
+        return nil, "Black's threat could not be decided within the node budget"
+      end
     end
   end
   if opts.want and not opts.want(category) then return nil, "not wanted: " .. category end
@@ -137,15 +145,25 @@ local BLACK_PAWN = squares_where(function(_, r) return r <= 4 end)
 local BLACK_HALF = squares_where(function(_, r) return r >= 4 end)
 local RED_HALF = squares_where(function(_, r) return r <= 5 end)
 local NEAR_RED_PALACE = squares_where(function(f, r) return f >= 2 and f <= 6 and r <= 3 end)
+local NEAR_BLACK_PALACE = squares_where(function(f, r) return f >= 2 and f <= 6 and r >= 6 end)
 
--- candidate(rng) -> fen of a sparse position: Red to move, both sides with
--- attacking material, neither side in check, generals not facing (or nil).
-function M.candidate(rng)
-  local used, pieces = {}, {}
+-- candidate(rng [, profile]) -> fen of a sparse position: Red to move, both
+-- sides with attacking material, neither side in check, generals not facing
+-- (or nil when the random placement broke a rule). profile "race" crowds both
+-- palaces with attackers, which is where threat races come from.
+function M.candidate(rng, profile)
+  local race = profile == "race"
+  local used, pieces, count = {}, {}, {}
   local function place(letter, pool)
+    if (count[letter] or 0) >= (letter:upper() == "P" and 5 or letter:upper() == "K" and 1 or 2) then return false end
     for _ = 1, 20 do
       local sq = pool[rng(1, #pool)]
-      if not used[sq] then used[sq] = true; pieces[#pieces + 1] = { square = sq, piece = letter }; return true end
+      if not used[sq] then
+        used[sq] = true
+        count[letter] = (count[letter] or 0) + 1
+        pieces[#pieces + 1] = { square = sq, piece = letter }
+        return true
+      end
     end
     return false
   end
@@ -153,16 +171,18 @@ function M.candidate(rng)
   place("k", PALACE.black)
   -- Red attackers (2-4), mostly in Black's half
   local red_pool = { "R", "R", "C", "C", "N", "N", "P", "P", "P" }
-  for _ = 1, rng(2, 4) do
+  for _ = 1, rng(race and 3 or 2, 4) do
     local t = red_pool[rng(1, #red_pool)]
-    place(t, t == "P" and RED_PAWN or (rng(1, 3) == 1 and ANY or BLACK_HALF))
+    local near = race and rng(1, 3) > 1
+    place(t, t == "P" and (near and NEAR_BLACK_PALACE or RED_PAWN)
+      or (near and NEAR_BLACK_PALACE or (rng(1, 3) == 1 and ANY or BLACK_HALF)))
   end
   -- Black attackers (1-3), mostly close to Red's palace: a mating threat of
   -- its own is what makes a threat race
   local black_pool = { "r", "r", "c", "c", "n", "n", "p", "p", "p" }
-  for _ = 1, rng(1, 3) do
+  for _ = 1, rng(race and 2 or 1, 3) do
     local t = black_pool[rng(1, #black_pool)]
-    local near = rng(1, 3) > 1
+    local near = rng(1, 3) > 1 or race
     place(t, t == "p" and (near and NEAR_RED_PALACE or BLACK_PAWN) or (near and NEAR_RED_PALACE or RED_HALF))
   end
   for _ = 1, rng(0, 2) do place("a", ADVISOR.black) end
@@ -174,8 +194,34 @@ function M.candidate(rng)
   return b:fen()
 end
 
--- piece counts per type may exceed the limits when a pool letter repeats; the
--- board constructor refuses those, and candidate() returns nil for them.
+-- add_threat(fen, rng) -> the position with one or two more Black attackers
+-- near Red's palace (or nil if that broke a rule). Turning an unopposed mate
+-- into a threat race this way keeps Red's attack as it was.
+function M.add_threat(fen, rng)
+  local b = xq.new(fen)
+  if not b then return nil end
+  local pieces = b:pieces()
+  local used, count = {}, {}
+  for _, p in ipairs(pieces) do used[p.square] = true; count[p.piece] = (count[p.piece] or 0) + 1 end
+  local pool = { "r", "c", "n", "p" }
+  for _ = 1, rng(1, 2) do
+    local t = pool[rng(1, #pool)]
+    if (count[t] or 0) < (t == "p" and 5 or 2) then
+      for _ = 1, 20 do
+        local sq = NEAR_RED_PALACE[rng(1, #NEAR_RED_PALACE)]
+        if not used[sq] then
+          used[sq] = true
+          count[t] = (count[t] or 0) + 1
+          pieces[#pieces + 1] = { square = sq, piece = t }
+          break
+        end
+      end
+    end
+  end
+  local nb = xq.from_pieces(pieces, "red")
+  if not nb or nb:in_check() then return nil end
+  return nb:fen()
+end
 
 M.notation = notation
 return M

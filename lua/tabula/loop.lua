@@ -106,9 +106,16 @@ local function wake(task, ...)
   end
 end
 
+-- tokens posted while nobody waited on them (a stream chunk that came early)
+local early = {}
+
+-- forget(token): drop the memory of a token posted with no one waiting
+function M.forget(token) early[token] = nil end
+
 function M.await_token(token)
   local task = current
   if not task then error("await outside a task (use loop.run)", 2) end
+  if early[token] then early[token] = nil; return end
   waiting[token] = task
   task.token = token
   return suspend()
@@ -288,6 +295,8 @@ function M.run(fn, ...)
         waiting[tok] = nil
         wake(task)
         woke = true
+      elseif tok >= (1 << 62) then   -- a C component's token (not a timer or fd watch)
+        early[tok] = true
       end
     end
     if not woke and ready_head > ready_tail and next(waiting) == nil then

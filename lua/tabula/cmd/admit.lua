@@ -79,28 +79,47 @@ return {
         return a + (rng_state >> 16) % (b - a + 1)
       end
       local tried = 0
+      local function take(case)
+        local d = case.win_in_plies
+        have[d] = have[d] or 0
+        if not quota[d] or have[d] >= quota[d] or seen[admit.identity(case.fen) .. "!"] then return false end
+        seen[admit.identity(case.fen) .. "!"] = true
+        have[d] = have[d] + 1
+        admitted = admitted + 1
+        if case.category == "threatmate_race" then races = races + 1 end
+        case.id = string.format("%s_%04d", opts["id-prefix"], admitted)
+        case.source = "tabula-generator"
+        case.raw_index = tried
+        emit(case)
+        io.stderr:write(string.format("admitted %d/%d (tried %d): %s mate in %d, %s\n",
+          admitted, opts.generate, tried, case.id, d, case.category))
+        return true
+      end
+      local races_wanted = math.ceil(opts.generate * opts["race-share"])
       while admitted < opts.generate do
         local fen = admit.candidate(rng)
         if fen and not seen[admit.identity(fen)] then
           seen[admit.identity(fen)] = true
           tried = tried + 1
-          local forced_room = math.floor(opts.generate * (1 - opts["race-share"])) - (admitted - races)
-          local o = setmetatable({ want = function(cat) return cat == "threatmate_race" or forced_room > 0 end }, { __index = base })
-          local case = admit.admit(fen, o)
+          local case = admit.admit(fen, base)
           if case then
-            local d = case.win_in_plies
-            have[d] = have[d] or 0
-            if quota[d] and have[d] < quota[d] then
-              have[d] = have[d] + 1
-              admitted = admitted + 1
-              if case.category == "threatmate_race" then races = races + 1 end
-              case.id = string.format("%s_%04d", opts["id-prefix"], admitted)
-              case.source = "tabula-generator"
-              case.raw_index = tried
-              emit(case)
-              io.stderr:write(string.format("admitted %d/%d (tried %d): %s mate in %d, %s\n",
-                admitted, opts.generate, tried, case.id, d, case.category))
+            local raced = false
+            -- an unopposed mate becomes a race when Black gets a threat of its own
+            -- (the race is kept instead of the position it came from)
+            if case.category == "forced_mate" and races < races_wanted and quota[case.win_in_plies] then
+              local race_only = setmetatable({ want = function(cat) return cat == "threatmate_race" end },
+                { __index = base })
+              for _ = 1, 40 do
+                local mutated = admit.add_threat(fen, rng)
+                if mutated and not seen[admit.identity(mutated)] then
+                  seen[admit.identity(mutated)] = true
+                  local rc = admit.admit(mutated, race_only)
+                  if rc and take(rc) then raced = true; break end
+                end
+              end
             end
+            local forced_room = (opts.generate - races_wanted) - (admitted - races)
+            if not raced and (case.category == "threatmate_race" or forced_room > 0) then take(case) end
           end
         end
       end

@@ -1,0 +1,233 @@
+-- tabula.agent — one interface from scenarios to whatever plays: a model over
+-- HTTP (providers/), or a built-in player (players.lua).
+--
+--   local a = agent.new(cfg, { cache_dir = run .. "/cache", no_cache = false })
+--   local reply, err = a:reply(conversation, ctx)
+--   reply = { text, reasoning, finish, usage = {input, cached, output, reasoning}, cost,
+--             cached (replayed from the cache), attempts, seconds }
+--   err   = { infra = true, kind = "http"|"transport"|"malformed"|"budget", status, message }
+--
+-- conversation: list of { role = "system"|"user"|"assistant", content = text | parts },
+-- a part { type = "text", text } or { type = "image", data = PNG bytes, mime, detail }.
+-- ctx (for built-in players): legal_actions, policy, format, sample (the sample index).
+--
+-- Retries: 429, 5xx, transport failures, malformed bodies and cut streams are
+-- retried with exponential backoff and jitter (Retry-After honoured) within
+-- max_attempts and a total time budget; 400/401/403/404 fail at once. A failure
+-- is an infrastructure error: the runner re-queues it, it is never a loss.
+local http = require "tabula.http"
+local json = require "tabula.json"
+local fs = require "tabula.fs"
+local loop = require "tabula.loop"
+local models = require "tabula.models"
+
+local M = {}
+
+local PROVIDERS = {
+  openai = "tabula.providers.openai",
+  anthropic = "tabula.providers.anthropic",
+  gemini = "tabula.providers.gemini",
+}
+
+local Agent = {}
+Agent.__index = Agent
+
+-- per-model limits shared by every agent of the same model name
+local limits = {}
+
+local function limiter(cfg)
+  local l = limits[cfg.name]
+  if not l then
+    l = { in_flight = 0, max = cfg.max_in_flight or 64, rpm = cfg.rpm, sent = {}, waiting = {} }
+    limits[cfg.name] = l
+  end
+  return l
+end
+
+local function acquire(l)
+  while l.in_flight >= l.max do
+    local f = loop.future()
+    l.waiting[#l.waiting + 1] = f
+    f:await()
+  end
+  l.in_flight = l.in_flight + 1
+  if l.rpm then
+    -- at most rpm requests in any 60 s window
+    while #l.sent >= l.rpm do
+      local oldest = l.sent[1]
+      local wait = oldest + 60 - loop.now()
+      if wait <= 0 then table.remove(l.sent, 1) else loop.sleep(wait) end
+    end
+    l.sent[#l.sent + 1] = loop.now()
+  end
+end
+
+local function release(l)
+  l.in_flight = l.in_flight - 1
+  local f = table.remove(l.waiting, 1)
+  if f then f:set() end
+end
+
+function M.new(cfg, opts)
+  opts = opts or {}
+  local a = setmetatable({ cfg = cfg, opts = opts }, Agent)
+  if cfg.provider == "builtin" then
+    a.player = require("tabula.players").new(cfg, opts)
+  else
+    local mod = PROVIDERS[cfg.provider]
+    if not mod then error("unknown provider " .. tostring(cfg.provider)) end
+    a.provider = require(mod)
+    a.settings = {}
+    for k, v in pairs(cfg.settings or {}) do a.settings[k] = v end
+    for k, v in pairs(opts.settings or {}) do a.settings[k] = v end
+  end
+  return a
+end
+
+function Agent:is_builtin() return self.player ~= nil end
+
+-- describe() -> for run.json: provider, model, base URL, settings, prices, key variable name
+function Agent:describe()
+  local d = models.public(self.cfg)
+  d.settings = self.settings
+  if self.provider then d.seed_honoured = self.settings and self.settings.seed ~= nil and self.provider.honours_seed or nil end
+  return d
+end
+
+local function infra(kind, message, status)
+  return { infra = true, kind = kind, message = message, status = status }
+end
+
+-- parse "data:" events out of an SSE byte stream
+local function sse_reader(on_event)
+  local buf, event = "", nil
+  return function(chunk)
+    buf = buf .. chunk
+    while true do
+      local nl = buf:find("\n", 1, true)
+      if not nl then break end
+      local line = buf:sub(1, nl - 1):gsub("\r$", "")
+      buf = buf:sub(nl + 1)
+      if line == "" then event = nil
+      elseif line:sub(1, 6) == "event:" then event = line:sub(7):gsub("^%s+", "")
+      elseif line:sub(1, 5) == "data:" then on_event(event, (line:sub(6):gsub("^ ", ""))) end
+    end
+  end
+end
+
+-- one HTTP attempt -> reply | nil, err (err.retry = true when worth retrying)
+function Agent:attempt(req, stream)
+  local cfg = self.cfg
+  local headers = { "Content-Type: application/json" }
+  for _, h in ipairs(self.provider.auth_headers(models.key(cfg))) do headers[#headers + 1] = h end
+  local url = cfg.base_url:gsub("/+$", "") .. req.path
+  local acc = stream and self.provider.stream()
+  local stream_error
+  local res, code, msg = http.request({
+    method = "POST", url = url, headers = headers, body = json.canonical(req.body),
+    connect_timeout = self.opts.connect_timeout or 20,
+    timeout = (not stream) and (self.opts.timeout or 600) or nil,
+    idle_timeout = stream and (self.opts.idle_timeout or 300) or nil,
+    on_chunk = stream and sse_reader(function(ev, data)
+      local ok, e = pcall(acc.event, acc, ev, data)
+      if not ok and not stream_error then stream_error = type(e) == "table" and e.stream_error or tostring(e) end
+    end) or nil,
+  })
+  local where = string.format("model %s at %s", cfg.name, url)
+  if not res then
+    local e = infra("transport", string.format("%s: transport error %s: %s", where, tostring(code), tostring(msg)))
+    e.retry = true
+    return nil, e
+  end
+  if res.status ~= 200 then
+    local d = json.decode(res.body)
+    local said = d and self.provider.error_message(d) or res.body:sub(1, 300)
+    local e = infra("http", string.format("%s: HTTP %d: %s", where, res.status, said), res.status)
+    e.retry = res.status == 429 or res.status == 408 or res.status >= 500
+    e.retry_after = tonumber(res.headers["retry-after"])
+    return nil, e
+  end
+  local reply, why
+  if stream then
+    if stream_error then why = stream_error else reply, why = acc:finish() end
+  else
+    local d, err = json.decode(res.body)
+    if not d then why = "the reply is not JSON: " .. err
+    elseif type(d) ~= "table" then why = "the reply is not a JSON object"
+    else reply, why = self.provider.parse(d) end
+  end
+  if not reply then
+    local e = infra("malformed", string.format("%s: %s", where, why))
+    e.retry = true
+    return nil, e
+  end
+  reply.seconds = res.seconds
+  return reply
+end
+
+function Agent:cache_path(key)
+  local dir = self.opts.cache_dir
+  if not dir or self.opts.no_cache then return nil end
+  return fs.join(dir, key:sub(1, 2), key .. ".json")
+end
+
+-- reply(conversation, ctx) -> reply | nil, err
+function Agent:reply(conversation, ctx)
+  ctx = ctx or {}
+  if self.player then return self.player:reply(conversation, ctx) end
+  local stream = self.opts.stream
+  local req = self.provider.request(self.cfg, conversation, self.settings, stream)
+  -- the cache key: provider, path, model, messages and settings (never a key), plus the sample index
+  local key = fs.sha256(json.canonical({
+    provider = self.cfg.provider, base = self.cfg.base_url, path = req.path, body = req.body,
+    sample = ctx.sample or 0,
+  }))
+  local cpath = self:cache_path(key)
+  if cpath then
+    local text = fs.read(cpath)
+    local hit = text and json.decode(text)
+    if hit then hit.cached = true; hit.cost = 0; return hit end
+  end
+  local l = limiter(self.cfg)
+  local max_attempts = self.opts.max_attempts or 6
+  local budget = self.opts.time_budget or 1800
+  local started = loop.now()
+  local last
+  for attempt = 1, max_attempts do
+    acquire(l)
+    local ok, reply, err = pcall(self.attempt, self, req, stream)
+    release(l)
+    if not ok then error(reply, 0) end
+    if reply then
+      reply.attempts = attempt
+      reply.cost = models.cost(self.cfg.prices, reply.usage)
+      if cpath then
+        fs.mkdir_p(fs.dirname(cpath))
+        local stored = {}
+        for k, v in pairs(reply) do stored[k] = v end
+        stored.cached = nil
+        fs.write_atomic(cpath, json.canonical(stored))
+      end
+      reply.cached = false
+      return reply
+    end
+    last = err
+    if not err.retry then break end
+    if attempt < max_attempts then
+      local base = self.opts.backoff or 1
+      local wait = math.min(base * 2 ^ (attempt - 1), 60) * (0.5 + math.random())   -- jitter
+      if err.retry_after then wait = math.max(wait, err.retry_after) end
+      if loop.now() - started + wait > budget then
+        last.message = last.message .. string.format(" (time budget of %gs used up)", budget)
+        last.kind_detail = "budget"
+        break
+      end
+      loop.sleep(wait)
+    end
+  end
+  last.attempts = max_attempts
+  last.retry = nil
+  return nil, last
+end
+
+return M

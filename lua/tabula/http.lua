@@ -1,0 +1,52 @@
+-- tabula.http — HTTP from Lua tasks over libcurl's multi interface (src/http.c).
+--
+--   local res, code, msg = http.request{ method = "POST", url = ..., headers = {"A: b"},
+--     body = "...", connect_timeout = 10, timeout = 600, idle_timeout = 120,
+--     on_chunk = function(data) ... end }   -- on_chunk streams the body as it arrives
+--   res = { status = 200, headers = { ["content-type"] = ... }, body = "...", seconds = 0.12 }
+--
+-- Transport failures are values: nil, curl's error code, message. Proxies come
+-- from the usual environment variables (http_proxy, https_proxy, no_proxy), as
+-- libcurl reads them.
+local C = require "tabula.c.http"
+local loop = require "tabula.loop"
+
+local M = {}
+
+function M.request(opts)
+  local streaming = opts.on_chunk ~= nil
+  local req, err = C.request({
+    method = opts.method, url = opts.url, headers = opts.headers, body = opts.body,
+    connect_timeout = opts.connect_timeout, timeout = opts.timeout,
+    idle_timeout = opts.idle_timeout, stream = streaming,
+  })
+  if not req then return nil, -1, err end
+  local done, stream = req:tokens()
+  local ok, e = pcall(function()
+    if streaming then
+      while true do
+        loop.await_token(stream)
+        local data, finished = req:chunk()
+        if #data > 0 then opts.on_chunk(data) end
+        if finished then break end
+      end
+      loop.forget(done)
+    else
+      loop.await_token(done)
+    end
+  end)
+  if not ok then
+    req:cancel()
+    loop.forget(done); loop.forget(stream)
+    error(e, 0)
+  end
+  loop.forget(stream)
+  local res, code, msg = req:result()
+  req:cancel()
+  if not res then return nil, code, msg end
+  return res
+end
+
+M.in_flight = C.in_flight
+
+return M

@@ -1,0 +1,118 @@
+-- tabula.models — what --model names. A short form:
+--   openai:gpt-5.5   anthropic:claude-opus-4.7   gemini:gemini-3.1-pro
+--   local:http://127.0.0.1:8000/v1:qwen3-8b   (any OpenAI-compatible server)
+--   openrouter:vendor/model  deepseek:deepseek-chat  together:...  dashscope:...
+-- or a name from a models file (models.lua in the working directory, or --models FILE):
+--   return { ["my-model"] = { provider = "openai", base_url = "...", model = "...",
+--     key_env = "MY_KEY", settings = { temperature = 0 }, prices = { input = 1.25, cached = 0.125, output = 10 },
+--     max_in_flight = 16, rpm = 600 } }
+-- or a built-in player: engine, random, replay:FILE, human.
+-- Keys are read from the environment at call time and kept nowhere else.
+local cli = require "tabula.cli"
+local fs = require "tabula.fs"
+local host = require "tabula.c.host"
+
+local M = {}
+
+M.PRESETS = {
+  openai = { provider = "openai", base_url = "https://api.openai.com/v1", key_env = "OPENAI_API_KEY",
+             max_tokens_field = "max_completion_tokens" },
+  anthropic = { provider = "anthropic", base_url = "https://api.anthropic.com/v1", key_env = "ANTHROPIC_API_KEY" },
+  gemini = { provider = "gemini", base_url = "https://generativelanguage.googleapis.com/v1beta", key_env = "GEMINI_API_KEY" },
+  openrouter = { provider = "openai", base_url = "https://openrouter.ai/api/v1", key_env = "OPENROUTER_API_KEY" },
+  deepseek = { provider = "openai", base_url = "https://api.deepseek.com/v1", key_env = "DEEPSEEK_API_KEY" },
+  together = { provider = "openai", base_url = "https://api.together.xyz/v1", key_env = "TOGETHER_API_KEY" },
+  dashscope = { provider = "openai", base_url = "https://dashscope.aliyuncs.com/compatible-mode/v1", key_env = "DASHSCOPE_API_KEY" },
+}
+
+M.BUILTIN = { engine = true, random = true, human = true }
+
+local function copy(t)
+  local c = {}
+  for k, v in pairs(t or {}) do c[k] = type(v) == "table" and copy(v) or v end
+  return c
+end
+
+-- load_file(path) -> table of named models (a user error on a broken file)
+function M.load_file(path)
+  local chunk, err = loadfile(path, "t", {})
+  if not chunk then cli.fail("models file %s: %s", path, err) end
+  local ok, t = pcall(chunk)
+  if not ok then cli.fail("models file %s: %s", path, tostring(t)) end
+  if type(t) ~= "table" then cli.fail("models file %s must return a table of models", path) end
+  for name, m in pairs(t) do
+    if type(m) ~= "table" or not m.provider or not m.model then
+      cli.fail("models file %s: model '%s' needs at least provider and model", path, tostring(name))
+    end
+  end
+  return t
+end
+
+function M.default_file(explicit)
+  if explicit then return explicit end
+  if fs.kind("models.lua") == "file" then return "models.lua" end
+  return nil
+end
+
+-- resolve(name [, models_file]) -> config { name, provider, base_url, model, key_env, settings, prices, ... }
+function M.resolve(name, models_file)
+  if not name or name == "" then cli.fail("no model given") end
+  if M.BUILTIN[name] then return { name = name, provider = "builtin", player = name } end
+  local replay = name:match("^replay:(.+)$")
+  if replay then return { name = name, provider = "builtin", player = "replay", file = replay } end
+  local file = M.default_file(models_file)
+  if file then
+    local named = M.load_file(file)[name]
+    if named then
+      local c = copy(named)
+      c.name = name
+      local preset = M.PRESETS[c.provider] or {}
+      c.provider = preset.provider or c.provider
+      c.base_url = c.base_url or preset.base_url
+      c.key_env = c.key_env or preset.key_env
+      c.max_tokens_field = c.max_tokens_field or preset.max_tokens_field
+      return c
+    end
+  end
+  local url, model = name:match("^local:(https?://.+):([^:/]+)$")
+  if url then
+    return { name = name, provider = "openai", base_url = url, model = model, key_env = "LOCAL_API_KEY", optional_key = true }
+  end
+  local prefix, rest = name:match("^(%w+):(.+)$")
+  local preset = prefix and M.PRESETS[prefix]
+  if not preset then
+    local known = {}
+    for k in pairs(M.PRESETS) do known[#known + 1] = k .. ":MODEL" end
+    table.sort(known)
+    cli.fail("unknown model '%s': use %s, local:URL:MODEL, engine, random, replay:FILE, human, or a name from models.lua",
+      name, table.concat(known, ", "))
+  end
+  local c = copy(preset)
+  c.name, c.model = name, rest
+  return c
+end
+
+-- key(cfg) -> the key from the environment, or nil
+function M.key(cfg)
+  if not cfg.key_env then return nil end
+  local v = host.getenv(cfg.key_env)
+  if v == "" then v = nil end
+  return v
+end
+
+-- public(cfg) -> what may be written to a record: no key, only the variable's name
+function M.public(cfg)
+  local p = copy(cfg)
+  p.key = nil
+  return p
+end
+
+-- cost(prices, usage) = 1e-6 * (p_in * (input - cached) + p_cache * cached + p_out * output)
+function M.cost(prices, usage)
+  if not prices then return 0 end
+  local cached = usage.cached or 0
+  return 1e-6 * ((prices.input or 0) * ((usage.input or 0) - cached) + (prices.cached or prices.input or 0) * cached
+    + (prices.output or 0) * (usage.output or 0))
+end
+
+return M

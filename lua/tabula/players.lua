@@ -1,0 +1,90 @@
+-- tabula.players — the built-in players: no network, zero tokens, zero cost.
+--   random        a uniformly random legal action, in the scenario's reply format
+--   engine        the scenario's policy (e.g. the built-in search), in that format
+--   replay:FILE   replies taken in order from a JSONL file: {"text": ...} per line,
+--                 optionally {"key": K, "text": ...} to give each trial (ctx.key) its own sequence;
+--                 a run's trials.jsonl also works (its actions' model texts, per trial id)
+--   human         reads the reply from the terminal
+-- The scenario passes ctx = { legal_actions = {...}, policy = fn() -> action,
+-- format = fn(action) -> text, rng = fn(n) -> 1..n, key = trial id }.
+local json = require "tabula.json"
+local fs = require "tabula.fs"
+local cli = require "tabula.cli"
+
+local M = {}
+
+local function zero_reply(text)
+  return { text = text, finish = "stop", usage = { input = 0, cached = 0, output = 0, reasoning = 0 },
+           cost = 0, cached = false, attempts = 1, seconds = 0 }
+end
+
+local Player = {}
+Player.__index = Player
+
+local function load_replay(path)
+  local text = fs.read_or_fail(path, "replay")
+  local seqs, n = { [""] = {} }, 0
+  for line in text:gmatch("[^\n]+") do
+    n = n + 1
+    local rec, err = json.decode(line, { lenient = true })
+    if not rec then cli.fail("%s:%d: %s", path, n, err) end
+    if type(rec.actions) == "table" then          -- a trial record from a run
+      local key = tostring(rec.trial_id or rec.id or "")
+      seqs[key] = seqs[key] or {}
+      for _, a in ipairs(rec.actions) do
+        if type(a.model_text) == "string" then table.insert(seqs[key], a.model_text) end
+      end
+    else
+      local t = rec.text or rec.reply
+      if type(t) ~= "string" then cli.fail("%s:%d: a replay line needs a \"text\" string", path, n) end
+      local key = rec.key and tostring(rec.key) or ""
+      seqs[key] = seqs[key] or {}
+      table.insert(seqs[key], t)
+    end
+  end
+  return seqs
+end
+
+function M.new(cfg)
+  local p = setmetatable({ kind = cfg.player, cfg = cfg }, Player)
+  if p.kind == "replay" then
+    p.seqs = load_replay(cfg.file)
+    p.pos = {}
+  end
+  return p
+end
+
+function Player:reply(conversation, ctx)
+  local kind = self.kind
+  if kind == "random" then
+    local actions = ctx.legal_actions or {}
+    if #actions == 0 then return zero_reply(ctx.format and ctx.format(nil) or "") end
+    local pick = ctx.rng and ctx.rng(#actions) or math.random(#actions)
+    return zero_reply(ctx.format and ctx.format(actions[pick]) or actions[pick])
+  elseif kind == "engine" then
+    if not ctx.policy then error("the engine player needs the scenario's policy", 2) end
+    local action = ctx.policy()
+    return zero_reply(ctx.format and ctx.format(action) or action)
+  elseif kind == "replay" then
+    local key = ctx.key and self.seqs[tostring(ctx.key)] and tostring(ctx.key) or ""
+    local seq = self.seqs[key]
+    local i = (self.pos[key] or 0) + 1
+    self.pos[key] = i
+    if not seq or not seq[i] then
+      return nil, { infra = true, kind = "replay", message = string.format(
+        "replay %s has no reply %d%s", self.cfg.file, i, key ~= "" and (" for " .. key) or "") }
+    end
+    return zero_reply(seq[i])
+  elseif kind == "human" then
+    local last = conversation[#conversation]
+    io.write("\n", type(last.content) == "string" and last.content or "(message with attachments)", "\n> ")
+    io.flush()
+    local line = io.read("l")
+    if line == nil then return nil, { infra = true, kind = "human", message = "the terminal closed (end of input)" } end
+    if ctx.wrap_human then line = ctx.wrap_human(line) end
+    return zero_reply(line)
+  end
+  error("unknown built-in player " .. tostring(kind))
+end
+
+return M

@@ -1,0 +1,247 @@
+/* http.c — see http.h. */
+#include "http.h"
+
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { char *data; size_t len, cap; } buf_t;
+
+struct http_req {
+    CURL *easy;
+    struct curl_slist *headers;
+    char *body;                 /* request body copy */
+    buf_t resp_headers, resp_body, chunk;
+    uint64_t done_token, stream_token;
+    int stream, finished, curl_code;
+    long status;
+    double total;
+    char errbuf[CURL_ERROR_SIZE];
+    loop_t *lp;
+    int chunk_signalled;
+};
+
+static CURLM *multi;
+static loop_t *multi_loop;
+static uint64_t curl_timer;
+static int in_flight;
+
+static int buf_add(buf_t *b, const char *p, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n + 1) cap *= 2;
+        char *d = realloc(b->data, cap);
+        if (!d) return -1;
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+    return 0;
+}
+
+static void check_done(void)
+{
+    CURLMsg *msg;
+    int left;
+    while ((msg = curl_multi_info_read(multi, &left))) {
+        if (msg->msg != CURLMSG_DONE) continue;
+        http_req *r = NULL;
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+        r->curl_code = (int)msg->data.result;
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &r->status);
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_TOTAL_TIME, &r->total);
+        if (r->curl_code != CURLE_OK && !r->errbuf[0])
+            snprintf(r->errbuf, sizeof r->errbuf, "%s", curl_easy_strerror(msg->data.result));
+        curl_multi_remove_handle(multi, msg->easy_handle);
+        r->finished = 1;
+        in_flight--;
+        loop_signal(r->lp, r->done_token);
+        if (r->stream) loop_signal(r->lp, r->stream_token);
+    }
+}
+
+static void on_socket_ready(void *ud, int fd, int events)
+{
+    (void)ud;
+    int flags = ((events & LOOP_READ) ? CURL_CSELECT_IN : 0) | ((events & LOOP_WRITE) ? CURL_CSELECT_OUT : 0) |
+                ((events & LOOP_ERROR) ? CURL_CSELECT_ERR : 0);
+    int running;
+    curl_multi_socket_action(multi, fd, flags, &running);
+    check_done();
+}
+
+/* CURLMOPT_SOCKETFUNCTION: curl says which events it wants on a socket */
+static int socket_cb(CURL *e, curl_socket_t s, int what, void *userp, void *socketp)
+{
+    (void)e; (void)userp; (void)socketp;
+    int ev = what == CURL_POLL_IN ? LOOP_READ : what == CURL_POLL_OUT ? LOOP_WRITE :
+             what == CURL_POLL_INOUT ? LOOP_READ | LOOP_WRITE : 0;
+    loop_watch(multi_loop, s, what == CURL_POLL_REMOVE ? 0 : ev, on_socket_ready, NULL);
+    return 0;
+}
+
+static void on_timer(void *ud, uint64_t id)
+{
+    (void)ud; (void)id;
+    curl_timer = 0;
+    int running;
+    curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    check_done();
+}
+
+/* CURLMOPT_TIMERFUNCTION: curl asks for one timer */
+static int timer_cb(CURLM *m, long timeout_ms, void *userp)
+{
+    (void)m; (void)userp;
+    if (curl_timer) { loop_timer_cancel(multi_loop, curl_timer); curl_timer = 0; }
+    if (timeout_ms >= 0) curl_timer = loop_timer(multi_loop, loop_now() + (double)timeout_ms, on_timer, NULL);
+    return 0;
+}
+
+static int ensure_multi(loop_t *lp)
+{
+    if (multi) return 0;
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return -1;
+    multi = curl_multi_init();
+    if (!multi) return -1;
+    multi_loop = lp;
+    curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
+    curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, timer_cb);
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
+    return 0;
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *ud)
+{
+    http_req *r = ud;
+    size_t len = size * n;
+    if (r->stream) {
+        if (buf_add(&r->chunk, p, len)) return 0;
+        if (!r->chunk_signalled) { r->chunk_signalled = 1; loop_signal(r->lp, r->stream_token); }
+    } else if (buf_add(&r->resp_body, p, len)) {
+        return 0;
+    }
+    return len;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ud)
+{
+    http_req *r = ud;
+    size_t len = size * n;
+    /* a new status line (redirect or 100-continue) starts the headers again */
+    if (len >= 5 && memcmp(p, "HTTP/", 5) == 0) r->resp_headers.len = 0;
+    return buf_add(&r->resp_headers, p, len) ? 0 : len;
+}
+
+http_req *http_start(loop_t *lp, const http_options *o, char *err, size_t errlen)
+{
+    if (ensure_multi(lp)) { snprintf(err, errlen, "cannot initialise libcurl"); return NULL; }
+    http_req *r = calloc(1, sizeof *r);
+    if (!r) { snprintf(err, errlen, "out of memory"); return NULL; }
+    r->easy = curl_easy_init();
+    if (!r->easy) { free(r); snprintf(err, errlen, "cannot create a curl handle"); return NULL; }
+    r->lp = lp;
+    r->stream = o->stream;
+    r->done_token = loop_token(lp);
+    r->stream_token = loop_token(lp);
+    CURL *e = r->easy;
+    curl_easy_setopt(e, CURLOPT_URL, o->url);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, r);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, r->errbuf);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(e, CURLOPT_HEADERDATA, r);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+    if (o->connect_timeout_ms > 0) curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
+    if (o->timeout_ms > 0) curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+    if (o->idle_timeout_ms > 0) {
+        curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (o->idle_timeout_ms + 999) / 1000);
+    }
+    const char *method = o->method ? o->method : "GET";
+    if (strcmp(method, "GET") != 0) curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
+    if (o->body) {
+        r->body = malloc(o->body_len + 1);
+        if (!r->body) { http_free(r); snprintf(err, errlen, "out of memory"); return NULL; }
+        memcpy(r->body, o->body, o->body_len);
+        r->body[o->body_len] = 0;
+        curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
+        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)o->body_len);
+    }
+    for (const char *const *h = o->headers; h && *h; h++) r->headers = curl_slist_append(r->headers, *h);
+    r->headers = curl_slist_append(r->headers, "Expect:");   /* no 100-continue round trip */
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
+    CURLMcode mc = curl_multi_add_handle(multi, e);
+    if (mc != CURLM_OK) {
+        snprintf(err, errlen, "cannot start the transfer: %s", curl_multi_strerror(mc));
+        http_free(r);
+        return NULL;
+    }
+    in_flight++;
+    return r;
+}
+
+uint64_t http_done_token(const http_req *r) { return r->done_token; }
+uint64_t http_stream_token(const http_req *r) { return r->stream_token; }
+int http_finished(const http_req *r) { return r->finished; }
+long http_status(const http_req *r) { return r->status; }
+double http_total_seconds(const http_req *r) { return r->total; }
+
+const char *http_headers(const http_req *r, size_t *len)
+{
+    *len = r->resp_headers.len;
+    return r->resp_headers.data ? r->resp_headers.data : "";
+}
+
+const char *http_body(const http_req *r, size_t *len)
+{
+    *len = r->resp_body.len;
+    return r->resp_body.data ? r->resp_body.data : "";
+}
+
+int http_error(const http_req *r, const char **message)
+{
+    *message = r->errbuf;
+    return r->curl_code;
+}
+
+const char *http_take_chunk(http_req *r, size_t *len)
+{
+    *len = r->chunk.len;
+    return r->chunk.data ? r->chunk.data : "";
+}
+
+void http_chunk_consumed(http_req *r)
+{
+    r->chunk.len = 0;
+    r->chunk_signalled = 0;
+}
+
+void http_free(http_req *r)
+{
+    if (!r) return;
+    if (r->easy) {
+        if (!r->finished && multi) {
+            curl_multi_remove_handle(multi, r->easy);
+            in_flight--;
+        }
+        curl_easy_cleanup(r->easy);
+    }
+    curl_slist_free_all(r->headers);
+    free(r->body);
+    free(r->resp_headers.data);
+    free(r->resp_body.data);
+    free(r->chunk.data);
+    free(r);
+}
+
+int http_in_flight(void) { return in_flight; }
+
+const char *http_curl_version(void) { return curl_version_info(CURLVERSION_NOW)->version; }

@@ -1,0 +1,639 @@
+/* mock_server.c — a model server for tests: listens on loopback and answers in
+ * the wire formats of the OpenAI chat completions, Anthropic Messages and
+ * Google Gemini generateContent APIs (plain and streaming), from a script.
+ *
+ *   mock_server [--port N] [--script FILE] [--delay-ms N]
+ * prints "listening on PORT" once ready. The script is JSONL; each line a rule,
+ * tried in order, the first that applies answers:
+ *   {"match": "text in the last user message", "times": 1,
+ *    "reply": "...", "reasoning": "...", "finish": "stop",
+ *    "usage": {"input": 10, "cached": 2, "output": 5, "reasoning": 3},
+ *    "fault": "429|500|503|400|401|404|drop|malformed|sse_cut", "retry_after": 1,
+ *    "delay_ms": 100}
+ * "match" absent: any request; "times" absent: no limit. With no rule left the
+ * reply is "ok". Control endpoints: GET /_stats, GET /_log (JSONL of requests),
+ * POST /_reset (usage counts and log), POST /_script (replace the rules). */
+
+#include <arpa/inet.h>
+#include <cJSON.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+    char *match, *reply, *reasoning, *finish, *fault;
+    int times, used, retry_after, delay_ms;
+    int u_input, u_cached, u_output, u_reasoning;   /* -1: computed */
+} rule;
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static rule *rules;
+static int nrules;
+static long requests;
+static int global_delay_ms;
+static char *req_log;
+static size_t log_len, log_cap;
+
+static char *dupstr(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? strdup(v->valuestring) : NULL;
+}
+
+static int getint(const cJSON *o, const char *k, int dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? (int)v->valuedouble : dflt;
+}
+
+static void free_rules(void)
+{
+    for (int i = 0; i < nrules; i++) {
+        free(rules[i].match); free(rules[i].reply); free(rules[i].reasoning);
+        free(rules[i].finish); free(rules[i].fault);
+    }
+    free(rules);
+    rules = NULL;
+    nrules = 0;
+}
+
+/* Load rules from JSONL text; returns -1 on a bad line. */
+static int load_rules(const char *text)
+{
+    free_rules();
+    const char *p = text;
+    int line = 0;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        line++;
+        char *l = strndup(p, n);
+        p += n + (eol ? 1 : 0);
+        int blank = 1;
+        for (char *q = l; *q; q++) if (*q != ' ' && *q != '\r' && *q != '\t') blank = 0;
+        if (blank) { free(l); continue; }
+        cJSON *o = cJSON_Parse(l);
+        free(l);
+        if (!o) { fprintf(stderr, "mock_server: script line %d is not JSON\n", line); return -1; }
+        rules = realloc(rules, sizeof(rule) * (size_t)(nrules + 1));
+        rule *r = &rules[nrules++];
+        memset(r, 0, sizeof *r);
+        r->match = dupstr(o, "match");
+        r->reply = dupstr(o, "reply");
+        r->reasoning = dupstr(o, "reasoning");
+        r->finish = dupstr(o, "finish");
+        r->fault = dupstr(o, "fault");
+        r->times = getint(o, "times", -1);
+        r->retry_after = getint(o, "retry_after", 1);
+        r->delay_ms = getint(o, "delay_ms", 0);
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, "usage");
+        r->u_input = getint(u, "input", -1);
+        r->u_cached = getint(u, "cached", 0);
+        r->u_output = getint(u, "output", -1);
+        r->u_reasoning = getint(u, "reasoning", -1);
+        cJSON_Delete(o);
+    }
+    return 0;
+}
+
+/* ---- connection I/O ---- */
+
+static int send_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0) { if (errno == EINTR) continue; return -1; }
+        p += w; n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void sleep_ms(int ms)
+{
+    if (ms <= 0) return;
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) && errno == EINTR) {}
+}
+
+static int respond(int fd, int status, const char *ctype, const char *extra, const char *body)
+{
+    char head[512];
+    const char *reason = status == 200 ? "OK" : status == 429 ? "Too Many Requests" : status == 400 ? "Bad Request" :
+                         status == 401 ? "Unauthorized" : status == 404 ? "Not Found" : status == 503 ? "Service Unavailable" :
+                         "Internal Server Error";
+    int n = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s\r\n",
+                     status, reason, ctype, strlen(body), extra ? extra : "");
+    return send_all(fd, head, (size_t)n) || send_all(fd, body, strlen(body));
+}
+
+/* ---- what the request asked ---- */
+
+typedef enum { P_OPENAI, P_ANTHROPIC, P_GEMINI, P_OTHER } provider;
+
+/* the text of the last user message, in each provider's shape */
+static char *last_user_text(provider pv, const cJSON *req)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(req, pv == P_GEMINI ? "contents" : "messages");
+    const cJSON *last = NULL, *m;
+    cJSON_ArrayForEach(m, list) {
+        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+        if (cJSON_IsString(role) && strcmp(role->valuestring, "user") == 0) last = m;
+    }
+    if (!last) return strdup("");
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(last, pv == P_GEMINI ? "parts" : "content");
+    if (cJSON_IsString(content)) return strdup(content->valuestring);
+    size_t cap = 256, len = 0;
+    char *out = calloc(1, cap);
+    const cJSON *part;
+    cJSON_ArrayForEach(part, content) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(part, "text");
+        if (!cJSON_IsString(t)) continue;
+        size_t n = strlen(t->valuestring);
+        while (len + n + 2 > cap) out = realloc(out, cap *= 2);
+        memcpy(out + len, t->valuestring, n);
+        len += n;
+        out[len++] = '\n';
+        out[len] = 0;
+    }
+    return out;
+}
+
+static int wants_stream(provider pv, const cJSON *req, const char *path)
+{
+    if (pv == P_GEMINI) return strstr(path, ":streamGenerateContent") != NULL;
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(req, "stream"));
+}
+
+static const char *model_of(provider pv, const cJSON *req, const char *path, char *buf, size_t n)
+{
+    if (pv == P_GEMINI) {
+        const char *m = strstr(path, "/models/");
+        if (!m) return "unknown";
+        m += 8;
+        size_t k = strcspn(m, ":?");
+        snprintf(buf, n, "%.*s", (int)k, m);
+        return buf;
+    }
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, "model");
+    return cJSON_IsString(v) ? v->valuestring : "unknown";
+}
+
+/* ---- bodies ---- */
+
+static char *error_body(provider pv, int status, const char *msg)
+{
+    cJSON *o = cJSON_CreateObject(), *e = cJSON_CreateObject();
+    if (pv == P_ANTHROPIC) {
+        cJSON_AddStringToObject(o, "type", "error");
+        cJSON_AddStringToObject(e, "type", status == 429 ? "rate_limit_error" : status >= 500 ? "api_error" : "invalid_request_error");
+    } else if (pv == P_GEMINI) {
+        cJSON_AddNumberToObject(e, "code", status);
+        cJSON_AddStringToObject(e, "status", status == 429 ? "RESOURCE_EXHAUSTED" : status >= 500 ? "INTERNAL" : "INVALID_ARGUMENT");
+    } else {
+        cJSON_AddStringToObject(e, "type", status == 429 ? "rate_limit_exceeded" : status >= 500 ? "server_error" : "invalid_request_error");
+    }
+    cJSON_AddStringToObject(e, "message", msg);
+    cJSON_AddItemToObject(o, "error", e);
+    char *s = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return s;
+}
+
+typedef struct { const char *text, *reasoning, *finish; int in, cached, out, rsn; } answer;
+
+static char *full_body(provider pv, const char *model, const answer *a)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (pv == P_OPENAI) {
+        cJSON_AddStringToObject(o, "id", "chatcmpl-mock");
+        cJSON_AddStringToObject(o, "object", "chat.completion");
+        cJSON_AddNumberToObject(o, "created", 0);
+        cJSON_AddStringToObject(o, "model", model);
+        cJSON *choices = cJSON_AddArrayToObject(o, "choices"), *c = cJSON_CreateObject(), *m = cJSON_CreateObject();
+        cJSON_AddNumberToObject(c, "index", 0);
+        cJSON_AddStringToObject(m, "role", "assistant");
+        cJSON_AddStringToObject(m, "content", a->text);
+        if (a->reasoning) cJSON_AddStringToObject(m, "reasoning_content", a->reasoning);
+        cJSON_AddItemToObject(c, "message", m);
+        cJSON_AddStringToObject(c, "finish_reason", a->finish);
+        cJSON_AddItemToArray(choices, c);
+        cJSON *u = cJSON_AddObjectToObject(o, "usage");
+        cJSON_AddNumberToObject(u, "prompt_tokens", a->in);
+        cJSON_AddNumberToObject(u, "completion_tokens", a->out);
+        cJSON_AddNumberToObject(u, "total_tokens", a->in + a->out);
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "prompt_tokens_details"), "cached_tokens", a->cached);
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "completion_tokens_details"), "reasoning_tokens", a->rsn);
+    } else if (pv == P_ANTHROPIC) {
+        cJSON_AddStringToObject(o, "id", "msg_mock");
+        cJSON_AddStringToObject(o, "type", "message");
+        cJSON_AddStringToObject(o, "role", "assistant");
+        cJSON_AddStringToObject(o, "model", model);
+        cJSON *content = cJSON_AddArrayToObject(o, "content");
+        if (a->reasoning) {
+            cJSON *t = cJSON_CreateObject();
+            cJSON_AddStringToObject(t, "type", "thinking");
+            cJSON_AddStringToObject(t, "thinking", a->reasoning);
+            cJSON_AddStringToObject(t, "signature", "mock-signature");
+            cJSON_AddItemToArray(content, t);
+        }
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddStringToObject(t, "type", "text");
+        cJSON_AddStringToObject(t, "text", a->text);
+        cJSON_AddItemToArray(content, t);
+        cJSON_AddStringToObject(o, "stop_reason", strcmp(a->finish, "length") == 0 ? "max_tokens" : "end_turn");
+        cJSON *u = cJSON_AddObjectToObject(o, "usage");
+        cJSON_AddNumberToObject(u, "input_tokens", a->in - a->cached);
+        cJSON_AddNumberToObject(u, "cache_read_input_tokens", a->cached);
+        cJSON_AddNumberToObject(u, "cache_creation_input_tokens", 0);
+        cJSON_AddNumberToObject(u, "output_tokens", a->out);
+    } else {
+        cJSON *cands = cJSON_AddArrayToObject(o, "candidates"), *c = cJSON_CreateObject();
+        cJSON *content = cJSON_AddObjectToObject(c, "content");
+        cJSON_AddStringToObject(content, "role", "model");
+        cJSON *parts = cJSON_AddArrayToObject(content, "parts");
+        if (a->reasoning) {
+            cJSON *p = cJSON_CreateObject();
+            cJSON_AddStringToObject(p, "text", a->reasoning);
+            cJSON_AddTrueToObject(p, "thought");
+            cJSON_AddItemToArray(parts, p);
+        }
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "text", a->text);
+        cJSON_AddItemToArray(parts, p);
+        cJSON_AddStringToObject(c, "finishReason", strcmp(a->finish, "length") == 0 ? "MAX_TOKENS" : "STOP");
+        cJSON_AddItemToArray(cands, c);
+        cJSON *u = cJSON_AddObjectToObject(o, "usageMetadata");
+        cJSON_AddNumberToObject(u, "promptTokenCount", a->in);
+        cJSON_AddNumberToObject(u, "cachedContentTokenCount", a->cached);
+        cJSON_AddNumberToObject(u, "candidatesTokenCount", a->out - a->rsn);
+        cJSON_AddNumberToObject(u, "thoughtsTokenCount", a->rsn);
+        cJSON_AddNumberToObject(u, "totalTokenCount", a->in + a->out);
+    }
+    char *s = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return s;
+}
+
+/* one server-sent event */
+static int sse(int fd, const char *event, cJSON *data)
+{
+    char *d = cJSON_PrintUnformatted(data);
+    cJSON_Delete(data);
+    char head[128] = "";
+    if (event) snprintf(head, sizeof head, "event: %s\n", event);
+    int r = send_all(fd, head, strlen(head)) || send_all(fd, "data: ", 6) || send_all(fd, d, strlen(d)) ||
+            send_all(fd, "\n\n", 2);
+    free(d);
+    return r;
+}
+
+/* text split in pieces of about 8 bytes (not inside a UTF-8 sequence) */
+static size_t piece_len(const char *s)
+{
+    size_t n = strlen(s), k = n < 8 ? n : 8;
+    while (k < n && ((unsigned char)s[k] & 0xC0) == 0x80) k++;
+    return k;
+}
+
+static void stream_body(int fd, provider pv, const char *model, const answer *a, int cut)
+{
+    const char *head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
+    send_all(fd, head, strlen(head));
+    const char *parts[2] = {a->reasoning, a->text};
+    int events = 0;
+    if (pv == P_ANTHROPIC) {
+        cJSON *o = cJSON_CreateObject(), *m = cJSON_AddObjectToObject(o, "message");
+        cJSON_AddStringToObject(o, "type", "message_start");
+        cJSON_AddStringToObject(m, "id", "msg_mock");
+        cJSON_AddStringToObject(m, "model", model);
+        cJSON *u = cJSON_AddObjectToObject(m, "usage");
+        cJSON_AddNumberToObject(u, "input_tokens", a->in - a->cached);
+        cJSON_AddNumberToObject(u, "cache_read_input_tokens", a->cached);
+        cJSON_AddNumberToObject(u, "output_tokens", 1);
+        sse(fd, "message_start", o);
+    }
+    for (int k = 0; k < 2; k++) {
+        const char *s = parts[k];
+        if (!s) continue;
+        if (pv == P_ANTHROPIC) {
+            cJSON *o = cJSON_CreateObject(), *b = cJSON_AddObjectToObject(o, "content_block");
+            cJSON_AddStringToObject(o, "type", "content_block_start");
+            cJSON_AddNumberToObject(o, "index", k);
+            cJSON_AddStringToObject(b, "type", k == 0 ? "thinking" : "text");
+            cJSON_AddStringToObject(b, k == 0 ? "thinking" : "text", "");
+            sse(fd, "content_block_start", o);
+        }
+        while (*s) {
+            size_t n = piece_len(s);
+            char piece[64];
+            snprintf(piece, sizeof piece, "%.*s", (int)n, s);
+            s += n;
+            cJSON *o = cJSON_CreateObject();
+            if (pv == P_OPENAI) {
+                cJSON_AddStringToObject(o, "id", "chatcmpl-mock");
+                cJSON_AddStringToObject(o, "object", "chat.completion.chunk");
+                cJSON_AddStringToObject(o, "model", model);
+                cJSON *ch = cJSON_AddArrayToObject(o, "choices"), *c = cJSON_CreateObject();
+                cJSON_AddNumberToObject(c, "index", 0);
+                cJSON_AddStringToObject(cJSON_AddObjectToObject(c, "delta"), k == 0 ? "reasoning_content" : "content", piece);
+                cJSON_AddNullToObject(c, "finish_reason");
+                cJSON_AddItemToArray(ch, c);
+                sse(fd, NULL, o);
+            } else if (pv == P_ANTHROPIC) {
+                cJSON_AddStringToObject(o, "type", "content_block_delta");
+                cJSON_AddNumberToObject(o, "index", k);
+                cJSON *d = cJSON_AddObjectToObject(o, "delta");
+                cJSON_AddStringToObject(d, "type", k == 0 ? "thinking_delta" : "text_delta");
+                cJSON_AddStringToObject(d, k == 0 ? "thinking" : "text", piece);
+                sse(fd, "content_block_delta", o);
+            } else {
+                cJSON *cands = cJSON_AddArrayToObject(o, "candidates"), *c = cJSON_CreateObject();
+                cJSON *p = cJSON_CreateObject();
+                cJSON_AddStringToObject(p, "text", piece);
+                if (k == 0) cJSON_AddTrueToObject(p, "thought");
+                cJSON *parr = cJSON_CreateArray();
+                cJSON_AddItemToArray(parr, p);
+                cJSON *content = cJSON_AddObjectToObject(c, "content");
+                cJSON_AddStringToObject(content, "role", "model");
+                cJSON_AddItemToObject(content, "parts", parr);
+                cJSON_AddItemToArray(cands, c);
+                sse(fd, NULL, o);
+            }
+            if (cut && ++events >= 3) return;      /* the stream stops here, unfinished */
+        }
+        if (pv == P_ANTHROPIC) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "type", "content_block_stop");
+            cJSON_AddNumberToObject(o, "index", k);
+            sse(fd, "content_block_stop", o);
+        }
+    }
+    if (cut) return;
+    cJSON *o = cJSON_CreateObject();
+    if (pv == P_OPENAI) {
+        cJSON_AddStringToObject(o, "object", "chat.completion.chunk");
+        cJSON *ch = cJSON_AddArrayToObject(o, "choices"), *c = cJSON_CreateObject();
+        cJSON_AddNumberToObject(c, "index", 0);
+        cJSON_AddObjectToObject(c, "delta");
+        cJSON_AddStringToObject(c, "finish_reason", a->finish);
+        cJSON_AddItemToArray(ch, c);
+        cJSON *u = cJSON_AddObjectToObject(o, "usage");
+        cJSON_AddNumberToObject(u, "prompt_tokens", a->in);
+        cJSON_AddNumberToObject(u, "completion_tokens", a->out);
+        cJSON_AddNumberToObject(u, "total_tokens", a->in + a->out);
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "prompt_tokens_details"), "cached_tokens", a->cached);
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "completion_tokens_details"), "reasoning_tokens", a->rsn);
+        sse(fd, NULL, o);
+        send_all(fd, "data: [DONE]\n\n", 14);
+    } else if (pv == P_ANTHROPIC) {
+        cJSON_AddStringToObject(o, "type", "message_delta");
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "delta"), "stop_reason",
+                                strcmp(a->finish, "length") == 0 ? "max_tokens" : "end_turn");
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(o, "usage"), "output_tokens", a->out);
+        sse(fd, "message_delta", o);
+        cJSON *s = cJSON_CreateObject();
+        cJSON_AddStringToObject(s, "type", "message_stop");
+        sse(fd, "message_stop", s);
+    } else {
+        cJSON *cands = cJSON_AddArrayToObject(o, "candidates"), *c = cJSON_CreateObject();
+        cJSON *content = cJSON_AddObjectToObject(c, "content");
+        cJSON_AddStringToObject(content, "role", "model");
+        cJSON_AddArrayToObject(content, "parts");
+        cJSON_AddStringToObject(c, "finishReason", strcmp(a->finish, "length") == 0 ? "MAX_TOKENS" : "STOP");
+        cJSON_AddItemToArray(cands, c);
+        cJSON *u = cJSON_AddObjectToObject(o, "usageMetadata");
+        cJSON_AddNumberToObject(u, "promptTokenCount", a->in);
+        cJSON_AddNumberToObject(u, "cachedContentTokenCount", a->cached);
+        cJSON_AddNumberToObject(u, "candidatesTokenCount", a->out - a->rsn);
+        cJSON_AddNumberToObject(u, "thoughtsTokenCount", a->rsn);
+        cJSON_AddNumberToObject(u, "totalTokenCount", a->in + a->out);
+        sse(fd, NULL, o);
+    }
+}
+
+/* ---- one request ---- */
+
+static void log_request(const char *method, const char *path, const char *headers, const char *body)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "method", method);
+    cJSON_AddStringToObject(o, "path", path);
+    cJSON_AddStringToObject(o, "headers", headers);
+    cJSON_AddStringToObject(o, "body", body);
+    char *s = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    size_t n = strlen(s);
+    while (log_len + n + 2 > log_cap) { log_cap = log_cap ? log_cap * 2 : 65536; req_log = realloc(req_log, log_cap); }
+    memcpy(req_log + log_len, s, n);
+    log_len += n;
+    req_log[log_len++] = '\n';
+    req_log[log_len] = 0;
+    free(s);
+}
+
+/* returns 1 to keep the connection open */
+static int handle(int fd, const char *method, const char *path, const char *headers, const char *body)
+{
+    if (strcmp(path, "/_stats") == 0) {
+        char b[128];
+        pthread_mutex_lock(&mu);
+        snprintf(b, sizeof b, "{\"requests\":%ld}", requests);
+        pthread_mutex_unlock(&mu);
+        return respond(fd, 200, "application/json", NULL, b) == 0;
+    }
+    if (strcmp(path, "/_log") == 0) {
+        pthread_mutex_lock(&mu);
+        char *copy = strdup(req_log ? req_log : "");
+        pthread_mutex_unlock(&mu);
+        int ok = respond(fd, 200, "application/jsonl", NULL, copy) == 0;
+        free(copy);
+        return ok;
+    }
+    if (strcmp(path, "/_reset") == 0 || strcmp(path, "/_script") == 0) {
+        pthread_mutex_lock(&mu);
+        requests = 0;
+        log_len = 0;
+        if (req_log) req_log[0] = 0;
+        for (int i = 0; i < nrules; i++) rules[i].used = 0;
+        int bad = strcmp(path, "/_script") == 0 && load_rules(body) != 0;
+        pthread_mutex_unlock(&mu);
+        return respond(fd, bad ? 400 : 200, "application/json", NULL, bad ? "{\"error\":\"bad script\"}" : "{}") == 0;
+    }
+    provider pv = strstr(path, "/chat/completions") ? P_OPENAI : strstr(path, "/messages") ? P_ANTHROPIC :
+                  strstr(path, ":generateContent") || strstr(path, ":streamGenerateContent") ? P_GEMINI : P_OTHER;
+    if (pv == P_OTHER) return respond(fd, 404, "application/json", NULL, "{\"error\":\"no such endpoint\"}") == 0;
+    cJSON *req = cJSON_Parse(body);
+    if (!req) {
+        char *e = error_body(pv, 400, "the request body is not JSON");
+        int ok = respond(fd, 400, "application/json", NULL, e) == 0;
+        free(e);
+        return ok;
+    }
+    char *user = last_user_text(pv, req);
+    /* pick the rule */
+    rule chosen;
+    memset(&chosen, 0, sizeof chosen);
+    int found = 0;
+    pthread_mutex_lock(&mu);
+    requests++;
+    log_request(method, path, headers, body);
+    for (int i = 0; i < nrules && !found; i++) {
+        rule *r = &rules[i];
+        if (r->times >= 0 && r->used >= r->times) continue;
+        if (r->match && !strstr(user, r->match)) continue;
+        r->used++;
+        chosen = *r;
+        chosen.match = NULL;
+        chosen.reply = r->reply ? strdup(r->reply) : NULL;
+        chosen.reasoning = r->reasoning ? strdup(r->reasoning) : NULL;
+        chosen.finish = r->finish ? strdup(r->finish) : NULL;
+        chosen.fault = r->fault ? strdup(r->fault) : NULL;
+        found = 1;
+    }
+    pthread_mutex_unlock(&mu);
+    sleep_ms(global_delay_ms + (found ? chosen.delay_ms : 0));
+    char mbuf[128];
+    const char *model = model_of(pv, req, path, mbuf, sizeof mbuf);
+    int keep = 1;
+    const char *fault = found ? chosen.fault : NULL;
+    int stream = wants_stream(pv, req, path);
+    answer a = {found && chosen.reply ? chosen.reply : "ok", found ? chosen.reasoning : NULL,
+                found && chosen.finish ? chosen.finish : "stop", 0, 0, 0, 0};
+    a.in = found && chosen.u_input >= 0 ? chosen.u_input : (int)(strlen(body) / 4) + 1;
+    a.cached = found ? chosen.u_cached : 0;
+    a.rsn = found && chosen.u_reasoning >= 0 ? chosen.u_reasoning : (a.reasoning ? (int)strlen(a.reasoning) / 4 + 1 : 0);
+    a.out = found && chosen.u_output >= 0 ? chosen.u_output : (int)strlen(a.text) / 4 + 1 + a.rsn;
+    if (fault && (!strcmp(fault, "429") || !strcmp(fault, "500") || !strcmp(fault, "503") || !strcmp(fault, "400") ||
+                  !strcmp(fault, "401") || !strcmp(fault, "404"))) {
+        int status = atoi(fault);
+        char extra[64] = "";
+        if (status == 429) snprintf(extra, sizeof extra, "Retry-After: %d\r\n", chosen.retry_after);
+        char msg[96];
+        snprintf(msg, sizeof msg, "mock fault %d", status);
+        char *e = error_body(pv, status, msg);
+        keep = respond(fd, status, "application/json", extra, e) == 0;
+        free(e);
+    } else if (fault && !strcmp(fault, "malformed")) {
+        keep = respond(fd, 200, "application/json", NULL, "{\"choices\": [{\"message\": ") == 0;
+    } else if (fault && !strcmp(fault, "drop")) {
+        char *b = full_body(pv, model, &a);
+        char head[160];
+        int n = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n", strlen(b));
+        send_all(fd, head, (size_t)n);
+        send_all(fd, b, strlen(b) / 2);
+        free(b);
+        keep = 0;
+    } else if (stream) {
+        stream_body(fd, pv, model, &a, fault && !strcmp(fault, "sse_cut"));
+        keep = 0;
+    } else {
+        char *b = full_body(pv, model, &a);
+        keep = respond(fd, 200, "application/json", NULL, b) == 0;
+        free(b);
+    }
+    free(chosen.reply); free(chosen.reasoning); free(chosen.finish); free(chosen.fault);
+    free(user);
+    cJSON_Delete(req);
+    return keep;
+}
+
+static void *serve(void *arg)
+{
+    int fd = (int)(intptr_t)arg;
+    size_t cap = 65536, len = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        /* read the head */
+        char *end;
+        while (!(end = memmem(buf, len, "\r\n\r\n", 4))) {
+            if (len + 4096 > cap) buf = realloc(buf, cap *= 2);
+            ssize_t r = recv(fd, buf + len, cap - len - 1, 0);
+            if (r <= 0) goto done;
+            len += (size_t)r;
+        }
+        size_t head_len = (size_t)(end - buf) + 4;
+        char *head = strndup(buf, head_len);
+        char method[16] = "", path[1024] = "";
+        sscanf(head, "%15s %1023s", method, path);
+        size_t body_len = 0;
+        for (char *h = strchr(head, '\n'); h && *h; h = strchr(h + 1, '\n'))
+            if (strncasecmp(h + 1, "Content-Length:", 15) == 0) body_len = strtoul(h + 16, NULL, 10);
+        int close_after = strcasestr(head, "\nConnection: close") != NULL;
+        while (len < head_len + body_len) {
+            if (head_len + body_len + 1 > cap) buf = realloc(buf, cap = head_len + body_len + 1);
+            ssize_t r = recv(fd, buf + len, cap - len - 1, 0);
+            if (r <= 0) { free(head); goto done; }
+            len += (size_t)r;
+        }
+        char *body = strndup(buf + head_len, body_len);
+        char *eol = strstr(head, "\r\n");
+        int keep = handle(fd, method, path, eol ? eol + 2 : "", body);
+        free(body);
+        free(head);
+        memmove(buf, buf + head_len + body_len, len - head_len - body_len);
+        len -= head_len + body_len;
+        if (!keep || close_after) break;
+    }
+done:
+    free(buf);
+    close(fd);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int port = 0;
+    const char *script = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--port") && i + 1 < argc) port = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--script") && i + 1 < argc) script = argv[++i];
+        else if (!strcmp(argv[i], "--delay-ms") && i + 1 < argc) global_delay_ms = atoi(argv[++i]);
+        else { fprintf(stderr, "usage: mock_server [--port N] [--script FILE] [--delay-ms N]\n"); return 2; }
+    }
+    signal(SIGPIPE, SIG_IGN);
+    if (script) {
+        FILE *f = fopen(script, "rb");
+        if (!f) { fprintf(stderr, "mock_server: cannot open %s\n", script); return 2; }
+        fseek(f, 0, SEEK_END);
+        long n = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        char *t = calloc(1, (size_t)n + 1);
+        if (fread(t, 1, (size_t)n, f) != (size_t)n) { fclose(f); return 2; }
+        fclose(f);
+        if (load_rules(t)) return 2;
+        free(t);
+    }
+    int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons((uint16_t)port);
+    if (bind(s, (struct sockaddr *)&a, sizeof a) || listen(s, 1024)) { perror("mock_server"); return 1; }
+    socklen_t al = sizeof a;
+    getsockname(s, (struct sockaddr *)&a, &al);
+    printf("listening on %d\n", ntohs(a.sin_port));
+    fflush(stdout);
+    for (;;) {
+        int c = accept(s, NULL, NULL);
+        if (c < 0) { if (errno == EINTR) continue; break; }
+        setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        pthread_t t;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        pthread_attr_setstacksize(&at, 256 * 1024);
+        if (pthread_create(&t, &at, serve, (void *)(intptr_t)c)) close(c);
+        pthread_attr_destroy(&at);
+    }
+    return 0;
+}
