@@ -26,6 +26,7 @@ end
 
 function M.run(name, args)
   local cmd = M.load(name)
+  if cmd.raw_args then return cmd.main(nil, args) or 0 end   -- the command parses its own options
   local opts, rest = cli.parse(cmd.options or {}, args, {
     program = "tabula " .. name, usage = cmd.usage, summary = cmd.summary })
   if opts == nil then return 0 end       -- --help was printed

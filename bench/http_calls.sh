@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# 10,000 model calls against the mock server at concurrency 256: tabula's model
+# layer against a minimal Node.js client (built-in fetch), same server, same run.
+# Prints calls/s, CPU time per call and peak memory for both, and the ratios.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${TABULA:-./tabula}
+N=${N:-10000}
+C=${C:-256}
+MOCK=build/rel/mock_server
+[ -x "$MOCK" ] || { echo "build first (make)"; exit 0; }
+command -v node >/dev/null || { echo "node not installed (make deps)"; exit 0; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time not installed (make deps)"; exit 0; }
+
+$MOCK --port 0 > /tmp/tabula_bench_mock.out &
+MOCK_PID=$!
+trap 'kill $MOCK_PID 2>/dev/null' EXIT
+for _ in $(seq 50); do grep -q listening /tmp/tabula_bench_mock.out 2>/dev/null && break; sleep 0.1; done
+URL="http://127.0.0.1:$(awk '{print $3}' /tmp/tabula_bench_mock.out)"
+
+measure() {   # label, command... -> prints the client's line and "label cpu_s rss_kb wall_s"
+  local label=$1; shift
+  /usr/bin/time -f "$label %U %S %M %e" -o /tmp/tabula_bench_time "$@"
+  cat /tmp/tabula_bench_time
+}
+T=$(measure tabula "$BIN" bench/http_client.lua "$URL" "$N" "$C" | tee /dev/stderr | tail -1)
+J=$(measure node node bench/http_client.mjs "$URL" "$N" "$C" | tee /dev/stderr | tail -1)
+echo "$T
+$J" | awk -v n="$N" '
+  { cpu[$1] = $2 + $3; rss[$1] = $4; wall[$1] = $5 }
+  END {
+    for (k in cpu) printf "%-7s %8.0f calls/s  %6.1f us CPU/call  peak RSS %7d KiB\n", k, n / wall[k], cpu[k] / n * 1e6, rss[k]
+    printf "throughput tabula/node %.2fx; memory tabula/node %.2fx; CPU per call tabula/node %.2fx\n",
+      wall["node"] / wall["tabula"], rss["tabula"] / rss["node"], cpu["tabula"] / cpu["node"]
+  }'

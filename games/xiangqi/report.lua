@@ -1,0 +1,328 @@
+-- games.xiangqi.report — XiangqiBench metrics, computed only from a run's
+-- records (run.json, trials.jsonl), so a report can be rebuilt at any time.
+-- Writes report.md and summary.json into the run directory.
+local metrics = require "tabula.metrics"
+local records = require "tabula.records"
+local json = require "tabula.json"
+local fs = require "tabula.fs"
+
+local M = {}
+
+M.DRAWS, M.SEED = 4000, 20260101
+
+local FAILURE_CLASS = {
+  illegal_move_limit = "invalid-action limit", rejected_limit = "invalid-action limit",
+  no_command_limit = "no command", attacker_perpetual_check = "perpetual check by attacker",
+  repetition_draw = "repetition draw", action_limit = "action limit", turn_cap = "turn cap",
+  resignation = "resignation", loss_mate = "opponent terminal",
+}
+M.FAILURE_ORDER = { "invalid-action limit", "no command", "perpetual check by attacker", "repetition draw",
+  "action limit", "turn cap", "resignation", "opponent terminal" }
+
+-- by_case(recs) -> { [setting] = { case_id = { n, c } }, settings (in order) }
+function M.by_case(recs)
+  local out, order = {}, {}
+  for _, r in ipairs(recs) do
+    if r.status == "success" or r.status == "failure" then
+      if not out[r.setting] then out[r.setting] = {}; order[#order + 1] = r.setting end
+      local cs = out[r.setting][r.case_id] or { n = 0, c = 0 }
+      cs.n = cs.n + 1
+      if r.status == "success" then cs.c = cs.c + 1 end
+      out[r.setting][r.case_id] = cs
+    end
+  end
+  return out, order
+end
+
+-- estimator over a list of {n, c}: mean over cases of pass@k (or pass^k)
+local function estimate(units, k, hat)
+  local xs = {}
+  for _, u in ipairs(units) do
+    if u.n >= k then xs[#xs + 1] = hat and metrics.pass_hat_k(u.n, u.c, k) or metrics.pass_at_k(u.n, u.c, k) end
+  end
+  return metrics.mean(xs)
+end
+
+function M.pass_table(cases)
+  local units, ids = {}, {}
+  for id in pairs(cases) do ids[#ids + 1] = id end
+  table.sort(ids)
+  local nmax = 0
+  for _, id in ipairs(ids) do units[#units + 1] = cases[id]; nmax = math.max(nmax, cases[id].n) end
+  local rows = {}
+  for k = 1, nmax do
+    local row = { k = k }
+    for _, hat in ipairs({ false, true }) do
+      local v = estimate(units, k, hat)
+      local lo, hi = metrics.bootstrap(units, function(s) return estimate(s, k, hat) or 0 end, M.DRAWS, M.SEED)
+      row[hat and "pass_hat" or "pass_at"] = { value = v, lo = lo, hi = hi }
+    end
+    rows[#rows + 1] = row
+  end
+  return rows, #units
+end
+
+-- paired difference of pass@1 between two settings over their common cases,
+-- with the same case resamples for both
+function M.difference(a, b)
+  local common = {}
+  for id, u in pairs(a) do if b[id] then common[#common + 1] = { u, b[id], id = id } end end
+  table.sort(common, function(x, y) return x.id < y.id end)
+  if #common == 0 then return nil end
+  local function stat(s)
+    local da, db = {}, {}
+    for i, p in ipairs(s) do da[i] = p[1]; db[i] = p[2] end
+    return estimate(da, 1) - estimate(db, 1)
+  end
+  local lo, hi = metrics.bootstrap(common, stat, M.DRAWS, M.SEED)
+  return { value = stat(common), lo = lo, hi = hi, cases = #common }
+end
+
+local function rate(num, den) return den > 0 and num / den or nil end
+
+function M.compute(recs, meta)
+  local scored = {}
+  for _, r in ipairs(recs) do if r.status == "success" or r.status == "failure" then scored[#scored + 1] = r end end
+  local bycase, order = M.by_case(scored)
+  local out = { settings = {}, order = order, trials = #scored,
+    errors = #recs - #scored, draws = M.DRAWS, seed = M.SEED }
+  for _, s in ipairs(order) do
+    local rows, ncases = M.pass_table(bycase[s])
+    out.settings[s] = { cases = ncases, pass = rows }
+  end
+  out.differences = {}
+  for i = 2, #order do
+    out.differences[#out.differences + 1] = { a = order[i], b = order[1], diff = M.difference(bycase[order[i]], bycase[order[1]]) }
+  end
+  -- conversion gap
+  local same, same_win, other, other_win = 0, 0, 0, 0
+  for _, r in ipairs(scored) do
+    if r.first_move then
+      if r.first_move == r.reference_move then
+        same = same + 1; if r.success then same_win = same_win + 1 end
+      else
+        other = other + 1; if r.success then other_win = other_win + 1 end
+      end
+    end
+  end
+  out.conversion = { first_move_is_reference = rate(same, same + other), trials_with_a_move = same + other,
+    win_rate_reference_first = rate(same_win, same), win_rate_other_first = rate(other_win, other) }
+  -- simulation gap
+  local outcomes, by_len = { complete = 0, illegal = 0, terminal = 0, cap = 0 }, {}
+  local buckets = { { 1, 1, "1" }, { 2, 2, "2" }, { 3, 4, "3-4" }, { 5, 8, "5-8" } }
+  local adopted, diverged = 0, 0
+  for _, r in ipairs(scored) do
+    for _, sim in ipairs(r.simulations or {}) do
+      outcomes[sim.outcome] = (outcomes[sim.outcome] or 0) + 1
+      for _, b in ipairs(buckets) do
+        if sim.length >= b[1] and sim.length <= b[2] then
+          local e = by_len[b[3]] or { n = 0, legal = 0 }
+          e.n = e.n + 1
+          if sim.outcome ~= "illegal" then e.legal = e.legal + 1 end
+          by_len[b[3]] = e
+        end
+      end
+      -- adopted: a fully legal line of 2+ plies whose first move was then played for real
+      if sim.outcome ~= "illegal" and sim.length >= 2 then
+        local real, reply
+        for i, mv in ipairs(r.moves or {}) do
+          if mv.ply == sim.ply + 1 and mv.by == "agent" then real = mv.move; reply = r.moves[i + 1] end
+        end
+        if real == sim.requested[1] and reply then
+          adopted = adopted + 1
+          if reply.move ~= sim.requested[2] then diverged = diverged + 1 end
+        end
+      end
+    end
+  end
+  local legality = {}
+  for _, b in ipairs(buckets) do
+    local e = by_len[b[3]]
+    legality[b[3]] = e and { n = e.n, full_line_legal = rate(e.legal, e.n) } or { n = 0 }
+  end
+  out.simulation = { outcomes = outcomes, legality_by_length = legality, adopted = adopted,
+    defender_diverged = rate(diverged, adopted) }
+  -- failure classes
+  local classes, nfail = {}, 0
+  for _, r in ipairs(scored) do
+    if not r.success then
+      nfail = nfail + 1
+      local c = FAILURE_CLASS[r.reason] or r.reason
+      classes[c] = (classes[c] or 0) + 1
+    end
+  end
+  out.failures = { total = nfail, classes = classes }
+  -- REPL composition over normalised progress (5 bins)
+  local mix = {}
+  for b = 1, 5 do mix[b] = { total = 0 } end
+  for _, r in ipairs(scored) do
+    local n = #(r.actions or {})
+    for i, a in ipairs(r.actions or {}) do
+      local cls = a.kind == "no_command" and "no_command" or (a.kind == "rejected" or a.kind == "illegal") and "rejected"
+        or (a.command and a.command.name) or "other"
+      local bin = math.min(5, math.floor((i - 1) / n * 5) + 1)
+      mix[bin][cls] = (mix[bin][cls] or 0) + 1
+      mix[bin].total = mix[bin].total + 1
+    end
+  end
+  out.command_mix = mix
+  -- plies relative to the stored mate distance
+  local rel = { wins = {}, failures = {} }
+  for _, r in ipairs(scored) do
+    if r.stored_mate_plies and r.stored_mate_plies > 0 then
+      local list = r.success and rel.wins or rel.failures
+      list[#list + 1] = r.plies / r.stored_mate_plies
+    end
+  end
+  out.plies_over_stored = { wins = metrics.mean(rel.wins), failures = metrics.mean(rel.failures),
+    n_wins = #rel.wins, n_failures = #rel.failures }
+  -- tokens and cost
+  local tok = { input = {}, cached = {}, output = {}, reasoning = {}, cost = {}, calls = {} }
+  for _, r in ipairs(scored) do
+    for k in pairs(tok) do
+      if k == "cost" then tok.cost[#tok.cost + 1] = r.cost or 0
+      elseif k == "calls" then tok.calls[#tok.calls + 1] = r.calls or 0
+      else tok[k][#tok[k] + 1] = (r.usage or {})[k] or 0 end
+    end
+  end
+  local per = {}
+  for k, xs in pairs(tok) do per[k] = metrics.mean(xs) end
+  local total_cost = 0
+  for _, c in ipairs(tok.cost) do total_cost = total_cost + c end
+  out.per_trial = per
+  out.total_cost = total_cost
+  -- reasons
+  local reasons = {}
+  for _, r in ipairs(scored) do reasons[r.reason] = (reasons[r.reason] or 0) + 1 end
+  out.reasons = reasons
+  out.model = meta and meta.model and meta.model.name
+  return out
+end
+
+local function pct(x) return x and string.format("%.1f%%", 100 * x) or "n/a" end
+local function ci(e) return e and e.value and string.format("%s [%s, %s]", pct(e.value), pct(e.lo), pct(e.hi)) or "n/a" end
+
+function M.pass_lines(summary)
+  local lines = {}
+  for _, s in ipairs(summary.order) do
+    local st = summary.settings[s]
+    lines[#lines + 1] = string.format("| %s | %d | %s |", s, st.cases, "")
+    for _, row in ipairs(st.pass) do
+      lines[#lines + 1] = string.format("|   k=%d | pass@%d %s | pass^%d %s |", row.k, row.k, ci(row.pass_at), row.k, ci(row.pass_hat))
+    end
+  end
+  return lines
+end
+
+function M.console(recs, _)
+  local summary = M.compute(recs)
+  local out = { "XiangqiBench: pass@k and pass^k (95% case-bootstrap intervals)" }
+  for _, s in ipairs(summary.order) do
+    local st = summary.settings[s]
+    out[#out + 1] = string.format("  %s (%d cases)", s, st.cases)
+    for _, row in ipairs(st.pass) do
+      out[#out + 1] = string.format("    k=%d  pass@k %-24s pass^k %s", row.k, ci(row.pass_at), ci(row.pass_hat))
+    end
+  end
+  local rs = {}
+  for k, v in pairs(summary.reasons) do rs[#rs + 1] = k .. " " .. v end
+  table.sort(rs)
+  out[#out + 1] = "  endings: " .. table.concat(rs, ", ")
+  return table.concat(out, "\n") .. "\n"
+end
+
+function M.markdown(sm)
+  local L = {}
+  local function add(s) L[#L + 1] = s end
+  add("# XiangqiBench report")
+  add("")
+  add(string.format("Model: %s. Scored trials: %d (infrastructure errors not scored: %d). Intervals: 95%%, %d case-bootstrap draws, seed %d.",
+    tostring(sm.model), sm.trials, sm.errors, sm.draws, sm.seed))
+  add("")
+  add("## pass@k and pass^k")
+  add("")
+  add("| setting | cases | k | pass@k | pass^k |")
+  add("|---|---|---|---|---|")
+  for _, s in ipairs(sm.order) do
+    for _, row in ipairs(sm.settings[s].pass) do
+      add(string.format("| %s | %d | %d | %s | %s |", s, sm.settings[s].cases, row.k, ci(row.pass_at), ci(row.pass_hat)))
+    end
+  end
+  if #sm.differences > 0 then
+    add("")
+    add("## Setting differences (pass@1, paired over common cases)")
+    add("")
+    add("| setting | minus | difference | cases |")
+    add("|---|---|---|---|")
+    for _, d in ipairs(sm.differences) do
+      if d.diff then
+        add(string.format("| %s | %s | %+.1f pts [%+.1f, %+.1f] | %d |", d.a, d.b, 100 * d.diff.value, 100 * d.diff.lo,
+          100 * d.diff.hi, d.diff.cases))
+      end
+    end
+  end
+  add("")
+  add("## Conversion gap")
+  add("")
+  local c = sm.conversion
+  add(string.format("First move equals the reference move in %s of %d trials. Win rate when it does: %s; otherwise: %s.",
+    pct(c.first_move_is_reference), c.trials_with_a_move, pct(c.win_rate_reference_first), pct(c.win_rate_other_first)))
+  add("")
+  add("## Simulation gap")
+  add("")
+  local o = sm.simulation.outcomes
+  add(string.format("Accepted simulations: %d complete legal lines, %d stopped on an illegal ply, %d reached a terminal position or the cap.",
+    o.complete or 0, o.illegal or 0, (o.terminal or 0) + (o.cap or 0)))
+  add("")
+  add("| requested length | simulations | full line legal |")
+  add("|---|---|---|")
+  for _, b in ipairs({ "1", "2", "3-4", "5-8" }) do
+    local e = sm.simulation.legality_by_length[b]
+    add(string.format("| %s | %d | %s |", b, e.n, pct(e.full_line_legal)))
+  end
+  add("")
+  add(string.format("Adopted lines (first move of a fully legal line then played): %d; the defender's real reply differed from the assumed one in %s.",
+    sm.simulation.adopted, pct(sm.simulation.defender_diverged)))
+  add("")
+  add("## Failure classes")
+  add("")
+  add("| class | trials | share of failures |")
+  add("|---|---|---|")
+  for _, cls in ipairs(M.FAILURE_ORDER) do
+    local n = sm.failures.classes[cls] or 0
+    add(string.format("| %s | %d | %s |", cls, n, pct(rate(n, sm.failures.total))))
+  end
+  add("")
+  add("## REPL composition over normalised trajectory progress")
+  add("")
+  local classes = { "move", "think", "view_board", "legal_moves", "history", "simulate", "resign", "rejected", "no_command" }
+  add("| progress | " .. table.concat(classes, " | ") .. " |")
+  add("|---" .. string.rep("|---", #classes) .. "|")
+  for b = 1, 5 do
+    local row = { string.format("%d-%d%%", (b - 1) * 20, b * 20) }
+    local m = sm.command_mix[b]
+    for _, cls in ipairs(classes) do row[#row + 1] = pct(rate(m[cls] or 0, m.total)) end
+    add("| " .. table.concat(row, " | ") .. " |")
+  end
+  add("")
+  add("## Length and cost")
+  add("")
+  local p = sm.plies_over_stored
+  add(string.format("Plies played / stored mate distance: wins %s (n=%d), failures %s (n=%d).",
+    p.wins and string.format("%.2f", p.wins) or "n/a", p.n_wins, p.failures and string.format("%.2f", p.failures) or "n/a", p.n_failures))
+  local t = sm.per_trial
+  add(string.format("Per trial: %.1f calls, %.0f input tokens (%.0f cached), %.0f output tokens (%.0f reasoning), $%.4f. Total cost $%.4f.",
+    t.calls or 0, t.input or 0, t.cached or 0, t.output or 0, t.reasoning or 0, t.cost or 0, sm.total_cost))
+  return table.concat(L, "\n") .. "\n"
+end
+
+function M.write(dir)
+  local meta = json.read_file(dir .. "/run.json")
+  local recs = records.read(dir .. "/trials.jsonl", { skip_bad = true })
+  local sm = M.compute(recs, meta)
+  fs.write_atomic(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
+  fs.write_atomic(dir .. "/report.md", M.markdown(sm))
+  return sm
+end
+
+return M

@@ -1,0 +1,21 @@
+-- tabula report RUN — recompute a run's metrics from its records and write
+-- report.md and summary.json into it.
+local cli = require "tabula.cli"
+local json = require "tabula.json"
+local fs = require "tabula.fs"
+
+return {
+  summary = "recompute metrics from a run's records: writes report.md and summary.json",
+  usage = "RUN_DIR",
+  main = function(_, args)
+    local dir = args[1] or cli.fail("report: give a run directory")
+    if fs.kind(dir .. "/run.json") ~= "file" then cli.fail("%s is not a run directory (no run.json)", dir) end
+    local meta = json.read_file(dir .. "/run.json")
+    local run = require("tabula.cmd.run").lib
+    local s = run.load(meta.scenario_file)
+    if not s.report then cli.fail("scenario %s has no report", meta.scenario) end
+    s.report(dir)
+    io.write(string.format("wrote %s/report.md and %s/summary.json\n", dir, dir))
+    return 0
+  end,
+}

@@ -1,0 +1,126 @@
+-- tabula run SCENARIO.lua [options] — run a benchmark scenario.
+-- Common options are declared here; the scenario declares its own (see
+-- `tabula run SCENARIO.lua --help`). Records go to --out (default
+-- runs/<scenario>-<date>); an existing --out is continued.
+local cli = require "tabula.cli"
+local fs = require "tabula.fs"
+local json = require "tabula.json"
+local loop = require "tabula.loop"
+local host = require "tabula.c.host"
+local models = require "tabula.models"
+local agent = require "tabula.agent"
+local runner = require "tabula.runner"
+local metrics = require "tabula.metrics"
+
+local M = {}
+
+M.COMMON = {
+  { "model", "string", "engine", "model: provider:name, local:URL:name, a models.lua name, engine, random, replay:FILE, human" },
+  { "models", "string", nil, "models file (default ./models.lua)" },
+  { "out", "string", nil, "run directory (default runs/<scenario>-<time>); an existing one is continued" },
+  { "trials", "int", 3, "trials per case and setting" },
+  { "concurrency", "int", 8, "trials at once" },
+  { "seed", "int", 1, "seed for the built-in players and sampling" },
+  { "retries", "int", 2, "times an infrastructure error is re-queued before it is recorded as error" },
+  { "no-cache", "bool", false, "do not read or write the response cache" },
+  { "stream", "bool", false, "stream replies (server-sent events)" },
+  { "temperature", "number", nil, "sampling temperature" },
+  { "top-p", "number", nil, "nucleus sampling" },
+  { "max-tokens", "int", nil, "maximum output tokens" },
+  { "reasoning-effort", "string", nil, "reasoning effort (OpenAI-compatible servers)" },
+  { "thinking-budget", "int", nil, "thinking budget in tokens (Anthropic, Gemini)" },
+  { "max-attempts", "int", 6, "HTTP attempts per call" },
+  { "quiet", "bool", false, "no progress lines" },
+}
+
+-- load(path) -> the scenario module
+function M.load(path)
+  if not path then cli.fail("give a scenario file, e.g. tabula run scenarios/xiangqibench.lua") end
+  if fs.kind(path) ~= "file" then
+    local alt = host.root .. "/" .. path
+    if fs.kind(alt) == "file" then path = alt else cli.fail("no scenario file %s", path) end
+  end
+  local chunk, err = loadfile(path)
+  if not chunk then cli.fail("%s", err) end
+  local s = chunk()
+  if type(s) ~= "table" or not s.plan or not s.play then cli.fail("%s does not return a scenario (plan, play)", path) end
+  s.path = path
+  return s
+end
+
+function M.spec(s)
+  local spec = {}
+  for _, o in ipairs(M.COMMON) do spec[#spec + 1] = o end
+  for _, o in ipairs(s.options or {}) do spec[#spec + 1] = o end
+  return spec
+end
+
+function M.execute(s, opts, forced)
+  for k, v in pairs(forced or {}) do opts[k] = v end
+  local cfg = models.resolve(opts.model, opts.models)
+  local settings = { temperature = opts.temperature, top_p = opts["top-p"], max_tokens = opts["max-tokens"],
+    reasoning_effort = opts["reasoning-effort"], thinking_budget = opts["thinking-budget"] }
+  if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
+    cli.fail("model %s needs the environment variable %s (see tabula models)", cfg.name, cfg.key_env)
+  end
+  local out = opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
+  local env = { opts = opts }
+  env.agent = agent.new(cfg, { cache_dir = out .. "/cache", no_cache = opts["no-cache"], stream = opts.stream,
+    settings = settings, max_attempts = opts["max-attempts"] })
+  env.rng_for = function(trial)
+    return metrics.rng(opts.seed * 1000003 + #trial.id * 7919 + (trial.index or 0))
+  end
+  local trials, data = s.plan(opts)
+  local setup = s.setup and s.setup(opts, env) or {}
+  -- what identifies the run (must match to continue it): everything but the
+  -- options that only change how it runs
+  local identity = {}
+  for k, v in pairs(opts) do
+    if k ~= "out" and k ~= "concurrency" and k ~= "quiet" and k ~= "retries" and k ~= "max-attempts" then identity[k] = v end
+  end
+  local meta = {
+    tabula_version = host.version, scenario = s.name, scenario_file = s.path,
+    scenario_sha256 = fs.sha256_file(s.path), model = env.agent:describe(), options = opts,
+    options_identity = identity, data = data, setup = setup, seed = opts.seed,
+    created = os.date("!%Y-%m-%dT%H:%M:%SZ"), trials_planned = #trials,
+  }
+  local recs, errors = runner.run({
+    dir = out, meta = meta, trials = trials, concurrency = opts.concurrency, retries = opts.retries,
+    play = function(trial) return s.play(trial, env) end,
+    progress = (not opts.quiet) and function(rec, n, total)
+      io.stderr:write(string.format("[%d/%d] %s %s (%s)\n", n, total, rec.trial_id, rec.status, rec.reason or ""))
+    end or nil,
+  })
+  if s.teardown then s.teardown(env) end
+  io.write(string.format("run: %s (%d trials recorded%s)\n", out, #recs, errors > 0 and string.format(", %d infrastructure errors not scored", errors) or ""))
+  if s.summary then io.write(s.summary(recs, opts)) end
+  if s.report then s.report(out) end
+  return errors > 0 and 3 or 0, out
+end
+
+M.summary = "run a benchmark scenario: tabula run scenarios/NAME.lua [options]"
+M.usage = "SCENARIO.lua [options]"
+
+-- options depend on the scenario, so parse in two steps
+function M.run_args(args, forced)
+  local path = args[1]
+  if path == nil or path == "--help" or path == "-h" then
+    io.write(cli.help_text(M.COMMON, { program = "tabula run", usage = M.usage, summary = M.summary }))
+    return 0
+  end
+  local s = M.load(path)
+  local rest = { table.unpack(args, 2) }
+  local opts, extra = cli.parse(M.spec(s), rest, { program = "tabula run " .. path, summary = s.summary })
+  if not opts then return 0 end
+  if #extra > 0 then cli.fail("unexpected argument '%s' (options start with --)", extra[1]) end
+  local rc
+  loop.run(function() rc = M.execute(s, opts, forced) end)
+  return rc
+end
+
+return {
+  summary = M.summary,
+  raw_args = true,
+  main = function(_, args) return M.run_args(args) end,
+  lib = M,
+}

@@ -1,0 +1,64 @@
+-- tabula.metrics — estimators and intervals shared by reports.
+local M = {}
+
+-- C(n, k) as a float (exact for the small n used here)
+function M.choose(n, k)
+  if k < 0 or k > n then return 0 end
+  local r = 1
+  for i = 1, k do r = r * (n - k + i) / i end
+  return r
+end
+
+-- pass@k for one case with n trials and c successes: 1 - C(n-c, k) / C(n, k)
+function M.pass_at_k(n, c, k)
+  if k > n then return nil end
+  return 1 - M.choose(n - c, k) / M.choose(n, k)
+end
+
+-- pass^k: C(c, k) / C(n, k) (all k of k draws succeed)
+function M.pass_hat_k(n, c, k)
+  if k > n then return nil end
+  return M.choose(c, k) / M.choose(n, k)
+end
+
+function M.mean(xs)
+  if #xs == 0 then return nil end
+  local s = 0
+  for _, x in ipairs(xs) do s = s + x end
+  return s / #xs
+end
+
+-- a small deterministic generator (splitmix64), independent of math.random
+function M.rng(seed)
+  local state = seed or 1
+  return function(n)
+    state = state + 0x9E3779B97F4A7C15
+    local z = state
+    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+    z = z ~ (z >> 31)
+    return (z >> 1) % n + 1
+  end
+end
+
+-- bootstrap(units, stat, draws, seed) -> lo, hi (2.5% and 97.5%), values
+-- units: a list resampled with replacement; stat(sample) -> number
+function M.bootstrap(units, stat, draws, seed)
+  draws = draws or 4000
+  local rng = M.rng(seed or 20260101)
+  local values = {}
+  local n = #units
+  if n == 0 then return nil, nil, values end
+  for d = 1, draws do
+    local sample = {}
+    for i = 1, n do sample[i] = units[rng(n)] end
+    values[d] = stat(sample)
+  end
+  local sorted = {}
+  for i, v in ipairs(values) do sorted[i] = v end
+  table.sort(sorted)
+  local function q(p) return sorted[math.max(1, math.min(draws, math.floor(p * draws + 0.5)))] end
+  return q(0.025), q(0.975), values
+end
+
+return M

@@ -1,0 +1,97 @@
+-- tabula.runner — runs a scenario's trials: concurrency, crash-safe records,
+-- resume, and re-queueing of infrastructure errors.
+--
+-- A run directory holds run.json (what is needed to reproduce the run),
+-- trials.jsonl (one line per finished trial, fsynced) and cache/ (model replies).
+-- Re-running with the same --out continues: finished trials are kept, the rest
+-- (including interrupted ones and earlier infrastructure errors) run from their
+-- start, with the cache replaying the model calls that had finished.
+local fs = require "tabula.fs"
+local json = require "tabula.json"
+local records = require "tabula.records"
+local loop = require "tabula.loop"
+local cli = require "tabula.cli"
+
+local M = {}
+
+-- the fields of run.json that must match for a run to be continued
+local IDENTITY = { "scenario", "model", "options_identity" }
+
+local function same(a, b) return json.canonical(a) == json.canonical(b) end
+
+-- prepare(dir, meta) -> done (trial_id -> record), info: creates or checks run.json
+function M.prepare(dir, meta)
+  fs.mkdir_p(dir)
+  local run_path = dir .. "/run.json"
+  if fs.kind(run_path) == "file" then
+    local old = json.read_file(run_path)
+    for _, k in ipairs(IDENTITY) do
+      if old[k] ~= nil and meta[k] ~= nil and not same(old[k], meta[k]) then
+        cli.fail("%s holds a different run (%s differs); use another --out to start a new one", dir, k)
+      end
+    end
+    meta.created = old.created or meta.created
+    meta.resumed = (old.resumed or 0) + 1
+  end
+  local ok, err = fs.write_atomic(run_path, json.encode(meta, { pretty = true }) .. "\n")
+  if not ok then cli.fail("%s", err) end
+  local done, info = {}, nil
+  local recs
+  recs, info = records.read(dir .. "/trials.jsonl", { skip_bad = true })
+  for _, r in ipairs(recs) do
+    if r.trial_id and r.status ~= "error" then done[r.trial_id] = r end
+  end
+  return done, info
+end
+
+-- run{ dir, meta, trials, play, concurrency, retries, progress } -> all final records (in plan order)
+-- play(trial) -> record | nil, infra_error. A record needs trial_id and status
+-- ("success" / "failure"); an infra error is { infra = true, message = ... }.
+function M.run(spec)
+  local done, info = M.prepare(spec.dir, spec.meta)
+  if info.torn then
+    io.stderr:write(string.format("note: %s/trials.jsonl ended in a torn line (%d bytes, from an interrupted write); it is dropped and that trial runs again\n",
+      spec.dir, info.torn_bytes))
+  end
+  for _, b in ipairs(info.bad) do
+    io.stderr:write(string.format("warning: %s/trials.jsonl:%d is damaged (%s); that trial runs again\n", spec.dir, b.line, b.error))
+  end
+  local pending = {}
+  for _, t in ipairs(spec.trials) do
+    if not done[t.id] then pending[#pending + 1] = t end
+  end
+  local writer = records.writer(spec.dir .. "/trials.jsonl")
+  local finished, errors = 0, 0
+  if #pending < #spec.trials then
+    io.stderr:write(string.format("resuming: %d of %d trials already recorded\n", #spec.trials - #pending, #spec.trials))
+  end
+  loop.map(pending, math.max(1, spec.concurrency or 1), function(trial)
+    local rec, err
+    for attempt = 0, spec.retries or 2 do
+      local ok, r, e = pcall(spec.play, trial)
+      if ok and r then rec = r; break end
+      if ok then err = e else
+        if type(r) == "table" and r.infra then err = r else error(r, 0) end   -- a bug: stop the run
+      end
+      if attempt < (spec.retries or 2) then
+        io.stderr:write(string.format("trial %s: infrastructure error, re-queued: %s\n", trial.id, tostring(err.message)))
+      end
+    end
+    if not rec then
+      errors = errors + 1
+      rec = { trial_id = trial.id, status = "error", reason = "error", error = err and err.message or "unknown" }
+    end
+    writer:write(rec)
+    if rec.status ~= "error" then done[trial.id] = rec end
+    finished = finished + 1
+    if spec.progress then spec.progress(rec, finished, #pending) end
+  end)
+  writer:close()
+  local out = {}
+  for _, t in ipairs(spec.trials) do
+    if done[t.id] then out[#out + 1] = done[t.id] end
+  end
+  return out, errors
+end
+
+return M

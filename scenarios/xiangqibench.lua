@@ -1,0 +1,523 @@
+-- scenarios/xiangqibench.lua — XiangqiBench: can an LLM agent convert a won
+-- Xiangqi endgame into checkmate against an engine defender, through a REPL?
+-- (../shared/specs/xiangqibench.md)
+--
+--   tabula run scenarios/xiangqibench.lua                        # engine player, own suite
+--   tabula run scenarios/xiangqibench.lua --model openai:gpt-5.5 --setting sighted,restricted
+--   tabula run scenarios/xiangqibench.lua --cases ../shared/data/xiangqibench/cases.jsonl \
+--       --defender fairy-stockfish --defender-depth 18 --out runs/ref
+--   tabula report runs/ref
+--
+-- Choices where the spec is silent (each is an option):
+--  * The ply cap counts both sides' moves (--max-plies 40): after the 40th ply
+--    without a result the trial ends with turn_cap.
+--  * An action is a reply that carries a command; replies without one count
+--    only toward --no-command (5 in a row). An illegal move is also a rejected
+--    action; when a third illegal move in a row is also the third rejection the
+--    reason is illegal_move_limit.
+--  * Feedback on an illegal move lists the legal moves in the settings that
+--    refresh the state each ply (sighted, full, no-queries).
+--  * The ablation arms keep the board and FEN in the first message in every
+--    arm; refresh adds the legal moves there and the full state after each ply.
+--  * The fallback defender (--defender-fallback) also answers when the engine
+--    dies mid-game; the move is recorded with backend "fallback" and the reason.
+--    With --no-defender-fallback the trial is an infrastructure error instead.
+--  * The engine player (the embedded default) plays the built-in mate search's
+--    move (node budget --engine-nodes), else the built-in search's best move.
+--  * Built-in defender: the built-in search with --defender-nodes (default
+--    300000) or --defender-depth; it prefers the longest resistance.
+local xq = require "games.xiangqi"
+local commands = require "games.xiangqi.commands"
+local records = require "tabula.records"
+local fs = require "tabula.fs"
+local json = require "tabula.json"
+local cli = require "tabula.cli"
+local prompt = require "tabula.prompt"
+local host = require "tabula.c.host"
+
+local S = {
+  name = "xiangqibench",
+  summary = "XiangqiBench: checkmate from won Xiangqi endgames through a REPL",
+}
+
+S.SETTINGS = {
+  sighted    = { prompt = "system", refresh = true, queries = true },
+  restricted = { prompt = "system", refresh = false, queries = false },
+  full       = { prompt = "ablation_system", refresh = true, queries = true },
+  ["no-queries"] = { prompt = "ablation_system", refresh = true, queries = false },
+  ["no-refresh"] = { prompt = "ablation_system", refresh = false, queries = true },
+  neither    = { prompt = "ablation_system", refresh = false, queries = false },
+}
+
+S.REASONS = {
+  win = { win_mate = true, win_no_moves = true, defender_perpetual_check = true },
+  failure = { loss_mate = true, resignation = true, turn_cap = true, illegal_move_limit = true,
+    action_limit = true, rejected_limit = true, no_command_limit = true, repetition_draw = true,
+    attacker_perpetual_check = true },
+}
+
+S.options = {
+  { "cases", "string", nil, "cases JSONL in the reference format (default: the project's suite)" },
+  { "split", "string", nil, "file of case ids to keep (one per line)" },
+  { "ids", "list", nil, "case ids to keep" },
+  { "limit", "int", nil, "at most this many cases" },
+  { "setting", "list", { "sighted" }, "settings: sighted, restricted, full, no-queries, no-refresh, neither" },
+  { "defender", "string", "builtin", "builtin, fairy-stockfish, or uci:/path/to/engine" },
+  { "defender-depth", "int", nil, "defender search depth (engines default to 18)" },
+  { "defender-nodes", "int", nil, "defender node budget (built-in default 300000)" },
+  { "defender-fallback", "bool", true, "use the rule-based fallback defender when the engine fails" },
+  { "max-plies", "int", 40, "game length cap in plies (both sides)" },
+  { "actions", "int", 8, "actions per turn" },
+  { "view-budget", "int", 1, "view_board uses per turn" },
+  { "simulate-budget", "int", 1, "simulate uses per turn" },
+  { "simulate-max", "int", 8, "longest simulated line in plies" },
+  { "rejected", "int", 3, "rejected actions per turn before forfeit" },
+  { "illegal", "int", 3, "illegal moves in a row before forfeit" },
+  { "no-command", "int", 5, "replies in a row without a command before forfeit" },
+  { "engine-nodes", "int", 4000000, "the engine player's mate-search node budget" },
+  { "prompts", "string", nil, "prompt folder (default prompts/xiangqibench)" },
+}
+
+-- ---- cases ----
+
+local function default_cases() return host.root .. "/games/xiangqi/suite.jsonl" end
+
+function S.load_cases(opts)
+  local path = opts.cases or default_cases()
+  local recs = records.read(path, { lenient = true })
+  local keep
+  if opts.split then
+    keep = {}
+    for id in fs.read_or_fail(opts.split, "split"):gmatch("[^%s,]+") do keep[id] = true end
+  end
+  if opts.ids then
+    keep = keep or {}
+    local only = {}
+    for _, id in ipairs(opts.ids) do only[id] = true end
+    if opts.split then for id in pairs(keep) do if not only[id] then keep[id] = nil end end else keep = only end
+  end
+  local out = {}
+  for i, c in ipairs(recs) do
+    if type(c.id) ~= "string" or type(c.fen) ~= "string" then
+      cli.fail("%s: case %d has no id or fen", path, i)
+    end
+    local b, err = xq.new(c.fen)
+    if not b then cli.fail("%s: case %s: bad FEN: %s", path, c.id, err) end
+    if b:side() ~= "red" then cli.fail("%s: case %s: Red must be to move", path, c.id) end
+    if not keep or keep[c.id] then out[#out + 1] = c end
+  end
+  if opts.ids then
+    local have = {}
+    for _, c in ipairs(out) do have[c.id] = true end
+    for _, id in ipairs(opts.ids) do if not have[id] then cli.fail("no case with id %s in %s", id, path) end end
+  end
+  if opts.limit then
+    while #out > opts.limit do table.remove(out) end
+  end
+  return out, path
+end
+
+-- ---- the game ----
+
+local Trial = {}
+Trial.__index = Trial
+
+local function material(b)
+  local c = b:census()
+  return string.format("Red %g points (%d pieces), Black %g points (%d pieces)", c.red.points, c.red.count,
+    c.black.points, c.black.count)
+end
+
+local function move_command(m) return "```bash\nmove " .. m .. "\n```" end
+
+function Trial:fill(name, values) return self.P:fill(name, values) end
+
+function Trial:legal_block(b)
+  local moves = b:moves()
+  return self:fill("legal_block", { count = #moves, moves = table.concat(moves, " ") })
+end
+
+function Trial:system_prompt()
+  local st, o = self.setting, self.opts
+  local budget_vals = { view_budget = o["view-budget"], simulate_budget = o["simulate-budget"], simulate_max = o["simulate-max"] }
+  return self:fill(st.prompt, {
+    observation = self:fill(st.refresh and "observation_refresh" or "observation_brief", {}),
+    commands = self:fill(st.queries and "commands_queries" or "commands_noqueries", budget_vals),
+    budget_paragraph = self:fill(st.queries and "budget_queries" or "budget_noqueries", budget_vals),
+    max_plies = o["max-plies"], action_budget = o.actions, no_command_budget = o["no-command"],
+  })
+end
+
+function Trial:initial_message()
+  local b = self.board
+  return self:fill("initial", { board = b:render("chinese"), fen = b:fen(),
+    legal_block = self.setting.refresh and self:legal_block(b) or "" })
+end
+
+-- the user message after a full ply pair (the agent's move and the defender's reply)
+function Trial:after_ply(agent_desc, defender_desc, agent_check, defender_check)
+  local b = self.board
+  local check = string.format("your move %s; Black's reply %s", agent_check and "gave check" or "did not give check",
+    defender_check and "puts your general in check" or "does not give check")
+  local v = { agent_move = agent_desc, defender_move = defender_desc, check = check, material = material(b) }
+  if self.setting.refresh then
+    local moves = b:moves()
+    v.board, v.fen, v.census = b:render("chinese"), b:fen(), b:census_text()
+    v.count, v.moves = #moves, table.concat(moves, " ")
+    return self:fill("after_ply_refresh", v)
+  end
+  return self:fill("after_ply_brief", v)
+end
+
+-- ---- defender ----
+
+function Trial:defend()
+  local b, o = self.board, self.opts
+  local d = self.defender
+  if d.kind == "builtin" then
+    local r = xq.search(b, { depth = o["defender-depth"], nodes = (not o["defender-depth"]) and (o["defender-nodes"] or 300000) or nil })
+    return { move = r.best, backend = "builtin", score = r.score, mate = r.mate, depth = r.depth, nodes = r.nodes }
+  end
+  local fallback_reason
+  local ok, res = pcall(function()
+    return d.pool:with(function(e)
+      return e:go({ fen = b:fen(), depth = o["defender-depth"] or ((not o["defender-nodes"]) and 18 or nil),
+        nodes = o["defender-nodes"] })
+    end)
+  end)
+  if ok then
+    local m = res.bestmove and xq.engine_to_iccs(res.bestmove)
+    if m and b:is_legal(m) then
+      local line = res.lines[1] or {}
+      return { move = m, backend = d.name, score = line.cp, mate = line.mate, depth = line.depth, engine_id = d.id }
+    end
+    fallback_reason = "engine answered " .. tostring(res.bestmove) .. ", not a legal move here"
+  else
+    if not o["defender-fallback"] then error(res, 0) end
+    fallback_reason = type(res) == "table" and res.message or tostring(res)
+  end
+  local ranking = xq.defend(b, { horizon = 5 })
+  return { move = ranking[1] and ranking[1].move, backend = "fallback", reason = fallback_reason,
+    mate_after = ranking[1] and ranking[1].mate_plies }
+end
+
+-- ---- actions ----
+
+function Trial:record_move(side, m, by, extra)
+  local b = self.board
+  local before, legal = b:fen(), b:moves()
+  local desc = b:describe(m)
+  local captured = b:at(m:sub(3, 4))
+  local check = b:gives_check(m)
+  assert(b:play(m))
+  local rec = { ply = b:ply(), side = side, move = m, by = by, fen_before = before, fen_after = b:fen(),
+    legal_before = legal, check = check, captured = captured, description = desc }
+  for k, v in pairs(extra or {}) do rec[k] = v end
+  table.insert(self.rec.moves, rec)
+  return rec
+end
+
+-- after a ply: did it end the game? -> reason | nil
+function Trial:terminal_after(side)
+  local b = self.board
+  local status, in_check = b:status()
+  if status == "no_moves" then
+    if side == "red" then return in_check and "win_mate" or "win_no_moves" end
+    return "loss_mate"
+  end
+  local rep = b:repetition()
+  if rep then
+    self.rec.repetition = rep
+    if rep.result == "black_loses" then return "defender_perpetual_check" end
+    if rep.result == "red_loses" then return "attacker_perpetual_check" end
+    return "repetition_draw"
+  end
+  if b:ply() >= self.opts["max-plies"] then return "turn_cap" end
+  return nil
+end
+
+function Trial:simulate(moves)
+  local b = self.board:copy()
+  local lines, plies = {}, {}
+  local outcome, stopped_at = "complete", nil
+  for i, m in ipairs(moves) do
+    local ok, why = b:is_legal(m)
+    if not ok then
+      lines[#lines + 1] = string.format("%d. %s: illegal: %s", i, m, why:gsub("^illegal move %S+: ", ""))
+      plies[#plies + 1] = { move = m, valid = false, why = why }
+      outcome, stopped_at = "illegal", i
+      break
+    end
+    local desc = b:describe(m)
+    b:play(m)
+    local status, in_check = b:status()
+    local n = #b:moves()
+    lines[#lines + 1] = string.format("%d. %s: %s; %s; FEN %s; %d legal replies", i, m, desc,
+      in_check and "the side to move is in check" or "no check", b:fen(), n)
+    plies[#plies + 1] = { move = m, valid = true, check = in_check, fen = b:fen(), legal_replies = n }
+    if status == "no_moves" then
+      lines[#lines + 1] = string.format("The game would end here: %s has no legal move (%s).",
+        b:side() == "red" and "Red" or "Black", in_check and "checkmate" or "no moves")
+      outcome, stopped_at = "terminal", i
+      break
+    end
+    if b:repetition() then
+      lines[#lines + 1] = "The game would end here: the position occurs for the third time."
+      outcome, stopped_at = "terminal", i
+      break
+    end
+    if b:ply() >= self.opts["max-plies"] and i < #moves then
+      lines[#lines + 1] = "The game would end here: the ply limit is reached."
+      outcome, stopped_at = "cap", i
+      break
+    end
+  end
+  local outcome_text = outcome == "complete" and "All plies were legal." or
+    outcome == "illegal" and string.format("Stopped at ply %d.", stopped_at) or "Stopped: the game would be over."
+  local sim = { requested = moves, length = #moves, plies = plies, outcome = outcome, stopped_at = stopped_at,
+    ply = self.board:ply(), turn = self.turn }
+  table.insert(self.rec.simulations, sim)
+  return self:fill("simulate", { requested = #moves, lines = table.concat(lines, "\n"), outcome = outcome_text }), sim
+end
+
+-- ---- the trial ----
+
+function S.new_trial(trial, env)
+  local self = setmetatable({ trial = trial, env = env, opts = env.opts, P = env.prompts,
+    setting = S.SETTINGS[trial.setting], defender = env.defender }, Trial)
+  self.board = assert(xq.new(trial.case.fen))
+  return self
+end
+
+function Trial:policy()
+  -- the engine player: the shortest forced mate if one is in reach, else the search's move
+  local b = self.board
+  local left = self.opts["max-plies"] - b:ply()
+  local m = xq.mate(b, { plies = math.min(11, left), nodes = self.opts["engine-nodes"] })
+  if m.found then return m.pv[1] end
+  local r = xq.search(b, { nodes = 300000 })
+  return r.best
+end
+
+function Trial:play()
+  local case, opts = self.trial.case, self.opts
+  local rec = {
+    trial_id = self.trial.id, case_id = case.id, setting = self.trial.setting, trial_index = self.trial.index,
+    model = self.env.agent.cfg.name, initial_fen = self.board:fen(), reference_move = case.first_winning_move,
+    stored_mate_plies = case.win_in_plies, category = case.category,
+    actions = {}, moves = {}, simulations = {}, defender_moves = {},
+    usage = { input = 0, cached = 0, output = 0, reasoning = 0 }, cost = 0, calls = 0, cached_calls = 0,
+  }
+  self.rec = rec
+  local conv = { { role = "system", content = self:system_prompt() }, { role = "user", content = self:initial_message() } }
+  rec.system_prompt = conv[1].content
+  rec.initial_message = conv[2].content
+  local illegal_run, no_cmd_run = 0, 0
+  local reason
+  self.turn = 0
+  local sample = 0
+  local ctx = {
+    key = self.trial.id,
+    legal_actions = nil,
+    format = move_command,
+    policy = function() return self:policy() end,
+    rng = self.env.rng_for(self.trial),
+    wrap_human = function(line) return line:find("```", 1, true) and line or ("```bash\n" .. line .. "\n```") end,
+  }
+  while not reason do
+    self.turn = self.turn + 1
+    local actions, rejected, views, sims = 0, 0, 0, 0
+    local turn_over = false
+    while not turn_over and not reason do
+      ctx.legal_actions = self.board:moves()
+      ctx.sample = sample
+      local reply, err = self.env.agent:reply(conv, ctx)
+      if not reply then return nil, err end
+      sample = sample + 1
+      rec.calls = rec.calls + 1
+      if reply.cached then rec.cached_calls = rec.cached_calls + 1 end
+      for k in pairs(rec.usage) do rec.usage[k] = rec.usage[k] + ((reply.usage or {})[k] or 0) end
+      rec.cost = rec.cost + (reply.cost or 0)
+      conv[#conv + 1] = { role = "assistant", content = reply.text }
+      local action = { turn = self.turn, ply = self.board:ply(), model_text = reply.text, reasoning = reply.reasoning,
+        usage = reply.usage, cost = reply.cost, cached = reply.cached, finish = reply.finish }
+      table.insert(rec.actions, action)
+      local cmd = commands.parse(reply.text)
+      local feedback
+      local function reject(why)
+        rejected = rejected + 1
+        action.kind, action.reject_reason = "rejected", why
+        feedback = self:fill("rejected", { why = why, rejected = rejected, rejected_budget = opts.rejected })
+        if rejected >= opts.rejected then reason = "rejected_limit" end
+      end
+      if not cmd then
+        no_cmd_run = no_cmd_run + 1
+        action.kind = "no_command"
+        feedback = self:fill("no_command", { count = no_cmd_run, budget = opts["no-command"] })
+        if no_cmd_run >= opts["no-command"] then reason = "no_command_limit" end
+      else
+        no_cmd_run = 0
+        actions = actions + 1
+        action.command = cmd
+        local name = cmd.name
+        local queries = self.setting.queries
+        if name == "unknown" then
+          reject("unknown command '" .. cmd.raw .. "'")
+        elseif name == "malformed" then
+          reject(cmd.why)
+        elseif (name == "view_board" or name == "legal_moves" or name == "simulate") and not queries then
+          reject(name .. " is disabled in this setting")
+        elseif name == "view_board" then
+          if views >= opts["view-budget"] then reject("view_board is over its budget for this turn")
+          else
+            views = views + 1
+            action.kind = "accepted"
+            local b = self.board
+            feedback = self:fill("view_board", { board = b:render("chinese"), fen = b:fen(),
+              side = b:side() == "red" and "Red" or "Black", census = b:census_text() })
+          end
+        elseif name == "legal_moves" then
+          action.kind = "accepted"
+          local moves = self.board:moves()
+          feedback = self:fill("legal_moves", { count = #moves, moves = table.concat(moves, " ") })
+        elseif name == "history" then
+          action.kind = "accepted"
+          local lines = {}
+          for _, mv in ipairs(rec.moves) do
+            lines[#lines + 1] = string.format("%d. %s (%s)", mv.ply, mv.description, mv.by == "agent" and "you" or "defender")
+          end
+          feedback = self:fill("history", { lines = #lines > 0 and table.concat(lines, "\n") or "(no moves yet)" })
+        elseif name == "think" then
+          if cmd.arg == "" then reject("think needs some text")
+          else action.kind = "accepted"; feedback = self:fill("think", {}) end
+        elseif name == "simulate" then
+          if sims >= opts["simulate-budget"] then reject("simulate is over its budget for this turn")
+          elseif #cmd.moves > opts["simulate-max"] then
+            reject(string.format("simulate takes at most %d plies (got %d)", opts["simulate-max"], #cmd.moves))
+          else
+            sims = sims + 1
+            action.kind = "accepted"
+            feedback = self:simulate(cmd.moves)
+          end
+        elseif name == "resign" then
+          action.kind = "accepted"
+          reason = "resignation"
+        elseif name == "move" then
+          local ok, why = self.board:is_legal(cmd.move)
+          if not ok then
+            illegal_run = illegal_run + 1
+            rejected = rejected + 1
+            action.kind, action.reject_reason = "illegal", why
+            local legal_suffix = ""
+            if self.setting.refresh then
+              legal_suffix = " Legal moves: " .. table.concat(self.board:moves(), " ") .. "."
+            end
+            feedback = self:fill("illegal_move", { why = why:gsub("^illegal move %S+: ", ""), illegal = illegal_run,
+              illegal_budget = opts.illegal, legal_suffix = legal_suffix })
+            if illegal_run >= opts.illegal then reason = "illegal_move_limit"
+            elseif rejected >= opts.rejected then reason = "rejected_limit" end
+          else
+            illegal_run = 0
+            action.kind = "accepted"
+            turn_over = true
+            local mine = self:record_move("red", cmd.move, "agent")
+            if #rec.moves == 1 then rec.first_move = cmd.move end
+            reason = self:terminal_after("red")
+            if not reason then
+              local d = self:defend()
+              if not d.move then error("the defender found no move in a position with legal moves") end
+              local theirs = self:record_move("black", d.move, d.backend, { defender = d })
+              table.insert(rec.defender_moves, { ply = theirs.ply, move = d.move, backend = d.backend,
+                score = d.score, mate = d.mate, depth = d.depth, reason = d.reason })
+              reason = self:terminal_after("black")
+              if not reason then
+                feedback = self:after_ply(mine.description, theirs.description, mine.check, theirs.check)
+              end
+            end
+          end
+        end
+        if not reason and not turn_over and actions >= opts.actions then reason = "action_limit" end
+      end
+      action.feedback = feedback
+      if feedback and not reason then conv[#conv + 1] = { role = "user", content = feedback } end
+    end
+  end
+  rec.reason = reason
+  rec.status = S.REASONS.win[reason] and "success" or "failure"
+  rec.success = rec.status == "success"
+  rec.plies = self.board:ply()
+  rec.final_fen = self.board:fen()
+  return rec
+end
+
+-- ---- plan, play, summary (used by tabula run) ----
+
+function S.plan(opts)
+  for _, s in ipairs(opts.setting) do
+    if not S.SETTINGS[s] then
+      cli.fail("option --setting: unknown setting '%s' (sighted, restricted, full, no-queries, no-refresh, neither)", s)
+    end
+  end
+  local cases, path = S.load_cases(opts)
+  local trials = {}
+  for _, setting in ipairs(opts.setting) do
+    for _, c in ipairs(cases) do
+      for k = 1, opts.trials do
+        trials[#trials + 1] = { id = string.format("%s/%s/%d", c.id, setting, k), case = c, setting = setting, index = k }
+      end
+    end
+  end
+  local data = { cases = path, cases_sha256 = fs.sha256_file(path), n_cases = #cases }
+  if opts.split then data.split, data.split_sha256 = opts.split, fs.sha256_file(opts.split) end
+  return trials, data
+end
+
+-- setup(opts, env) -> what play() needs that outlives a trial (prompts, defender)
+function S.setup(opts, env)
+  env.prompts = prompt.set("xiangqibench", opts.prompts)
+  local d = opts.defender
+  local engine = require "tabula.engine"
+  if d == "builtin" then
+    env.defender = { kind = "builtin", name = "builtin" }
+  else
+    local argv, options
+    if d == "fairy-stockfish" then
+      argv, options = { "/usr/games/fairy-stockfish" }, { UCI_Variant = "xiangqi", Threads = 1, Hash = 64 }
+    else
+      local path = d:match("^uci:(.+)$")
+      if not path then cli.fail("option --defender: want builtin, fairy-stockfish or uci:/path (got %s)", d) end
+      argv, options = { path }, { Threads = 1, Hash = 64 }
+    end
+    local name = d
+    local probe = engine.uci({ name = name, argv = argv, options = options, timeout = 120 })
+    local ok, err = pcall(probe.ensure, probe)
+    if not ok then cli.fail("the defender engine cannot start: %s", type(err) == "table" and err.message or tostring(err)) end
+    env.defender = { kind = "uci", name = name, id = probe.id and probe.id.name,
+      pool = engine.pool(function() return engine.uci({ name = name, argv = argv, options = options, timeout = 120 }) end,
+        opts.concurrency) }
+    probe:close()
+  end
+  return {
+    prompts = env.prompts:used(),
+    defender = { kind = env.defender.kind, name = env.defender.name, id = env.defender.id,
+      depth = opts["defender-depth"], nodes = opts["defender-nodes"], fallback = opts["defender-fallback"] },
+  }
+end
+
+function S.play(trial, env)
+  return S.new_trial(trial, env):play()
+end
+
+function S.teardown(env)
+  if env.defender and env.defender.pool then env.defender.pool:close() end
+end
+
+function S.summary(recs, opts)
+  return require("games.xiangqi.report").console(recs, opts)
+end
+
+function S.report(dir)
+  return require("games.xiangqi.report").write(dir)
+end
+
+return S
