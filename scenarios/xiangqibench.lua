@@ -124,8 +124,9 @@ Trial.__index = Trial
 
 local function material(b)
   local c = b:census()
-  return string.format("Red %g points (%d pieces), Black %g points (%d pieces)", c.red.points, c.red.count,
-    c.black.points, c.black.count)
+  local function n(k) return k == 1 and "1 piece" or (k .. " pieces") end
+  return string.format("Red %g points (%s), Black %g points (%s)", c.red.points, n(c.red.count),
+    c.black.points, n(c.black.count))
 end
 
 local function move_command(m) return "```bash\nmove " .. m .. "\n```" end
@@ -330,7 +331,8 @@ function Trial:play()
     local turn_over = false
     while not turn_over and not reason do
       ctx.legal_actions = self.board:moves()
-      ctx.sample = sample
+      -- the cache key's sample index: repeated trials of one case stay independent
+      ctx.sample = (self.trial.index or 1) * 100000 + sample
       local reply, err = self.env.agent:reply(conv, ctx)
       if not reply then return nil, err end
       sample = sample + 1

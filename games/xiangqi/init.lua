@@ -66,8 +66,8 @@ function Board:census_text()
         parts[#parts + 1] = name .. " " .. table.concat(s[t], ", ")
       end
     end
-    lines[#lines + 1] = string.format("%s: %s (%d pieces, %g points)", side == "red" and "Red" or "Black",
-      table.concat(parts, "; "), s.count, s.points)
+    lines[#lines + 1] = string.format("%s: %s (%d piece%s, %g points)", side == "red" and "Red" or "Black",
+      table.concat(parts, "; "), s.count, s.count == 1 and "" or "s", s.points)
   end
   return table.concat(lines, "\n")
 end
