@@ -88,7 +88,9 @@ static const char *const TYPE_NAME[8] = {"", "general", "advisor", "elephant", "
 
 static void sqname(int sq, char out[4])
 {
-    snprintf(out, 4, "%c%d", 'a' + XQ_FILE(sq), XQ_RANK(sq));
+    out[0] = (char)('a' + XQ_FILE(sq));
+    out[1] = (char)('0' + XQ_RANK(sq));
+    out[2] = 0;
 }
 
 int xq_check_placement(const xq_board *b, char *err, size_t errlen)
