@@ -75,6 +75,7 @@ S.options = {
   { "illegal", "int", 3, "illegal moves in a row before forfeit" },
   { "no-command", "int", 5, "replies in a row without a command before forfeit" },
   { "engine-nodes", "int", 4000000, "the engine player's mate-search node budget" },
+  { "engine-search-nodes", "int", 300000, "the engine player's search budget when no mate is found" },
   { "prompts", "string", nil, "prompt folder (default prompts/xiangqibench)" },
 }
 
@@ -296,7 +297,7 @@ function Trial:policy()
   local left = self.opts["max-plies"] - b:ply()
   local m = xq.mate(b, { plies = math.min(11, left), nodes = self.opts["engine-nodes"] })
   if m.found then return m.pv[1] end
-  local r = xq.search(b, { nodes = 300000 })
+  local r = xq.search(b, { nodes = self.opts["engine-search-nodes"] })
   return r.best
 end
 
@@ -514,12 +515,11 @@ function S.teardown(env)
   if env.defender and env.defender.pool then env.defender.pool:close() end
 end
 
-function S.summary(recs, opts)
-  return require("games.xiangqi.report").console(recs, opts)
-end
-
+-- report(dir) writes report.md and summary.json and returns the console summary
 function S.report(dir)
-  return require("games.xiangqi.report").write(dir)
+  local report = require "games.xiangqi.report"
+  local sm = report.write(dir)
+  return report.console(nil, nil, sm)
 end
 
 return S

@@ -34,28 +34,35 @@ function M.by_case(recs)
   return out, order
 end
 
--- estimator over a list of {n, c}: mean over cases of pass@k (or pass^k)
-local function estimate(units, k, hat)
+-- per-case values of pass@k (or pass^k), for the cases with at least k trials
+local function per_case(units, k, hat)
   local xs = {}
   for _, u in ipairs(units) do
     if u.n >= k then xs[#xs + 1] = hat and metrics.pass_hat_k(u.n, u.c, k) or metrics.pass_at_k(u.n, u.c, k) end
   end
-  return metrics.mean(xs)
+  return xs
+end
+
+local function sorted_units(cases)
+  local ids = {}
+  for id in pairs(cases) do ids[#ids + 1] = id end
+  table.sort(ids)
+  local units = {}
+  for i, id in ipairs(ids) do units[i] = cases[id] end
+  return units, ids
 end
 
 function M.pass_table(cases)
-  local units, ids = {}, {}
-  for id in pairs(cases) do ids[#ids + 1] = id end
-  table.sort(ids)
+  local units = sorted_units(cases)
   local nmax = 0
-  for _, id in ipairs(ids) do units[#units + 1] = cases[id]; nmax = math.max(nmax, cases[id].n) end
+  for _, u in ipairs(units) do nmax = math.max(nmax, u.n) end
   local rows = {}
   for k = 1, nmax do
     local row = { k = k }
     for _, hat in ipairs({ false, true }) do
-      local v = estimate(units, k, hat)
-      local lo, hi = metrics.bootstrap(units, function(s) return estimate(s, k, hat) or 0 end, M.DRAWS, M.SEED)
-      row[hat and "pass_hat" or "pass_at"] = { value = v, lo = lo, hi = hi }
+      local xs = per_case(units, k, hat)
+      local lo, hi = metrics.bootstrap_mean(xs, M.DRAWS, M.SEED)
+      row[hat and "pass_hat" or "pass_at"] = { value = metrics.mean(xs), lo = lo, hi = hi, cases = #xs }
     end
     rows[#rows + 1] = row
   end
@@ -65,17 +72,15 @@ end
 -- paired difference of pass@1 between two settings over their common cases,
 -- with the same case resamples for both
 function M.difference(a, b)
-  local common = {}
-  for id, u in pairs(a) do if b[id] then common[#common + 1] = { u, b[id], id = id } end end
-  table.sort(common, function(x, y) return x.id < y.id end)
-  if #common == 0 then return nil end
-  local function stat(s)
-    local da, db = {}, {}
-    for i, p in ipairs(s) do da[i] = p[1]; db[i] = p[2] end
-    return estimate(da, 1) - estimate(db, 1)
+  local diffs = {}
+  local units, ids = sorted_units(a)
+  for i, id in ipairs(ids) do
+    local u, v = units[i], b[id]
+    if v then diffs[#diffs + 1] = metrics.pass_at_k(u.n, u.c, 1) - metrics.pass_at_k(v.n, v.c, 1) end
   end
-  local lo, hi = metrics.bootstrap(common, stat, M.DRAWS, M.SEED)
-  return { value = stat(common), lo = lo, hi = hi, cases = #common }
+  if #diffs == 0 then return nil end
+  local lo, hi = metrics.bootstrap_mean(diffs, M.DRAWS, M.SEED)
+  return { value = metrics.mean(diffs), lo = lo, hi = hi, cases = #diffs }
 end
 
 local function rate(num, den) return den > 0 and num / den or nil end
@@ -214,8 +219,8 @@ function M.pass_lines(summary)
   return lines
 end
 
-function M.console(recs, _)
-  local summary = M.compute(recs)
+function M.console(recs, _, summary)
+  summary = summary or M.compute(recs)
   local out = { "XiangqiBench: pass@k and pass^k (95% case-bootstrap intervals)" }
   for _, s in ipairs(summary.order) do
     local st = summary.settings[s]

@@ -61,4 +61,23 @@ function M.bootstrap(units, stat, draws, seed)
   return q(0.025), q(0.975), values
 end
 
+-- bootstrap_mean(values, draws, seed) -> lo, hi: the percentile interval of
+-- the mean of values resampled with replacement (the same draws as bootstrap()
+-- with the same seed and length, so paired statistics line up)
+function M.bootstrap_mean(values, draws, seed)
+  draws = draws or 4000
+  local n = #values
+  if n == 0 then return nil, nil end
+  local rng = M.rng(seed or 20260101)
+  local means = {}
+  for d = 1, draws do
+    local s = 0
+    for _ = 1, n do s = s + values[rng(n)] end
+    means[d] = s / n
+  end
+  table.sort(means)
+  local function q(p) return means[math.max(1, math.min(draws, math.floor(p * draws + 0.5)))] end
+  return q(0.025), q(0.975)
+end
+
 return M

@@ -93,8 +93,7 @@ function M.execute(s, opts, forced)
   })
   if s.teardown then s.teardown(env) end
   io.write(string.format("run: %s (%d trials recorded%s)\n", out, #recs, errors > 0 and string.format(", %d infrastructure errors not scored", errors) or ""))
-  if s.summary then io.write(s.summary(recs, opts)) end
-  if s.report then s.report(out) end
+  if s.report then io.write(s.report(out) or "") end
   return errors > 0 and 3 or 0, out
 end
 
