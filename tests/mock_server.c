@@ -210,6 +210,26 @@ static char *error_body(provider pv, int status, const char *msg)
 
 typedef struct { const char *text, *reasoning, *finish; int in, cached, out, rsn; } answer;
 
+static void add_openai_usage(cJSON *o, const answer *a)
+{
+    cJSON *u = cJSON_AddObjectToObject(o, "usage");
+    cJSON_AddNumberToObject(u, "prompt_tokens", a->in);
+    cJSON_AddNumberToObject(u, "completion_tokens", a->out);
+    cJSON_AddNumberToObject(u, "total_tokens", a->in + a->out);
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "prompt_tokens_details"), "cached_tokens", a->cached);
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "completion_tokens_details"), "reasoning_tokens", a->rsn);
+}
+
+static void add_gemini_usage(cJSON *o, const answer *a)
+{
+    cJSON *u = cJSON_AddObjectToObject(o, "usageMetadata");
+    cJSON_AddNumberToObject(u, "promptTokenCount", a->in);
+    cJSON_AddNumberToObject(u, "cachedContentTokenCount", a->cached);
+    cJSON_AddNumberToObject(u, "candidatesTokenCount", a->out - a->rsn);
+    cJSON_AddNumberToObject(u, "thoughtsTokenCount", a->rsn);
+    cJSON_AddNumberToObject(u, "totalTokenCount", a->in + a->out);
+}
+
 static char *full_body(provider pv, const char *model, const answer *a)
 {
     cJSON *o = cJSON_CreateObject();
@@ -226,12 +246,7 @@ static char *full_body(provider pv, const char *model, const answer *a)
         cJSON_AddItemToObject(c, "message", m);
         cJSON_AddStringToObject(c, "finish_reason", a->finish);
         cJSON_AddItemToArray(choices, c);
-        cJSON *u = cJSON_AddObjectToObject(o, "usage");
-        cJSON_AddNumberToObject(u, "prompt_tokens", a->in);
-        cJSON_AddNumberToObject(u, "completion_tokens", a->out);
-        cJSON_AddNumberToObject(u, "total_tokens", a->in + a->out);
-        cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "prompt_tokens_details"), "cached_tokens", a->cached);
-        cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "completion_tokens_details"), "reasoning_tokens", a->rsn);
+        add_openai_usage(o, a);
     } else if (pv == P_ANTHROPIC) {
         cJSON_AddStringToObject(o, "id", "msg_mock");
         cJSON_AddStringToObject(o, "type", "message");
@@ -271,12 +286,7 @@ static char *full_body(provider pv, const char *model, const answer *a)
         cJSON_AddItemToArray(parts, p);
         cJSON_AddStringToObject(c, "finishReason", strcmp(a->finish, "length") == 0 ? "MAX_TOKENS" : "STOP");
         cJSON_AddItemToArray(cands, c);
-        cJSON *u = cJSON_AddObjectToObject(o, "usageMetadata");
-        cJSON_AddNumberToObject(u, "promptTokenCount", a->in);
-        cJSON_AddNumberToObject(u, "cachedContentTokenCount", a->cached);
-        cJSON_AddNumberToObject(u, "candidatesTokenCount", a->out - a->rsn);
-        cJSON_AddNumberToObject(u, "thoughtsTokenCount", a->rsn);
-        cJSON_AddNumberToObject(u, "totalTokenCount", a->in + a->out);
+        add_gemini_usage(o, a);
     }
     char *s = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
@@ -386,12 +396,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         cJSON_AddObjectToObject(c, "delta");
         cJSON_AddStringToObject(c, "finish_reason", a->finish);
         cJSON_AddItemToArray(ch, c);
-        cJSON *u = cJSON_AddObjectToObject(o, "usage");
-        cJSON_AddNumberToObject(u, "prompt_tokens", a->in);
-        cJSON_AddNumberToObject(u, "completion_tokens", a->out);
-        cJSON_AddNumberToObject(u, "total_tokens", a->in + a->out);
-        cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "prompt_tokens_details"), "cached_tokens", a->cached);
-        cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "completion_tokens_details"), "reasoning_tokens", a->rsn);
+        add_openai_usage(o, a);
         sse(fd, NULL, o);
         send_all(fd, "data: [DONE]\n\n", 14);
     } else if (pv == P_ANTHROPIC) {
@@ -410,12 +415,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         cJSON_AddArrayToObject(content, "parts");
         cJSON_AddStringToObject(c, "finishReason", strcmp(a->finish, "length") == 0 ? "MAX_TOKENS" : "STOP");
         cJSON_AddItemToArray(cands, c);
-        cJSON *u = cJSON_AddObjectToObject(o, "usageMetadata");
-        cJSON_AddNumberToObject(u, "promptTokenCount", a->in);
-        cJSON_AddNumberToObject(u, "cachedContentTokenCount", a->cached);
-        cJSON_AddNumberToObject(u, "candidatesTokenCount", a->out - a->rsn);
-        cJSON_AddNumberToObject(u, "thoughtsTokenCount", a->rsn);
-        cJSON_AddNumberToObject(u, "totalTokenCount", a->in + a->out);
+        add_gemini_usage(o, a);
         sse(fd, NULL, o);
     }
 }

@@ -151,10 +151,12 @@ local NEAR_BLACK_PALACE = squares_where(function(f, r) return f >= 2 and f <= 6 
 -- sides with attacking material, neither side in check, generals not facing
 -- (or nil when the random placement broke a rule). profile "race" crowds both
 -- palaces with attackers, which is where threat races come from.
-function M.candidate(rng, profile)
-  local race = profile == "race"
-  local used, pieces, count = {}, {}, {}
-  local function place(letter, pool)
+-- placer(rng, pieces) -> place(letter, pool): puts a piece on a random free
+-- square of pool, within the per-kind limits (false when it could not)
+local function placer(rng, pieces)
+  local used, count = {}, {}
+  for _, p in ipairs(pieces) do used[p.square] = true; count[p.piece] = (count[p.piece] or 0) + 1 end
+  return function(letter, pool)
     if (count[letter] or 0) >= (letter:upper() == "P" and 5 or letter:upper() == "K" and 1 or 2) then return false end
     for _ = 1, 20 do
       local sq = pool[rng(1, #pool)]
@@ -167,6 +169,12 @@ function M.candidate(rng, profile)
     end
     return false
   end
+end
+
+function M.candidate(rng, profile)
+  local race = profile == "race"
+  local pieces = {}
+  local place = placer(rng, pieces)
   place("K", PALACE.red)
   place("k", PALACE.black)
   -- Red attackers (2-4), mostly in Black's half
@@ -201,23 +209,9 @@ function M.add_threat(fen, rng)
   local b = xq.new(fen)
   if not b then return nil end
   local pieces = b:pieces()
-  local used, count = {}, {}
-  for _, p in ipairs(pieces) do used[p.square] = true; count[p.piece] = (count[p.piece] or 0) + 1 end
+  local place = placer(rng, pieces)
   local pool = { "r", "c", "n", "p" }
-  for _ = 1, rng(1, 2) do
-    local t = pool[rng(1, #pool)]
-    if (count[t] or 0) < (t == "p" and 5 or 2) then
-      for _ = 1, 20 do
-        local sq = NEAR_RED_PALACE[rng(1, #NEAR_RED_PALACE)]
-        if not used[sq] then
-          used[sq] = true
-          count[t] = (count[t] or 0) + 1
-          pieces[#pieces + 1] = { square = sq, piece = t }
-          break
-        end
-      end
-    end
-  end
+  for _ = 1, rng(1, 2) do place(pool[rng(1, #pool)], NEAR_RED_PALACE) end
   local nb = xq.from_pieces(pieces, "red")
   if not nb or nb:in_check() then return nil end
   return nb:fen()

@@ -152,45 +152,55 @@ function Engine:perft_divide(position, depth)
   return out, total
 end
 
--- ---- supervised UCI engine ----
+-- ---- supervision: one process per supervisor, started on the first request
+-- and again after a failure ----
 
-local Uci = {}
-Uci.__index = Uci
-
--- uci{ name, argv, options, timeout, start_timeout } -> a supervisor; the
--- process starts on the first request and again after any failure.
-function M.uci(spec)
-  return setmetatable({ spec = spec, name = spec.name or spec.argv[1], restarts = 0, starts = 0 }, Uci)
+local function supervised(mt)
+  return function(spec)
+    return setmetatable({ spec = spec, name = spec.name or spec.argv[1], restarts = 0, starts = 0 }, mt)
+  end
 end
 
-function Uci:ensure()
+local function ensure(self)
   if self.e then return self.e end
   local e = M.start({ name = self.name, argv = self.spec.argv, timeout = self.spec.timeout or 30,
     stderr = self.spec.stderr })
-  local ok, err = pcall(function()
-    local saved = e.timeout
-    e.timeout = self.spec.start_timeout or 10
-    e:uci(self.spec.options)
-    e.timeout = saved
-  end)
-  if not ok then pcall(e.kill, e); error(err, 0) end
+  if self.handshake then
+    local ok, err = pcall(self.handshake, self, e)
+    if not ok then pcall(e.kill, e); error(err, 0) end
+  end
   self.starts = self.starts + 1
   if self.starts > 1 then self.restarts = self.restarts + 1 end
   self.e = e
-  self.id = e.id
   return e
 end
 
--- call fn(e) with the running engine; on failure the process is dropped (so
--- the next request starts a fresh one) and the infrastructure error raised
-function Uci:request(fn)
+-- call fn(e) with the running engine; on an infrastructure failure the process
+-- is dropped (the next request starts a fresh one) and the error raised
+local function request(self, fn)
   local e = self:ensure()
-  local ok, res = pcall(fn, e)
-  if not ok then
-    if M.is_failure(res) then pcall(e.kill, e); self.e = nil end
-    error(res, 0)
+  local res = table.pack(pcall(fn, e))
+  if not res[1] then
+    if M.is_failure(res[2]) then pcall(e.kill, e); self.e = nil end
+    error(res[2], 0)
   end
-  return res
+  return table.unpack(res, 2, res.n)
+end
+
+-- ---- UCI ----
+
+local Uci = { ensure = ensure, request = request }
+Uci.__index = Uci
+
+-- uci{ name, argv, options, timeout, start_timeout } -> a supervised UCI engine
+M.uci = supervised(Uci)
+
+function Uci:handshake(e)
+  local saved = e.timeout
+  e.timeout = self.spec.start_timeout or 10
+  e:uci(self.spec.options)
+  e.timeout = saved
+  self.id = e.id
 end
 
 -- describe() -> what a record needs: id name, options, restarts
@@ -205,7 +215,6 @@ local function parse_info(line)
   local cp = line:match(" score cp (%-?%d+)")
   local mate = line:match(" score mate (%-?%d+)")
   info.cp, info.mate = tonumber(cp), tonumber(mate)
-  info.bound = line:match(" score %a+ %-?%d+ (%a+bound)")
   info.nodes = tonumber(line:match(" nodes (%d+)"))
   local pv = line:match(" pv (.*)$")
   if pv then
@@ -230,7 +239,7 @@ function Uci:go(req)
     local lines, last = e:read_until("^bestmove", req.timeout)
     local result = { lines = {}, bestmove = last:match("^bestmove (%S+)"), ponder = last:match(" ponder (%S+)") }
     for _, line in ipairs(lines) do
-      if line:match("^info .* pv ") and not line:match(" bound ") then
+      if line:match("^info .* pv ") and not line:match(" lowerbound") and not line:match(" upperbound") then
         local info = parse_info(line)
         result.lines[info.multipv] = info
       end
@@ -245,28 +254,18 @@ function Uci:close()
   if self.e then self.e:close(); self.e = nil end
 end
 
--- ---- GTP engine ----
+-- ---- GTP ----
 
-local Gtp = {}
+local Gtp = { ensure = ensure, request = request }
 Gtp.__index = Gtp
 
-function M.gtp(spec)
-  return setmetatable({ spec = spec, name = spec.name or spec.argv[1], restarts = 0, starts = 0 }, Gtp)
-end
-
-function Gtp:ensure()
-  if self.e then return self.e end
-  self.e = M.start({ name = self.name, argv = self.spec.argv, timeout = self.spec.timeout or 30 })
-  self.starts = self.starts + 1
-  if self.starts > 1 then self.restarts = self.restarts + 1 end
-  return self.e
-end
+-- gtp{ name, argv, timeout } -> a supervised GTP engine
+M.gtp = supervised(Gtp)
 
 -- command(text) -> response | nil, error text (the engine's own "? ..." answer).
 -- A dead or silent engine raises the infrastructure error instead.
 function Gtp:command(text)
-  local e = self:ensure()
-  local ok, res, err = pcall(function()
+  return self:request(function(e)
     e:send(text)
     local lines = {}
     while true do
@@ -279,11 +278,6 @@ function Gtp:command(text)
     if status == "=" then return rest end
     return nil, rest or body
   end)
-  if not ok then
-    if M.is_failure(res) then pcall(e.kill, e); self.e = nil end
-    error(res, 0)
-  end
-  return res, err
 end
 
 function Gtp:close()
