@@ -4,7 +4,7 @@
 #   make test            build and run every test (C unit tests, then `tabula test`)
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (built in build/san)
 
-PKGS     := lua5.4 libcjson libcurl
+PKGS     := lua5.4 libcjson libcurl cairo
 LPEG_A   := $(shell pkg-config --variable=libdir lua5.4 2>/dev/null)/x86_64-linux-gnu/liblua5.4-lpeg.a
 LPEG_A   := $(firstword $(wildcard /usr/lib/*/liblua5.4-lpeg.a /usr/lib/liblua5.4-lpeg.a) $(LPEG_A))
 RE_LUA   := /usr/share/lua/5.4/re.lua
@@ -30,9 +30,9 @@ BIN      := tabula
 endif
 
 # Pure C cores: never include lua.h.
-CORE     := loop json fs sha256 proc xiangqi xqsearch http
+CORE     := loop json fs sha256 proc xiangqi xqsearch http image
 # Lua bindings: each ends in one luaopen_tabula_*.
-BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http libs
+BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image libs
 OBJS     := $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE) $(BIND) re_lua))
 CTESTS   := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(wildcard tests/c/test_*.c))
 
@@ -83,6 +83,7 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 	  build-essential pkg-config ca-certificates \
 	  liblua5.4-dev lua5.4 lua-lpeg lua-lpeg-dev libcjson-dev libcurl4-openssl-dev \
+	  libcairo2-dev fonts-wqy-zenhei fonts-dejavu-core \
 	  fairy-stockfish stockfish gnugo nodejs time
 
 clean:

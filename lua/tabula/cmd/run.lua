@@ -50,7 +50,11 @@ end
 
 function M.spec(s)
   local spec = {}
-  for _, o in ipairs(M.COMMON) do spec[#spec + 1] = o end
+  for _, o in ipairs(M.COMMON) do
+    local d = s.defaults and s.defaults[o[1]]
+    if d ~= nil then o = { o[1], o[2], d, o[4] } end
+    spec[#spec + 1] = o
+  end
   for _, o in ipairs(s.options or {}) do spec[#spec + 1] = o end
   return spec
 end
@@ -59,7 +63,7 @@ function M.execute(s, opts, forced)
   for k, v in pairs(forced or {}) do opts[k] = v end
   local cfg = models.resolve(opts.model, opts.models)
   local settings = { temperature = opts.temperature, top_p = opts["top-p"], max_tokens = opts["max-tokens"],
-    reasoning_effort = opts["reasoning-effort"], thinking_budget = opts["thinking-budget"] }
+    reasoning_effort = opts["reasoning-effort"], thinking_budget = opts["thinking-budget"], think = opts.think }
   if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
     cli.fail("model %s needs the environment variable %s (see tabula models)", cfg.name, cfg.key_env)
   end
@@ -67,10 +71,18 @@ function M.execute(s, opts, forced)
   local env = { opts = opts }
   env.agent = agent.new(cfg, { cache_dir = out .. "/cache", no_cache = opts["no-cache"], stream = opts.stream,
     settings = settings, max_attempts = opts["max-attempts"] })
+  -- each trial's own random stream: from the run's seed and the trial's id
   env.rng_for = function(trial)
-    return metrics.rng(opts.seed * 1000003 + #trial.id * 7919 + (trial.index or 0))
+    return metrics.rng(opts.seed * 1000003 + tonumber(fs.sha256(trial.id):sub(1, 12), 16))
   end
   local trials, data = s.plan(opts)
+  if opts["dry-run"] and s.prompt_text then
+    env.prompts = require("tabula.prompt").set(s.name, opts.prompts)
+    for _, t in ipairs(trials) do
+      if t.index == 1 then io.write("---- ", t.id, "\n", s.prompt_text(t.problem, opts.lang, env.prompts), "\n") end
+    end
+    return 0, nil
+  end
   local setup = s.setup and s.setup(opts, env) or {}
   -- what identifies the run (must match to continue it): everything but the
   -- options that only change how it runs

@@ -30,7 +30,11 @@ function M.request(cfg, conversation, s, stream)
   local body = { model = cfg.model, messages = messages, system = system, max_tokens = s.max_tokens or 4096 }
   body.temperature = s.temperature
   body.top_p = s.top_p
-  if s.thinking_budget then body.thinking = { type = "enabled", budget_tokens = s.thinking_budget } end
+  if s.thinking_budget or s.think then
+    body.thinking = { type = "enabled", budget_tokens = s.thinking_budget or 4096 }
+    if body.max_tokens <= body.thinking.budget_tokens then body.max_tokens = body.thinking.budget_tokens + 4096 end
+  end
+  if s.think == false then body.thinking = nil end
   if stream then body.stream = true end
   return { path = "/messages", body = body }
 end

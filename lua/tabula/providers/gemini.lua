@@ -28,7 +28,11 @@ function M.request(cfg, conversation, s, stream)
     end
   end
   local gc = { temperature = s.temperature, topP = s.top_p, maxOutputTokens = s.max_tokens, seed = s.seed }
-  if s.thinking_budget then gc.thinkingConfig = { thinkingBudget = s.thinking_budget, includeThoughts = true } end
+  if s.thinking_budget or s.think then
+    gc.thinkingConfig = { thinkingBudget = s.thinking_budget or -1, includeThoughts = true }
+  elseif s.think == false then
+    gc.thinkingConfig = { thinkingBudget = 0 }
+  end
   if next(gc) == nil then gc = nil end
   local model = cfg.model:gsub("^models/", "")
   return {

@@ -33,6 +33,15 @@ function M.request(cfg, conversation, s, stream)
   if s.max_tokens then body[cfg.max_tokens_field or "max_tokens"] = s.max_tokens end
   body.reasoning_effort = s.reasoning_effort
   body.seed = s.seed
+  if s.think ~= nil then
+    -- OpenAI's own API switches reasoning by effort; open servers (vLLM, SGLang,
+    -- llama.cpp with Qwen-style templates) by a chat-template flag
+    if (cfg.base_url or ""):find("api.openai.com", 1, true) then
+      body.reasoning_effort = s.reasoning_effort or (s.think and "medium" or "minimal")
+    else
+      body.chat_template_kwargs = { enable_thinking = s.think }
+    end
+  end
   if stream then
     body.stream = true
     body.stream_options = { include_usage = true }

@@ -1,0 +1,212 @@
+-- scenarios/jianghu108.lua — Jianghu108: multiple-choice Xiangqi endgame
+-- studies, text or vision (../shared/specs/jianghu108.md).
+--
+--   tabula run scenarios/jianghu108.lua --data ../shared/data/jianghu108/江湖残局.json --model openai:gpt-5.5
+--   tabula run scenarios/jianghu108.lua --lang en --vision --image-detail high --model gemini:gemini-3.1-pro
+--   tabula run scenarios/jianghu108.lua --dry-run --ids 1          # print the prompt and stop
+--
+-- Choices where the spec is silent (options where it matters):
+--  * The data is not shipped with the project (read it from its own place with
+--    --data; the default is ../shared/data/jianghu108/江湖残局.json).
+--  * Chinese prompts use the problem's own header up to the sentence that
+--    guarantees a legal position; the circumstance sentence, the question and the
+--    blocks are our templates (prompts/jianghu108/). English prompts use our own
+--    English header, and name pieces in English: General, Advisor, Elephant,
+--    Horse, Chariot, Cannon, Soldier (the first of each pair in the spec).
+--  * Extraction: the last <box>…</box> (its first letter A-E; lowercase and
+--    full-width letters accepted inside the box); else the last isolated capital
+--    A-E (full-width accepted; a lowercase letter outside a box is not an answer,
+--    since "a" is an English word); an empty reply is wrong.
+--  * The validator runs first; its findings go into run.json and every record of
+--    the problem, and problems with fatal findings are not evaluated.
+--  * --think / --no-think set the provider's thinking switch (reasoning effort
+--    for OpenAI-compatible servers, a thinking budget for Anthropic and Gemini);
+--    left unset, the model's default is used.
+--  * The engine player answers with the option whose move starts the built-in
+--    search's forced mate (won problems) or has the best search score (drawn
+--    ones), else E.
+local jh = require "games.xiangqi.jianghu"
+local notation = require "games.xiangqi.notation"
+local xq = require "games.xiangqi"
+local prompt = require "tabula.prompt"
+local fs = require "tabula.fs"
+local cli = require "tabula.cli"
+local host = require "tabula.c.host"
+
+local S = {
+  name = "jianghu108",
+  summary = "Jianghu108: multiple-choice Xiangqi endgame studies (text or vision)",
+  defaults = { trials = 1 },
+}
+
+S.options = {
+  { "data", "string", nil, "problem file (default ../shared/data/jianghu108/江湖残局.json)" },
+  { "ids", "list", nil, "problem ids to keep" },
+  { "lang", "string", "zh", "prompt language", choices = { "zh", "en" } },
+  { "vision", "bool", false, "attach the rendered board image" },
+  { "image-detail", "string", nil, "image detail hint for providers that take one (low, high, auto)" },
+  { "think", "bool", nil, "turn the model's thinking on (--think) or off (--no-think)" },
+  { "dry-run", "bool", false, "print the assembled prompts and exit" },
+  { "prompts", "string", nil, "prompt folder (default prompts/jianghu108)" },
+}
+
+local EN_NAMES = { K = "General", A = "Advisor", B = "Elephant", N = "Horse", R = "Chariot", C = "Cannon", P = "Soldier" }
+local LEGALITY_SENTENCE = "保证初始局面为合法局面。"
+
+function S.data_path(opts)
+  local p = opts.data or (host.root .. "/../shared/data/jianghu108/江湖残局.json")
+  if fs.kind(p) ~= "file" then
+    cli.fail("Jianghu108's problems are not shipped with tabula; give --data FILE (no file at %s)", p)
+  end
+  return p
+end
+
+-- the English rendering of a Jianghu piece token or move: 炮B7 -> Cannon B7
+local function english(text)
+  return (text:gsub("([\xE4-\xE9][\x80-\xBF][\x80-\xBF])([A-I]%d%d?)", function(ch, sq)
+    local info = notation.JIANGHU_CHARS[ch]
+    return (info and EN_NAMES[info[1]] or ch) .. " " .. sq
+  end))
+end
+
+-- prompt_text(p, lang, P) -> the assembled prompt of the four parts
+function S.prompt_text(p, lang, P)
+  local header
+  if lang == "zh" then
+    local cut = p.header:find(LEGALITY_SENTENCE, 1, true)
+    header = cut and p.header:sub(1, cut + #LEGALITY_SENTENCE - 1) or p.header
+  else
+    header = P:fill("en_header", {})
+  end
+  local circ = jh.CIRCUMSTANCE[p.circumstance] or "win"
+  local options = {}
+  for i = 1, 5 do
+    local text = i == 5 and P:fill(lang .. "_none", {}) or jh.option_text(p, i)
+    if lang == "en" and i < 5 then text = english(text) end
+    options[i] = jh.LETTERS[i] .. (lang == "zh" and "：" or ": ") .. text
+  end
+  local red, black = p.Red, p.Black
+  if lang == "en" then
+    red = english(p.Red):gsub(" (%u%d%d?) ", " %1, ")
+    black = english(p.Black):gsub(" (%u%d%d?) ", " %1, ")
+  end
+  return P:fill(lang .. "_prompt", {
+    header = header, circumstance = P:fill(lang .. "_" .. circ, {}), question = P:fill(lang .. "_question", {}),
+    blocks = P:fill(lang .. "_blocks", { red = red, black = black, options = table.concat(options, "\n") }),
+  })
+end
+
+function S.plan(opts)
+  local path = S.data_path(opts)
+  local problems = jh.load(path)
+  local keep
+  if opts.ids then
+    keep = {}
+    for _, id in ipairs(opts.ids) do keep[id] = true end
+  end
+  local findings, usable = jh.validate(problems)
+  S.findings_by_id = {}
+  for _, f in ipairs(findings) do
+    local id = tostring(f.id)
+    S.findings_by_id[id] = S.findings_by_id[id] or {}
+    table.insert(S.findings_by_id[id], jh.format_finding(f))
+    io.stderr:write("validate: ", jh.format_finding(f), "\n")
+  end
+  local trials, skipped = {}, {}
+  for _, p in ipairs(problems) do
+    local id = tostring(p.id)
+    if not keep or keep[id] then
+      if not usable[p.id] then
+        skipped[#skipped + 1] = id
+      else
+        for k = 1, opts.trials do
+          trials[#trials + 1] = { id = string.format("%s/%s%s/%d", id, opts.lang, opts.vision and "-vision" or "", k),
+            problem = p, index = k }
+        end
+      end
+    end
+  end
+  if keep then
+    for _, id in ipairs(opts.ids) do
+      local found = false
+      for _, p in ipairs(problems) do if tostring(p.id) == id then found = true end end
+      if not found then cli.fail("no problem with id %s in %s", id, path) end
+    end
+  end
+  local data = { problems = path, problems_sha256 = fs.sha256_file(path), n_problems = #problems,
+    validation = findings, not_evaluated = skipped }
+  return trials, data
+end
+
+function S.setup(opts, env)
+  env.prompts = prompt.set("jianghu108", opts.prompts)
+  return { prompts = env.prompts:used() }
+end
+
+-- the engine player's choice
+local function engine_choice(p)
+  local board = notation.jianghu_board(p.Red, p.Black)
+  if not board then return "E" end
+  local moves = {}
+  for i = 1, 4 do
+    local m = notation.from_jianghu(board, jh.option_text(p, i))
+    if m and board:is_legal(m) then moves[jh.LETTERS[i]] = m end
+  end
+  if jh.CIRCUMSTANCE[p.circumstance] == "win" then
+    local r = xq.mate(board, { plies = 9, nodes = 2000000 })
+    if r.found then
+      for letter, m in pairs(moves) do if m == r.pv[1] then return letter end end
+    end
+    return "E"
+  end
+  local best, best_score
+  for _, letter in ipairs({ "A", "B", "C", "D" }) do
+    local m = moves[letter]
+    if m then
+      local b = board:copy()
+      b:play(m)
+      local s = -xq.search(b, { nodes = 100000 }).score
+      if not best_score or s > best_score then best, best_score = letter, s end
+    end
+  end
+  return best or "E"
+end
+
+function S.play(trial, env)
+  local p, opts = trial.problem, env.opts
+  local text = S.prompt_text(p, opts.lang, env.prompts)
+  local content = text
+  local image_sha
+  if opts.vision then
+    local png, err = jh.image(p)
+    if not png then error({ infra = true, message = "cannot render problem " .. tostring(p.id) .. ": " .. err }) end
+    image_sha = fs.sha256(png)
+    content = { { type = "text", text = text }, { type = "image", data = png, mime = "image/png", detail = opts["image-detail"] } }
+  end
+  local conv = { { role = "user", content = content } }
+  local ctx = {
+    key = trial.id, sample = trial.index, rng = env.rng_for(trial),
+    legal_actions = jh.LETTERS, format = function(l) return "<box>" .. tostring(l) .. "</box>" end,
+    policy = function() return engine_choice(p) end,
+  }
+  local reply, err = env.agent:reply(conv, ctx)
+  if not reply then return nil, err end
+  local letter, how = jh.extract(reply.text)
+  local correct = letter ~= nil and letter == p.correctAnswer
+  return {
+    trial_id = trial.id, problem_id = p.id, trial_index = trial.index, lang = opts.lang, vision = opts.vision,
+    circumstance = jh.CIRCUMSTANCE[p.circumstance], answer = p.correctAnswer,
+    prompt_sha256 = fs.sha256(text), image_sha256 = image_sha,
+    reply = reply.text, reasoning = reply.reasoning, finish = reply.finish,
+    extracted = letter, extraction = how, correct = correct,
+    status = correct and "success" or "failure", reason = correct and "correct" or (letter and "wrong" or "no_answer"),
+    usage = reply.usage, cost = reply.cost, cached = reply.cached,
+    findings = S.findings_by_id and S.findings_by_id[tostring(p.id)] or nil,
+  }
+end
+
+function S.report(dir)
+  return require("games.xiangqi.jianghu_report").write(dir)
+end
+
+return S

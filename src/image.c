@@ -1,0 +1,273 @@
+/* image.c — see image.h. */
+#include "image.h"
+
+#include <cairo.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void img_geometry_of(const img_board *b, img_geometry *g)
+{
+    /* the board is 8 x 9 cells, centred, leaving a margin for the coordinates */
+    double cw = (b->width - 150) / 8.0, ch = (b->height - 150) / 9.0;
+    g->cell = cw < ch ? cw : ch;
+    g->x0 = (b->width - 8 * g->cell) / 2;
+    g->y0 = (b->height - 9 * g->cell) / 2;
+    g->radius = g->cell * 0.43;
+}
+
+static void point(const img_geometry *g, int file, int rank, double *x, double *y)
+{
+    *x = g->x0 + file * g->cell;
+    *y = g->y0 + (9 - rank) * g->cell;     /* Black at the top */
+}
+
+static void centred_text(cairo_t *cr, const char *text, double x, double y)
+{
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, text, &e);
+    cairo_move_to(cr, x - e.width / 2 - e.x_bearing, y - e.height / 2 - e.y_bearing);
+    cairo_show_text(cr, text);
+    cairo_new_path(cr);
+}
+
+static void draw_grid(cairo_t *cr, const img_geometry *g)
+{
+    cairo_set_source_rgb(cr, 0.15, 0.1, 0.05);
+    cairo_set_line_width(cr, 2);
+    double x, y, x2, y2;
+    for (int r = 0; r <= 9; r++) {              /* ranks: full width */
+        point(g, 0, r, &x, &y);
+        point(g, 8, r, &x2, &y2);
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x2, y2);
+    }
+    for (int f = 0; f <= 8; f++) {              /* files: broken by the river except at the edges */
+        point(g, f, 0, &x, &y);
+        point(g, f, 4, &x2, &y2);
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x2, y2);
+        point(g, f, 5, &x, &y);
+        point(g, f, 9, &x2, &y2);
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x2, y2);
+        if (f == 0 || f == 8) {
+            point(g, f, 4, &x, &y);
+            point(g, f, 5, &x2, &y2);
+            cairo_move_to(cr, x, y);
+            cairo_line_to(cr, x2, y2);
+        }
+    }
+    /* palace diagonals */
+    const int palaces[2][2] = {{0, 2}, {7, 9}};
+    for (int p = 0; p < 2; p++) {
+        point(g, 3, palaces[p][0], &x, &y);
+        point(g, 5, palaces[p][1], &x2, &y2);
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x2, y2);
+        point(g, 5, palaces[p][0], &x, &y);
+        point(g, 3, palaces[p][1], &x2, &y2);
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x2, y2);
+    }
+    cairo_stroke(cr);
+    /* a thicker frame */
+    cairo_set_line_width(cr, 4);
+    point(g, 0, 9, &x, &y);
+    cairo_rectangle(cr, x - 6, y - 6, 8 * g->cell + 12, 9 * g->cell + 12);
+    cairo_stroke(cr);
+}
+
+static void draw_piece(cairo_t *cr, const img_geometry *g, const img_piece *p)
+{
+    double x, y;
+    point(g, p->file, p->rank, &x, &y);
+    cairo_new_path(cr);                 /* text leaves a current point behind */
+    double rr = p->red ? 0.78 : 0.08, gg = p->red ? 0.05 : 0.08, bb = p->red ? 0.05 : 0.08;
+    cairo_arc(cr, x, y, g->radius, 0, 2 * M_PI);
+    cairo_set_source_rgb(cr, 0.96, 0.87, 0.70);      /* wood */
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, rr, gg, bb);
+    cairo_set_line_width(cr, 3);
+    cairo_stroke(cr);
+    cairo_arc(cr, x, y, g->radius * 0.82, 0, 2 * M_PI);
+    cairo_set_line_width(cr, 1.5);
+    cairo_stroke(cr);
+    cairo_set_font_size(cr, g->radius * 1.15);
+    centred_text(cr, p->text, x, y);
+}
+
+static void draw_arrow(cairo_t *cr, const img_geometry *g, const img_arrow *a, const img_board *b)
+{
+    double x1, y1, x2, y2;
+    point(g, a->from_file, a->from_rank, &x1, &y1);
+    point(g, a->to_file, a->to_rank, &x2, &y2);
+    double dx = x2 - x1, dy = y2 - y1, len = sqrt(dx * dx + dy * dy);
+    if (len < 1) return;
+    /* control point: off the middle, perpendicular, so the arrow curves */
+    double nx = -dy / len, ny = dx / len, bend = len * 0.22;
+    double cx = (x1 + x2) / 2 + nx * bend, cy = (y1 + y2) / 2 + ny * bend;
+    /* start at the edge of the moving piece; end on the target point, or at
+     * the edge of the captured piece */
+    double sx = x1 + (cx - x1) / hypot(cx - x1, cy - y1) * g->radius;
+    double sy = y1 + (cy - y1) / hypot(cx - x1, cy - y1) * g->radius;
+    double ex = x2, ey = y2;
+    if (a->capture) {
+        double d = hypot(cx - x2, cy - y2);
+        ex = x2 + (cx - x2) / d * g->radius;
+        ey = y2 + (cy - y2) / d * g->radius;
+    }
+    cairo_new_path(cr);
+    cairo_set_source_rgba(cr, a->r, a->g, a->b, 0.9);
+    cairo_set_line_width(cr, 6);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    cairo_move_to(cr, sx, sy);
+    cairo_curve_to(cr, sx + (cx - sx) * 2 / 3, sy + (cy - sy) * 2 / 3, ex + (cx - ex) * 2 / 3, ey + (cy - ey) * 2 / 3, ex, ey);
+    cairo_stroke(cr);
+    /* the head, along the curve's last tangent */
+    double tx = ex - cx, ty = ey - cy, tl = hypot(tx, ty);
+    tx /= tl; ty /= tl;
+    double hl = 22, hw = 12;
+    cairo_move_to(cr, ex, ey);
+    cairo_line_to(cr, ex - tx * hl - ty * hw, ey - ty * hl + tx * hw);
+    cairo_line_to(cr, ex - tx * hl + ty * hw, ey - ty * hl - tx * hw);
+    cairo_close_path(cr);
+    cairo_fill(cr);
+    /* the label beside the start, on the outer side of the curve */
+    if (a->label) {
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+        cairo_set_font_size(cr, 30);
+        double lx = x1 - nx * (g->radius + 18), ly = y1 - ny * (g->radius + 18);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_new_path(cr);
+        cairo_arc(cr, lx, ly, 17, 0, 2 * M_PI);
+        cairo_fill(cr);
+        cairo_set_source_rgb(cr, a->r, a->g, a->b);
+        centred_text(cr, a->label, lx, ly);
+        cairo_select_font_face(cr, b->font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    }
+}
+
+typedef struct { unsigned char *data; size_t len, cap; } png_buf;
+
+static cairo_status_t write_png(void *closure, const unsigned char *data, unsigned int length)
+{
+    png_buf *p = closure;
+    if (p->len + length > p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 65536;
+        while (cap < p->len + length) cap *= 2;
+        unsigned char *d = realloc(p->data, cap);
+        if (!d) return CAIRO_STATUS_NO_MEMORY;
+        p->data = d;
+        p->cap = cap;
+    }
+    memcpy(p->data + p->len, data, length);
+    p->len += length;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+int img_render_png(const img_board *b, unsigned char **png, size_t *len, char *err, size_t errlen)
+{
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, b->width, b->height);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, errlen, "cannot create a %dx%d image", b->width, b->height);
+        cairo_surface_destroy(s);
+        return -1;
+    }
+    cairo_t *cr = cairo_create(s);
+    img_geometry g;
+    img_geometry_of(b, &g);
+    cairo_set_source_rgb(cr, 0.93, 0.80, 0.56);       /* the board */
+    cairo_paint(cr);
+    draw_grid(cr, &g);
+    cairo_select_font_face(cr, b->font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    /* river */
+    double x, y;
+    cairo_set_source_rgb(cr, 0.2, 0.15, 0.1);
+    cairo_set_font_size(cr, g.cell * 0.5);
+    point(&g, 2, 4, &x, &y);
+    if (b->river_left) centred_text(cr, b->river_left, x, y - g.cell / 2);
+    point(&g, 6, 4, &x, &y);
+    if (b->river_right) centred_text(cr, b->river_right, x, y - g.cell / 2);
+    /* coordinates outside the board: files below, ranks on the left */
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 24);
+    for (int f = 0; f < 9; f++) {
+        char label[4] = {b->files ? b->files[f] : (char)('a' + f), 0};
+        point(&g, f, 0, &x, &y);
+        centred_text(cr, label, x, y + g.cell * 0.75);
+    }
+    for (int r = 0; r < 10; r++) {
+        char label[8];
+        snprintf(label, sizeof label, "%d", r + b->rank_base);
+        point(&g, 0, r, &x, &y);
+        centred_text(cr, label, x - g.cell * 0.75, y);
+    }
+    cairo_select_font_face(cr, b->font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    for (int i = 0; i < b->npieces; i++) draw_piece(cr, &g, &b->pieces[i]);
+    for (int i = 0; i < b->narrows; i++) draw_arrow(cr, &g, &b->arrows[i], b);
+    cairo_destroy(cr);
+    png_buf out = {NULL, 0, 0};
+    cairo_status_t st = cairo_surface_write_to_png_stream(s, write_png, &out);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        free(out.data);
+        snprintf(err, errlen, "cannot encode the PNG: %s", cairo_status_to_string(st));
+        return -1;
+    }
+    *png = out.data;
+    *len = out.len;
+    return 0;
+}
+
+struct img_pixels { cairo_surface_t *s; };
+
+typedef struct { const unsigned char *data; size_t len, pos; } png_reader;
+
+static cairo_status_t read_png(void *closure, unsigned char *data, unsigned int length)
+{
+    png_reader *r = closure;
+    if (r->pos + length > r->len) return CAIRO_STATUS_READ_ERROR;
+    memcpy(data, r->data + r->pos, length);
+    r->pos += length;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+img_pixels *img_load_png(const unsigned char *png, size_t len)
+{
+    png_reader r = {png, len, 0};
+    cairo_surface_t *s = cairo_image_surface_create_from_png_stream(read_png, &r);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) { cairo_surface_destroy(s); return NULL; }
+    img_pixels *p = malloc(sizeof *p);
+    if (!p) { cairo_surface_destroy(s); return NULL; }
+    cairo_surface_flush(s);
+    p->s = s;
+    return p;
+}
+
+void img_size(const img_pixels *p, int *w, int *h)
+{
+    *w = cairo_image_surface_get_width(p->s);
+    *h = cairo_image_surface_get_height(p->s);
+}
+
+void img_pixel(const img_pixels *p, int x, int y, int *r, int *g, int *b)
+{
+    int w, h;
+    img_size(p, &w, &h);
+    if (x < 0 || y < 0 || x >= w || y >= h) { *r = *g = *b = -1; return; }
+    const unsigned char *row = cairo_image_surface_get_data(p->s) + (size_t)y * (size_t)cairo_image_surface_get_stride(p->s);
+    uint32_t px = ((const uint32_t *)row)[x];   /* native-endian xRGB / ARGB */
+    *r = (int)((px >> 16) & 255);
+    *g = (int)((px >> 8) & 255);
+    *b = (int)(px & 255);
+}
+
+void img_free(img_pixels *p)
+{
+    if (!p) return;
+    cairo_surface_destroy(p->s);
+    free(p);
+}

@@ -1,0 +1,242 @@
+-- Jianghu108: the validator (real file and hand-made broken problems), golden
+-- prompts, answer extraction, scripted runs through the mock server with and
+-- without the image, and the image itself.
+local t = require "tabula.testing"
+local jh = require "games.xiangqi.jianghu"
+local fs = require "tabula.fs"
+local json = require "tabula.json"
+local records = require "tabula.records"
+local test, T = t.suite()
+
+local function data_file() return t.need_shared("jianghu108") .. "/江湖残局.json" end
+
+local function problem(over)
+  local p = {
+    id = 900, name = "x", source = "y", header = "h",
+    circumstance = "在双方最优应对下，本局红方胜",
+    Red = "車B1 炮B4 炮B7 帥F2 兵F9",
+    Black = "馬A1 卒A2 卒A3 砲A5 士D10 車E5 将E10 士F10 象G6 卒I2 砲I5",
+    options = { "A：炮B7 B10+", "B：炮B4 E4+", "C：車B1 E1", "D：兵F9 x F10+", "E：以上选项都不对" },
+    correctAnswer = "C",
+  }
+  for k, v in pairs(over or {}) do p[k] = v end
+  return p
+end
+
+local function findings_of(p)
+  local f, usable = jh.validate({ p })
+  local out = {}
+  for _, x in ipairs(f) do out[#out + 1] = jh.format_finding(x) end
+  return out, usable[p.id]
+end
+
+test("the validator on the real file: exactly one finding, not fatal", function()
+  local problems = jh.load(data_file())
+  t.eq(#problems, 108)
+  local f, usable = jh.validate(problems)
+  local lines = {}
+  for _, x in ipairs(f) do lines[#lines + 1] = jh.format_finding(x) end
+  t.eq(lines, { "problem 106 option D: check mark: gives check but has no +" })
+  for _, p in ipairs(problems) do t.eq(usable[p.id], true, tostring(p.id)) end
+end)
+
+test("the validator command exits 0 on the real file", function()
+  local h = io.popen(t.tabula_bin() .. " validate jianghu108 " .. data_file() .. "; echo rc=$?")
+  local out = h:read("a"); h:close()
+  t.contains(out, "108 problems, 1 findings, 0 fatal; 108 usable")
+  t.contains(out, "rc=0")
+end)
+
+test("a clean problem has no findings", function()
+  local f, ok = findings_of(problem())
+  t.eq(f, {})
+  t.eq(ok, true)
+end)
+
+test("each check on a hand-made broken problem", function()
+  local cases = {
+    { { Red = "車B1 炮B1 帥F2" }, "problem 900: collision: two pieces on B1 (fatal)" },
+    { { Red = "車B1 帥F2 帥E1" }, "problem 900: generals: Red has 2 generals (fatal)" },
+    { { Black = "馬A1 士D10 士F10" }, "problem 900: generals: Black has 0 generals (fatal)" },
+    { { Red = "車B1 帥F2 将E2", Black = "将E10" }, "problem 900: characters: Red's list uses the other side's character 将 on E2" },
+    { { Red = "車B1 帥F2", Black = "将E10 車F5" }, "problem 900: check at start: Red is in check at the start" },
+    { { Red = "帥E2", Black = "将E10" }, "problem 900: facing generals: the generals face each other on file e with nothing between them (fatal)" },
+    { { Red = "帥A2", Black = "将E10" }, "problem 900: palace: Red general (K) on a1 is outside the palace (fatal)" },
+    { { Red = "帥F2 相E5", Black = "将D10" }, "problem 900: elephant points: Red elephant (B) on e4 is not on one of its seven elephant points (fatal)" },
+    { { Red = "帥F2 兵B4", Black = "将D10" }, "problem 900: soldiers: Red soldier on b3 could never get there" },
+    { { Red = "帥F2 車A1 車B1 車C1", Black = "将D10" }, "problem 900: limits: Red has 3 chariots (at most 2)" },
+    { { circumstance = "红方必胜" }, "problem 900: circumstance: circumstance is not one of the two standard sentences (fatal)" },
+  }
+  for _, c in ipairs(cases) do
+    local f = findings_of(problem(c[1]))
+    local joined = table.concat(f, "\n")
+    t.contains(joined, c[2])
+  end
+end)
+
+test("option checks: legality (leg, eye, screen, self-check, facing) and marks in both directions", function()
+  local base = { Red = "馬C3 相C1 炮B4 車E4 帥F1", Black = "将D10 砲B10 士E9 卒C4 卒B2" }
+  local function opt(o, answer)
+    local p = problem(base)
+    p.options = { "A：" .. o, "B：帥F1 F2", "C：帥F1 E1", "D：炮B4 B5", "E：以上选项都不对" }
+    p.correctAnswer = answer or "B"
+    return table.concat(findings_of(p), "\n")
+  end
+  t.contains(opt("馬C3 D5"), "option A: legality: horse leg blocked")
+  t.contains(opt("相C1 A3"), "option A: legality: elephant eye blocked")
+  t.contains(opt("炮B4 x B10"), "option A: legality: cannon capture needs exactly one screen")
+  t.eq(opt("車E4 x C4"):find("option A", 1, true), nil, "a legal capture marked x has no finding")
+  t.contains(opt("車E4 C4"), "option A: capture mark: captures a piece but has no x")
+  t.contains(opt("車E4 x E5"), "option A: capture mark: marked x but captures nothing")
+  t.contains(opt("車E4 D4+"), "option A: check mark: marked + but gives no check")
+  t.contains(opt("車E4 E10"), "option A: legality")
+  t.contains(opt("馬C3 D5", "A"), "option A: legality: horse leg blocked (fatal)")
+  -- self-check: the chariot shields the general from the cannon
+  local sc = problem({ Red = "車F5 帥F1", Black = "将D10 砲F9 卒F7" })
+  sc.options = { "A：車F5 E5", "B：帥F1 E1", "C：帥F1 F2", "D：車F5 F6", "E：以上选项都不对" }
+  sc.correctAnswer = "B"
+  t.contains(table.concat(findings_of(sc), "\n"), "option A: legality: the move leaves its own general in check")
+  -- facing generals: the chariot is the only piece between them
+  local fg = problem({ Red = "車D5 帥D1", Black = "将D10" })
+  fg.options = { "A：車D5 E5", "B：帥D1 E1", "C：車D5 D6", "D：車D5 D4", "E：以上选项都不对" }
+  fg.correctAnswer = "B"
+  t.contains(table.concat(findings_of(fg), "\n"), "option A: legality: generals would face each other")
+end)
+
+test("golden prompts of problem 1 in Chinese and English", function()
+  local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/jianghu108.lua")
+  local P = require("tabula.prompt").set("jianghu108")
+  local p1 = jh.load(data_file())[1]
+  local update = require("tabula.c.host").getenv("TABULA_UPDATE_GOLDEN") == "1"
+  for _, lang in ipairs({ "zh", "en" }) do
+    local text = S.prompt_text(p1, lang, P)
+    local path = t.root() .. "/tests/golden/jianghu108/problem1_" .. lang .. ".txt"
+    if update then fs.mkdir_p(fs.dirname(path)); fs.write_atomic(path, text) end
+    t.eq(text, fs.read(path), path)
+    t.eq(text:find(p1.name, 1, true), nil, "the name is never shown")
+    t.eq(text:find("bilibili", 1, true), nil, "the source is never shown")
+  end
+end)
+
+test("extraction: boxes, isolated letters, full-width, lowercase, empty", function()
+  local cases = {
+    { "I think <box>B</box>. No wait, <box>C</box>", "C", "box" },
+    { "答案是<box>Ｄ</box>", "D", "box" },
+    { "<box> c </box>", "C", "box" },
+    { "<BOX>E：以上选项都不对</BOX>", "E", "box" },
+    { "The answer is D.", "D", "letter" },
+    { "Between A and B, I pick B", "B", "letter" },
+    { "选Ｃ", "C", "letter" },
+    { "CAB DEB are words; answer: a", nil, "none" },
+    { "", nil, "empty" },
+    { "   \n ", nil, "empty" },
+    { "<box>X</box> then A", "A", "letter" },
+  }
+  for _, c in ipairs(cases) do
+    local l, how = jh.extract(c[1])
+    t.eq({ l, how }, { c[2], c[3] }, c[1])
+  end
+end)
+
+local function run_mock(extra, rules)
+  local mock = require "tests.mock"
+  local s = mock.start(rules)
+  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { mock = { provider = "%s", model = "m",
+    base_url = %q, optional_key = true, prices = { input = 1, output = 1 } } }]], extra.provider or "openai",
+    s.url .. (extra.provider == "gemini" and "/v1beta" or "/v1")))
+  local args = { "--model", "mock", "--models", dir .. "/models.lua", "--data", data_file(), "--ids", "1,2,3,106",
+    "--out", dir .. "/run", "--quiet" }
+  for _, a in ipairs(extra.args or {}) do args[#args + 1] = a end
+  local run = require("tabula.cmd.run").lib
+  local S = run.load(t.root() .. "/scenarios/jianghu108.lua")
+  local opts = assert(require("tabula.cli").parse(run.spec(S), args))
+  local saved_w, saved_e = io.write, io.stderr
+  io.write = function() end
+  local ok, err = pcall(run.execute, S, opts)
+  io.write = saved_w
+  if not ok then s:close(); error(err, 0) end
+  local recs = records.read(dir .. "/run/trials.jsonl")
+  local log = s:log()
+  s:close()
+  return recs, log, dir
+end
+
+test("a scripted run through the mock server scores a known set of answers", function()
+  local problems = jh.load(data_file())
+  local answers = {}
+  for _, p in ipairs(problems) do answers[tostring(p.id)] = p.correctAnswer end
+  -- problem 1 right in a box, 2 wrong, 3 right as a bare letter, 106 without an answer
+  local rules = {
+    { match = "車B1 炮B4 炮B7 帥F2 兵F9", reply = "<box>" .. answers["1"] .. "</box>" },
+    { match = problems[2].Red, reply = "<box>" .. (answers["2"] == "A" and "B" or "A") .. "</box>" },
+    { match = problems[3].Red, reply = "I choose " .. answers["3"] .. "." },
+    { reply = "I cannot tell." },
+  }
+  local recs = run_mock({}, rules)
+  t.eq(#recs, 4)
+  local by = {}
+  for _, r in ipairs(recs) do by[tostring(r.problem_id)] = r end
+  t.eq({ by["1"].correct, by["1"].extraction }, { true, "box" })
+  t.eq({ by["2"].correct, by["2"].extraction }, { false, "box" })
+  t.eq({ by["3"].correct, by["3"].extraction }, { true, "letter" })
+  t.eq({ by["106"].correct, by["106"].extraction, by["106"].reason }, { false, "none", "no_answer" })
+  t.eq(by["106"].findings, { "problem 106 option D: check mark: gives check but has no +" })
+  t.eq(by["1"].reply, "<box>" .. answers["1"] .. "</box>")
+end)
+
+test("with --vision the image reaches the server in the provider's format", function()
+  for _, provider in ipairs({ "openai", "gemini" }) do
+    local recs, log = run_mock({ provider = provider, args = { "--vision", "--ids", "1", "--image-detail", "high" } },
+      { { reply = "<box>C</box>" } })
+    t.eq(#recs, 1)
+    t.ok(recs[1].image_sha256, "the record names the image")
+    local body = log[1].body
+    if provider == "openai" then
+      t.contains(body, '"detail":"high"')
+      t.contains(body, '"url":"data:image/png;base64,iVBORw0KGgo')
+    else
+      t.contains(body, '"inline_data":{"data":"iVBORw0KGgo')
+    end
+    t.contains(body, "红方棋子：車B1 炮B4 炮B7 帥F2 兵F9")
+  end
+end)
+
+test("the picture: size, a red piece's disc, the river text, an arrow's colour", function()
+  local image = require "tabula.c.image"
+  local p = jh.load(data_file())[1]
+  local png = assert(jh.image(p))
+  t.eq(png:sub(1, 8), "\137PNG\r\n\26\n")
+  local px = assert(image.load_png(png))
+  t.eq({ px:size() }, { 792, 870 })
+  local g = image.geometry({ width = 792, height = 870 })
+  local function at(file, rank, dx, dy)   -- file 0..8, rank 0..9 (Red's back rank 0)
+    return px:pixel(math.floor(g.x0 + file * g.cell + (dx or 0) + 0.5), math.floor(g.y0 + (9 - rank) * g.cell + (dy or 0) + 0.5))
+  end
+  -- the Red general on F2 (file 5, rank 1): the disc's red ring
+  local r, gg, b = at(5, 1, g.radius - 1, 0)
+  t.ok(r > 150 and gg < 80 and b < 80, string.format("red ring, got %d,%d,%d", r, gg, b))
+  -- inside the disc, away from the character: the light wood colour
+  r, gg, b = at(5, 1, 0, g.radius * 0.9)
+  t.ok(r > 200 and gg > 180, string.format("disc, got %d,%d,%d", r, gg, b))
+  -- the river: between ranks 4 and 5, some dark text pixels under 楚河 (files b-c)
+  local dark = 0
+  for x = math.floor(g.x0 + 1.3 * g.cell), math.floor(g.x0 + 2.7 * g.cell) do
+    for y = math.floor(g.y0 + 4.2 * g.cell), math.floor(g.y0 + 4.8 * g.cell) do
+      local rr, g2, b2 = px:pixel(x, y)
+      if rr < 100 and g2 < 100 and b2 < 100 then dark = dark + 1 end
+    end
+  end
+  t.ok(dark > 100, "river text drawn (" .. dark .. " dark pixels)")
+  -- arrow B (blue) from B4 to E4 curves below the rank: somewhere between C and D, a blue pixel
+  local blue = 0
+  for x = math.floor(g.x0 + 2 * g.cell), math.floor(g.x0 + 3 * g.cell) do
+    for y = math.floor(g.y0 + 6 * g.cell), math.floor(g.y0 + 6.6 * g.cell) do
+      local rr, g2, b2 = px:pixel(x, y)
+      if b2 > 150 and rr < 100 then blue = blue + 1 end
+    end
+  end
+  t.ok(blue > 30, "arrow B is blue (" .. blue .. " blue pixels)")
+end)
+
+return T
