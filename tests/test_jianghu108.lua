@@ -88,7 +88,8 @@ test("option checks: legality (leg, eye, screen, self-check, facing) and marks i
   t.eq(opt("車E4 x C4"):find("option A", 1, true), nil, "a legal capture marked x has no finding")
   t.contains(opt("車E4 C4"), "option A: capture mark: captures a piece but has no x")
   t.contains(opt("車E4 x E5"), "option A: capture mark: marked x but captures nothing")
-  t.contains(opt("車E4 D4+"), "option A: check mark: marked + but gives no check")
+  t.contains(opt("車E4 F4+"), "option A: check mark: marked + but gives no check")
+  t.contains(opt("車E4 D4"), "option A: check mark: gives check but has no +")
   t.contains(opt("車E4 E10"), "option A: legality")
   t.contains(opt("馬C3 D5", "A"), "option A: legality: horse leg blocked (fatal)")
   -- self-check: the chariot shields the general from the cannon
@@ -96,9 +97,9 @@ test("option checks: legality (leg, eye, screen, self-check, facing) and marks i
   sc.options = { "A：車F5 E5", "B：帥F1 E1", "C：帥F1 F2", "D：車F5 F6", "E：以上选项都不对" }
   sc.correctAnswer = "B"
   t.contains(table.concat(findings_of(sc), "\n"), "option A: legality: the move leaves its own general in check")
-  -- facing generals: the chariot is the only piece between them
-  local fg = problem({ Red = "車D5 帥D1", Black = "将D10" })
-  fg.options = { "A：車D5 E5", "B：帥D1 E1", "C：車D5 D6", "D：車D5 D4", "E：以上选项都不对" }
+  -- facing generals: the horse is the only piece between them
+  local fg = problem({ Red = "馬D5 帥D1", Black = "将D10" })
+  fg.options = { "A：馬D5 E7", "B：帥D1 E1", "C：帥D1 D2", "D：帥D1 F1", "E：以上选项都不对" }
   fg.correctAnswer = "B"
   t.contains(table.concat(findings_of(fg), "\n"), "option A: legality: generals would face each other")
 end)
