@@ -1,0 +1,171 @@
+-- Chess rules: perft on the standard positions, a differential test against
+-- Stockfish, SAN round trips on the 1000 ChessArena puzzles, tricky SAN inputs,
+-- game endings, FEN errors, PGN.
+local t = require "tabula.testing"
+local chess = require "games.chess"
+local records = require "tabula.records"
+local test, T = t.suite()
+
+local PERFT = {
+  { chess.START, { 20, 400, 8902, 197281 } },
+  { "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", { 48, 2039, 97862, 4085603 } },
+  { "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", { 14, 191, 2812, 43238 } },
+  { "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", { 6, 264, 9467, 422333 } },
+  { "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", { 44, 1486, 62379, 2103487 } },
+  { "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", { 46, 2079, 89890, 3894594 } },
+}
+
+test("perft on the standard positions to depth 4", function()
+  for _, c in ipairs(PERFT) do
+    local g = assert(chess.new(c[1]))
+    t.eq({ g:perft(1), g:perft(2), g:perft(3), g:perft(4) }, c[2], c[1])
+    t.eq(g:fen(), assert(chess.new(c[1])):fen(), "perft leaves the position alone")
+  end
+end)
+
+test("FEN errors name the problem", function()
+  local cases = {
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "the board has 7 ranks" },
+    { "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 7 has more than 8 squares" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "unknown piece letter 'X' in rank 1" },
+    { "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "Black has 0 kings" },
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "the side to move must be w or b" },
+    { "Pnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/RNBQKBNR w KQkq - 0 1", "a pawn on a8" },
+    { "4k3/8/8/8/8/8/8/4K2R w Z - 0 1", "bad castling field character 'Z'" },
+    { "4k3/8/8/8/8/8/8/R3K3 b - - 0 1", nil },
+    { "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "Black is in check but it is White's turn" },
+  }
+  for _, c in ipairs(cases) do
+    local g, err = chess.new(c[1])
+    if c[2] then t.eq(g, nil, c[1]); t.contains(err, c[2]) else t.ok(g, err) end
+  end
+end)
+
+test("game endings: checkmate, stalemate, insufficient material, fivefold, 75 moves", function()
+  local g = assert(chess.new())
+  for _, m in ipairs({ "f2f3", "e7e5", "g2g4", "d8h4" }) do assert(g:play(m)) end
+  t.eq(g:status(), "checkmate")
+  t.eq(assert(chess.new("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")):status(), "stalemate")
+  for _, fen in ipairs({ "8/8/4k3/8/8/4K3/8/8 w - - 0 1", "8/8/4k3/8/8/4KN2/8/8 w - - 0 1",
+      "8/8/2b1k3/8/8/4KB2/8/8 w - - 0 1" }) do
+    t.eq(assert(chess.new(fen)):status(), "insufficient_material", fen)
+  end
+  t.eq(assert(chess.new("8/8/3bk3/8/8/4KB2/8/8 w - - 0 1")):status(), "ongoing", "bishops on both colours")
+  local r = assert(chess.new())
+  for _ = 1, 4 do for _, m in ipairs({ "g1f3", "g8f6", "f3g1", "f6g8" }) do r:play(m) end end
+  t.eq(r:status(), "fivefold_repetition")
+  t.eq(select(3, r:counters()), 5)
+  local h = assert(chess.new("8/8/4k3/8/8/4K3/4R3/8 w - - 149 90"))
+  h:play("e2d2")
+  t.eq(h:status(), "seventy_five_moves")
+end)
+
+test("SAN: every solution move of the 1000 puzzles round-trips UCI -> SAN -> UCI", function()
+  local dir = t.need_shared("chessarena")
+  local fs = require "tabula.fs"
+  local n = 0
+  for _, f in ipairs(fs.list(dir)) do
+    if f:match("^puzzles_.*%.jsonl$") then
+      for _, p in ipairs(records.read(dir .. "/" .. f, { lenient = true })) do
+        local g = assert(chess.new(p.FEN))
+        for _, u in ipairs(p.Moves) do
+          local san = assert(g:san(u), p.PuzzleId .. " " .. u)
+          t.eq(g:parse_move(san), u, p.PuzzleId .. " " .. san)
+          assert(g:play(u))
+          n = n + 1
+        end
+      end
+    end
+  end
+  t.ok(n > 3000, n .. " moves")
+end)
+
+test("tricky SAN inputs are accepted when unambiguous and refused otherwise", function()
+  local kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+  local cases = {
+    { chess.START, "Nf3", "g1f3" }, { chess.START, "nf3", "g1f3" }, { chess.START, "Ng1f3", "g1f3" },
+    { chess.START, "e4", "e2e4" }, { chess.START, "e2-e4", "e2e4" }, { chess.START, "e4!?", "e2e4" },
+    { kiwi, "0-0", "e1g1" }, { kiwi, "O-O-O", "e1c1" }, { kiwi, "o-o", "e1g1" },
+    { kiwi, "Qxh3", "f3h3" }, { kiwi, "gxh3", "g2h3" }, { kiwi, "Bxa6", "e2a6" },
+    { "8/P7/8/8/8/8/8/k6K w - - 0 1", "a8Q", "a7a8q" }, { "8/P7/8/8/8/8/8/k6K w - - 0 1", "a8=N", "a7a8n" },
+    { "8/P7/8/8/8/8/8/k6K w - - 0 1", "a8(R)", "a7a8r" },
+    { "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "exf6e.p.", "e5f6" },
+    { "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "exf6 e.p.", "e5f6" },
+    { "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "ef6", "e5f6" },
+  }
+  for _, c in ipairs(cases) do
+    local g = assert(chess.new(c[1]))
+    t.eq(g:parse_move(c[2]), c[3], c[2])
+  end
+  local refused = {
+    { "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nd2", "ambiguous" },        -- two knights reach d2
+    { chess.START, "Nf4", "not a legal move" },
+    { chess.START, "e5", "not a legal move" },
+    { "8/P7/8/8/8/8/8/k6K w - - 0 1", "a8", "not a legal move" },     -- a promotion needs its piece
+    { "4k3/8/8/8/8/8/1P6/B3K3 w - - 0 1", "b3", nil },                -- a pawn push, not the bishop
+  }
+  for _, c in ipairs(refused) do
+    local g = assert(chess.new(c[1]))
+    local u, why = g:parse_move(c[2])
+    if c[3] then t.eq(u, nil, c[2]); t.contains(why, c[3]) else t.eq(u, "b2b3") end
+  end
+  -- "b" lowercase: the b-pawn and the bishop can both take on c3 -> refused as ambiguous
+  local amb = assert(chess.new("4k3/8/8/B7/8/2p5/1P6/4K3 w - - 0 1"))
+  local u, why = amb:parse_move("bxc3")
+  t.eq(u, nil)
+  t.contains(why, "ambiguous")
+  t.eq(amb:parse_move("Bxc3"), "a5c3")
+end)
+
+test("SAN output: disambiguation, checks, mates, castling", function()
+  local g = assert(chess.new("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"))
+  t.eq(g:san("b1d2"), "Nbd2")
+  t.eq(g:san("f1d2"), "Nfd2")
+  local r = assert(chess.new("7k/8/8/8/R7/8/R7/4K3 w - - 0 1"))
+  t.eq(r:san("a4a3"), "R4a3")
+  t.eq(r:san("a2b2"), "Rb2")
+  t.eq(r:san("a4h4"), "Rh4+")
+  local m = assert(chess.new("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"))
+  t.eq(m:san("a1a8"), "Ra8#")
+  t.eq(assert(chess.new("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")):san("e1c1"), "O-O-O")
+end)
+
+test("PGN export with headers, a set-up position and Black to move first", function()
+  local g = assert(chess.new("4k3/8/8/8/8/8/8/R3K3 b - - 0 30"))
+  g:play("e8d7"); g:play("a1a7"); g:play("d7c6")
+  local pgn = g:pgn({ White = "random", Black = "stockfish", Result = "1/2-1/2", Termination = "move limit" })
+  t.contains(pgn, '[White "random"]')
+  t.contains(pgn, '[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/R3K3 b - - 0 30"]')
+  t.contains(pgn, '[Termination "move limit"]')
+  t.contains(pgn, "30... Kd7 31. Ra7+ Kc6 1/2-1/2")
+end)
+
+test("legal moves agree with Stockfish on random positions", function()
+  local bin = t.need_program("/usr/games/stockfish")
+  local engine = require "tabula.engine"
+  local e = engine.start({ name = "stockfish", argv = { bin }, timeout = 20 })
+  e:uci({ Threads = 1 })
+  math.randomseed(5)
+  local checked = 0
+  local starts = { chess.START }
+  for _, c in ipairs(PERFT) do starts[#starts + 1] = c[1] end
+  for _, fen in ipairs(starts) do
+    for _ = 1, 50 do
+      local g = assert(chess.new(fen))
+      for _ = 1, math.random(0, 60) do
+        local ms = g:moves()
+        if #ms == 0 or g:status() ~= "ongoing" then break end
+        g:play(ms[math.random(#ms)])
+      end
+      local theirs = e:perft_divide("position fen " .. g:fen(), 1)
+      local mine = {}
+      for _, u in ipairs(g:moves()) do mine[u] = 1 end
+      t.eq(mine, theirs, g:fen())
+      checked = checked + 1
+    end
+  end
+  e:close()
+  t.eq(checked, 350)
+end)
+
+return T
