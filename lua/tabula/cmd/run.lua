@@ -43,7 +43,9 @@ function M.load(path)
   local chunk, err = loadfile(path)
   if not chunk then cli.fail("%s", err) end
   local s = chunk()
-  if type(s) ~= "table" or not s.plan or not s.play then cli.fail("%s does not return a scenario (plan, play)", path) end
+  if type(s) ~= "table" or not ((s.plan and s.play) or s.run_custom) then
+    cli.fail("%s does not return a scenario (plan and play, or run_custom)", path)
+  end
   s.path = path
   return s
 end
@@ -61,6 +63,7 @@ end
 
 function M.execute(s, opts, forced)
   for k, v in pairs(forced or {}) do opts[k] = v end
+  if s.run_custom then return s.run_custom(opts, {}) end
   local cfg = models.resolve(opts.model, opts.models)
   local settings = { temperature = opts.temperature, top_p = opts["top-p"], max_tokens = opts["max-tokens"],
     reasoning_effort = opts["reasoning-effort"], thinking_budget = opts["thinking-budget"], think = opts.think }

@@ -1,0 +1,424 @@
+-- scenarios/chessarena.lua — ChessArena: models play full chess games against
+-- each other and reference players, rated with Glicko-1 (../shared/specs/chessarena.md).
+--
+--   tabula run scenarios/chessarena.lua --arena arenas/main --players random,stockfish:skill=0 --games 10
+--   tabula run scenarios/chessarena.lua --arena arenas/main \
+--       --players openai:gpt-5.5@blitz+legal,anthropic:claude-opus-4.7@bullet --games 30 --concurrency 4
+--   tabula run scenarios/chessarena.lua --arena arenas/main --games 0 --all    # the leaderboard only
+--
+-- Players (one leaderboard row each): "random"; "stockfish:skill=N" (Skill
+-- Level N, depth 8), "stockfish:depth=N", "stockfish:nodes=N"; or a model with a
+-- mode and the legal-moves flag: MODEL@MODE[+legal], MODE one of bullet, blitz,
+-- standard, blindfold, MODEL anything --model takes (replay:FILE for scripted tests).
+-- The arena directory keeps players.json and games.jsonl (every finished game,
+-- fsynced); ratings are recomputed by replaying games.jsonl in order.
+--
+-- Choices where the spec is silent (options where it matters):
+--  * The move limit counts full moves (--max-moves 200 = 400 plies): a draw.
+--  * Bullet: any non-blank text outside the <answer> block is forbidden
+--    reasoning, rejected like an illegal move. Standard asks for reasoning but
+--    does not reject short replies (thinking models reason out of band).
+--  * Colours: the initiating player takes White in its odd-numbered games and
+--    Black in its even-numbered ones (counted over the arena's history).
+--  * Top moves: Stockfish MultiPV 3 at --analysis-depth (default 10) on the
+--    position before each model move; --analysis-depth 0 turns it off.
+--  * A game interrupted mid-way is not recorded; re-running plays it again from
+--    its start, with the response cache replaying the calls that had finished
+--    (pairings and sample indices derive from the seed and the game number).
+local chess = require "games.chess"
+local rating = require "tabula.rating"
+local records = require "tabula.records"
+local metrics = require "tabula.metrics"
+local models = require "tabula.models"
+local agent = require "tabula.agent"
+local prompt = require "tabula.prompt"
+local engine = require "tabula.engine"
+local loop = require "tabula.loop"
+local json = require "tabula.json"
+local fs = require "tabula.fs"
+local cli = require "tabula.cli"
+
+local S = { name = "chessarena", summary = "ChessArena: LLM chess games rated with Glicko-1", custom = true }
+
+S.options = {
+  { "arena", "string", nil, "arena directory (created if missing; kept across runs)" },
+  { "players", "list", nil, "players to add to the arena (see the header)" },
+  { "games", "int", 10, "games to play in this run" },
+  { "start", "string", nil, "the player who initiates every game (default: chosen at random)" },
+  { "fen", "string", nil, "start games from this position instead of the initial one" },
+  { "max-moves", "int", 200, "draw after this many full moves" },
+  { "attempts", "int", 5, "attempts per move before a forfeit" },
+  { "last-moves", "int", 10, "how many recent moves the prompt shows" },
+  { "analysis-depth", "int", 10, "Stockfish depth for the top-move statistic (0: off)" },
+  { "rd-floor", "number", 50, "Glicko RD floor" },
+  { "all", "bool", false, "show every player in the leaderboard, not only RD <= 100" },
+  { "prompts", "string", nil, "prompt folder (default prompts/chessarena)" },
+}
+S.defaults = { concurrency = 1 }
+
+local STOCKFISH = "/usr/games/stockfish"
+local MODES = { bullet = true, blitz = true, standard = true, blindfold = true }
+
+-- parse_player(spec) -> { id, kind = "random"|"engine"|"llm", ... }
+function S.parse_player(spec)
+  if spec == "random" then return { id = spec, kind = "random" } end
+  local how, n = spec:match("^stockfish:(%a+)=(%d+)$")
+  if spec == "stockfish" then how, n = "depth", "8" end
+  if how then
+    if how ~= "skill" and how ~= "depth" and how ~= "nodes" then cli.fail("player %s: want stockfish:skill=N, depth=N or nodes=N", spec) end
+    return { id = spec, kind = "engine", how = how, n = tonumber(n) }
+  end
+  local model, mode, legal = spec:match("^(.+)@(%a+)(%+?l?e?g?a?l?)$")
+  if not model or not MODES[mode] or (legal ~= "" and legal ~= "+legal") then
+    cli.fail("player '%s': want random, stockfish:skill=N|depth=N|nodes=N, or MODEL@MODE[+legal] (modes: bullet, blitz, standard, blindfold)", spec)
+  end
+  return { id = spec, kind = "llm", model = model, mode = mode, legal = legal == "+legal" }
+end
+
+-- ---- the arena on disk ----
+
+function S.load_arena(dir)
+  fs.mkdir_p(dir)
+  local players = {}
+  if fs.kind(dir .. "/players.json") == "file" then players = json.read_file(dir .. "/players.json") end
+  local games = records.read(dir .. "/games.jsonl", { skip_bad = true })
+  return players, games
+end
+
+function S.ratings(games, floor)
+  local t = rating.table({ floor = floor })
+  for _, g in ipairs(games) do t:add(g.white, g.black, g.result) end
+  return t
+end
+
+-- ---- move extraction ----
+
+local function strip_answer(text)
+  return (text:gsub("<answer>.-</answer>", ""))
+end
+
+-- extract(game, text) -> uci | nil, kind ("parse" | "illegal"), why
+function S.extract(game, text)
+  local inner
+  for m in (text or ""):gmatch("<move>%s*(.-)%s*</move>") do inner = m end
+  if inner then
+    local u, why = game:parse_move(inner)
+    if u then return u end
+    return nil, "illegal", why
+  end
+  local uci
+  for tok in (text or ""):gmatch("%f[%w]([a-h][1-8][a-h][1-8][qrbn]?)%f[%W]") do uci = tok end
+  if uci then
+    local u, why = game:parse_move(uci)
+    if u then return u end
+    return nil, "illegal", why
+  end
+  local san
+  for tok in (text or ""):gmatch("%f[%w]([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]=?[QRBN]?)[+#]?") do san = tok end
+  for tok in (text or ""):gmatch("(O%-O%-?O?)") do san = tok end
+  if san then
+    local u, why = game:parse_move(san)
+    if u then return u end
+    return nil, "illegal", why
+  end
+  return nil, "parse", "no move found in the reply"
+end
+
+-- ---- players at work ----
+
+local Arena = {}
+Arena.__index = Arena
+
+local function colour_name(side) return side == "white" and "White" or "Black" end
+
+function Arena:engine_for(p)
+  self.engines[p.id] = self.engines[p.id] or engine.pool(function()
+    local options = { Threads = 1, Hash = 16 }
+    if p.how == "skill" then options["Skill Level"] = p.n end
+    return engine.uci({ name = p.id, argv = { STOCKFISH }, options = options, timeout = 120 })
+  end, math.max(1, self.opts.concurrency))
+  return self.engines[p.id]
+end
+
+function Arena:agent_for(p)
+  if not self.agents[p.id] then
+    local cfg = models.resolve(p.model, self.opts.models)
+    if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
+      cli.fail("player %s needs the environment variable %s", p.id, cfg.key_env)
+    end
+    self.agents[p.id] = agent.new(cfg, { cache_dir = self.dir .. "/cache", no_cache = self.opts["no-cache"],
+      stream = self.opts.stream, max_attempts = self.opts["max-attempts"],
+      settings = { temperature = self.opts.temperature, max_tokens = self.opts["max-tokens"],
+        reasoning_effort = self.opts["reasoning-effort"], thinking_budget = self.opts["thinking-budget"] } })
+  end
+  return self.agents[p.id]
+end
+
+-- llm_move(state, p, side) -> uci | nil (forfeit), info
+function Arena:llm_move(st, p, side)
+  local g, opts, P = st.game, self.opts, self.P
+  local a = self:agent_for(p)
+  local hist = g:history()
+  local conv
+  if p.mode == "blindfold" then
+    conv = st.blind[side]
+    if not conv then
+      conv = { { role = "system", content = P:fill("system_blindfold", { colour = colour_name(side),
+        start_note = st.start_fen ~= chess.START and (" (here: the position with FEN " .. st.start_fen .. ")") or "" }) } }
+      local opening = ""
+      if #hist > 0 then opening = "Your opponent's last move is " .. hist[#hist] .. ". " end
+      conv[#conv + 1] = { role = "user", content = P:fill("blind_first", { colour = colour_name(side), opening = opening }) }
+      st.blind[side] = conv
+    else
+      conv[#conv + 1] = { role = "user", content = P:fill("blind_turn", { move = hist[#hist] }) }
+    end
+  else
+    local last = {}
+    for i = math.max(1, #hist - opts["last-moves"] + 1), #hist do last[#last + 1] = hist[i] end
+    conv = { { role = "system", content = P:fill("system_" .. p.mode, { colour = colour_name(side) }) },
+      { role = "user", content = P:fill("turn", { fen = g:fen(), colour = colour_name(side), ply = #hist,
+        last_moves = #last > 0 and table.concat(last, " ") or "(none)",
+        legal_block = p.legal and (P:fill("legal_block", { moves = table.concat(g:moves(), " ") }) .. "\n") or "" }) } }
+  end
+  local info = { player = p.id, attempts = 0, parse_errors = 0, illegal = 0, forbidden = 0, replies = {},
+    usage = { input = 0, cached = 0, output = 0, reasoning = 0 }, cost = 0 }
+  for attempt = 1, opts.attempts do
+    info.attempts = attempt
+    local ctx = { key = st.id .. ":" .. p.id, sample = st.number * 100000 + #hist * 10 + attempt,
+      legal_actions = g:moves(), rng = st.rng, format = function(u) return "<answer><move>" .. u .. "</move></answer>" end }
+    local reply, err = a:reply(conv, ctx)
+    if not reply then error(err, 0) end
+    for k in pairs(info.usage) do info.usage[k] = info.usage[k] + ((reply.usage or {})[k] or 0) end
+    info.cost = info.cost + (reply.cost or 0)
+    info.replies[#info.replies + 1] = reply.text
+    conv[#conv + 1] = { role = "assistant", content = reply.text }
+    local why
+    if p.mode == "bullet" and strip_answer(reply.text):match("%S") then
+      info.forbidden = info.forbidden + 1
+      why = "the reply has text besides the answer block (bullet allows the move only)"
+    else
+      local u, kind, reason = S.extract(g, reply.text)
+      if u then
+        info.legal = attempt == 1
+        return u, info
+      end
+      if kind == "parse" then info.parse_errors = info.parse_errors + 1 else info.illegal = info.illegal + 1 end
+      why = reason
+    end
+    conv[#conv + 1] = { role = "user", content = P:fill("retry", { why = why, attempt = attempt, max_attempts = opts.attempts }) }
+  end
+  if p.mode ~= "blindfold" then conv = nil end
+  return nil, info
+end
+
+function Arena:engine_move(st, p)
+  local r = self:engine_for(p):with(function(e)
+    return e:go({ fen = st.game:fen(), depth = (p.how ~= "nodes") and (p.how == "depth" and p.n or 8) or nil,
+      nodes = p.how == "nodes" and p.n or nil })
+  end)
+  return r.bestmove, { player = p.id, engine = true }
+end
+
+function Arena:top_moves(fen)
+  local depth = self.opts["analysis-depth"]
+  if depth <= 0 or not self.analysis then return nil end
+  local r = self.analysis:with(function(e) return e:go({ fen = fen, depth = depth, multipv = 3 }) end)
+  local top = {}
+  for i = 1, 3 do if r.lines[i] and r.lines[i].pv then top[#top + 1] = r.lines[i].pv[1] end end
+  return top
+end
+
+-- play(number, white, black) -> the game record
+function Arena:play(number, white, black)
+  local start = self.opts.fen or chess.START
+  local st = { game = assert(chess.new(start)), start_fen = start, blind = {}, number = number,
+    id = string.format("game-%05d", number), rng = metrics.rng(self.opts.seed * 7919 + number) }
+  local players = { white = S.parse_player(white), black = S.parse_player(black) }
+  local moves, result, termination = {}, nil, nil
+  local started = loop.now()
+  while true do
+    local status = st.game:status()
+    local side = st.game:side()
+    if status ~= "ongoing" then
+      termination = status
+      result = status == "checkmate" and (side == "white" and "0-1" or "1-0") or "1/2-1/2"
+      break
+    end
+    if #st.game:history() >= 2 * self.opts["max-moves"] then termination, result = "move_limit", "1/2-1/2"; break end
+    local p = players[side]
+    local fen_before = st.game:fen()
+    local t0 = loop.now()
+    local u, info
+    if p.kind == "random" then
+      local ms = st.game:moves()
+      u, info = ms[st.rng(#ms)], { player = p.id }
+    elseif p.kind == "engine" then
+      u, info = self:engine_move(st, p)
+    else
+      u, info = self:llm_move(st, p, side)
+      if u then
+        local top = self:top_moves(fen_before)
+        if top then info.top = false; for _, m in ipairs(top) do if m == u then info.top = true end end end
+      end
+    end
+    info.ply = #st.game:history() + 1
+    info.side = side
+    info.seconds = loop.now() - t0
+    if not u then
+      info.forfeit = true
+      moves[#moves + 1] = info
+      termination, result = "forfeit", side == "white" and "0-1" or "1-0"
+      break
+    end
+    info.move = u
+    info.san = st.game:san(u)
+    moves[#moves + 1] = info
+    assert(st.game:play(u))
+  end
+  local headers = { Event = "tabula ChessArena", Site = "tabula", Date = os.date("!%Y.%m.%d"), Round = tostring(number),
+    White = white, Black = black, Result = result, Termination = termination }
+  return { game_id = st.id, number = number, white = white, black = black, result = result, termination = termination,
+    start_fen = start, moves = st.game:history(), plies = #st.game:history(), per_move = moves,
+    pgn = st.game:pgn(headers, start), seconds = loop.now() - started }
+end
+
+-- ---- the run ----
+
+function S.run_custom(opts, env)
+  if not opts.arena then cli.fail("give --arena DIR (the directory that keeps the arena's games)") end
+  local dir = opts.arena
+  local players, games = S.load_arena(dir)
+  for _, spec in ipairs(opts.players or {}) do
+    S.parse_player(spec)
+    players[spec] = players[spec] or { added = os.date("!%Y-%m-%dT%H:%M:%SZ") }
+  end
+  local ids = {}
+  for id in pairs(players) do ids[#ids + 1] = id end
+  table.sort(ids)
+  fs.write_atomic(dir .. "/players.json", json.encode(players, { pretty = true }) .. "\n")
+  local self = setmetatable({ opts = opts, dir = dir, engines = {}, agents = {},
+    P = prompt.set("chessarena", opts.prompts) }, Arena)
+  if opts["analysis-depth"] > 0 and fs.kind(STOCKFISH) then
+    local needs = false
+    for _, id in ipairs(ids) do if S.parse_player(id).kind == "llm" then needs = true end end
+    if needs then
+      self.analysis = engine.pool(function()
+        return engine.uci({ name = "stockfish-analysis", argv = { STOCKFISH }, options = { Threads = 1, Hash = 32 }, timeout = 120 })
+      end, math.max(1, opts.concurrency))
+    end
+  end
+  if opts.games > 0 and #ids < 2 then cli.fail("the arena needs at least two players (add some with --players)") end
+  if opts.start and not players[opts.start] then cli.fail("--start %s is not a player of this arena", opts.start) end
+  local writer = records.writer(dir .. "/games.jsonl")
+  local scheduled = 0
+  local base = #games
+  -- pairings use the ratings of the games finished so far (and those scheduled in this run)
+  local function next_pairing(number)
+    local t = S.ratings(games, opts["rd-floor"])
+    local rng = metrics.rng(opts.seed * 104729 + number)
+    local i = opts.start or ids[rng(#ids)]
+    local j = t:pick(i, ids)
+    local played = 0
+    for _, g in ipairs(games) do if g.white == i or g.black == i then played = played + 1 end end
+    if played % 2 == 0 then return i, j end
+    return j, i
+  end
+  local slots = {}
+  for k = 1, opts.games do slots[k] = base + k end
+  loop.map(slots, math.max(1, opts.concurrency), function(number)
+    local white, black = next_pairing(number)
+    scheduled = scheduled + 1
+    local rec
+    for attempt = 0, opts.retries do
+      local ok, res = pcall(self.play, self, number, white, black)
+      if ok then rec = res; break end
+      if not (type(res) == "table" and res.infra) then error(res, 0) end
+      io.stderr:write(string.format("game %d: infrastructure error%s: %s\n", number,
+        attempt < opts.retries and ", replayed from its start" or ", not recorded", res.message))
+    end
+    if rec then
+      writer:write(rec)
+      games[#games + 1] = rec
+      if not opts.quiet then
+        io.stderr:write(string.format("[%d] %s vs %s: %s (%s, %d plies)\n", number, white, black, rec.result, rec.termination, rec.plies))
+      end
+    end
+  end)
+  writer:close()
+  for _, pool in pairs(self.engines) do pool:close() end
+  if self.analysis then self.analysis:close() end
+  local report = S.report(dir, opts.all, opts["rd-floor"])
+  io.write(report)
+  return 0
+end
+
+-- ---- leaderboard and statistics ----
+
+function S.stats(games)
+  local st = {}
+  local function get(id)
+    st[id] = st[id] or { terminations = {}, attempts = 0, parse_errors = 0, illegal = 0, forbidden = 0, decisions = 0,
+      legal_first = 0, analysed = 0, top = 0, won_plies = {}, lost_plies = {} }
+    return st[id]
+  end
+  for _, g in ipairs(games) do
+    for _, side in ipairs({ "white", "black" }) do
+      local s = get(g[side])
+      s.terminations[g.termination] = (s.terminations[g.termination] or 0) + 1
+      local won = (side == "white" and g.result == "1-0") or (side == "black" and g.result == "0-1")
+      local lost = (side == "white" and g.result == "0-1") or (side == "black" and g.result == "1-0")
+      if won then table.insert(s.won_plies, g.plies) elseif lost then table.insert(s.lost_plies, g.plies) end
+    end
+    for _, m in ipairs(g.per_move or {}) do
+      local s = get(m.player)
+      if m.attempts then
+        s.decisions = s.decisions + 1
+        s.attempts = s.attempts + m.attempts
+        s.parse_errors = s.parse_errors + (m.parse_errors or 0)
+        s.illegal = s.illegal + (m.illegal or 0)
+        s.forbidden = s.forbidden + (m.forbidden or 0)
+        if m.legal then s.legal_first = s.legal_first + 1 end
+        if m.top ~= nil then s.analysed = s.analysed + 1; if m.top then s.top = s.top + 1 end end
+      end
+    end
+  end
+  return st
+end
+
+local function rate(a, b) return b > 0 and string.format("%.1f%%", 100 * a / b) or "-" end
+
+function S.report(dir, all, floor)
+  local _, games = S.load_arena(dir)
+  local t = S.ratings(games, floor)
+  local rows = t:leaderboard(all)
+  local st = S.stats(games)
+  local L = { string.format("ChessArena leaderboard (%d games; %s)", #games, all and "all players" or "players with RD <= 100"),
+    "| player | rating | RD | 95% interval | games | W/D/L |", "|---|---|---|---|---|---|" }
+  for _, r in ipairs(rows) do
+    L[#L + 1] = string.format("| %s | %.0f | %.0f | [%.0f, %.0f] | %d | %d/%d/%d |", r.id, r.r, r.rd, r.lo, r.hi, r.games, r.w, r.d, r.l)
+  end
+  L[#L + 1] = ""
+  L[#L + 1] = "| player | terminations | parse errors | illegal | forbidden | legal first try | top-3 | avg plies won / lost |"
+  L[#L + 1] = "|---|---|---|---|---|---|---|---|"
+  local ids = {}
+  for id in pairs(st) do ids[#ids + 1] = id end
+  table.sort(ids)
+  for _, id in ipairs(ids) do
+    local s = st[id]
+    local terms = {}
+    for k, v in pairs(s.terminations) do terms[#terms + 1] = k .. " " .. v end
+    table.sort(terms)
+    L[#L + 1] = string.format("| %s | %s | %s | %s | %s | %s | %s | %s / %s |", id, table.concat(terms, ", "),
+      rate(s.parse_errors, s.attempts), rate(s.illegal, s.attempts), rate(s.forbidden, s.attempts),
+      rate(s.legal_first, s.decisions), rate(s.top, s.analysed),
+      #s.won_plies > 0 and string.format("%.1f", metrics.mean(s.won_plies)) or "-",
+      #s.lost_plies > 0 and string.format("%.1f", metrics.mean(s.lost_plies)) or "-")
+  end
+  local text = table.concat(L, "\n") .. "\n"
+  fs.write_atomic(dir .. "/leaderboard.md", text)
+  local summary = { leaderboard = t:leaderboard(true), stats = st, games = #games }
+  fs.write_atomic(dir .. "/summary.json", json.encode(summary, { pretty = true }) .. "\n")
+  return text
+end
+
+return S

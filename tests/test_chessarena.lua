@@ -1,0 +1,163 @@
+-- ChessArena: Glicko-1 against values computed from the formulas, the RD
+-- floor, competition sampling, and scripted games for every ending, forfeits,
+-- bullet's rule and blindfold's conversation.
+local t = require "tabula.testing"
+local rating = require "tabula.rating"
+local fs = require "tabula.fs"
+local json = require "tabula.json"
+local records = require "tabula.records"
+local test, T = t.suite()
+
+test("Glicko-1 updates match the formulas computed by hand", function()
+  local a, b = rating.update({ r = 1500, rd = 200 }, { r = 1400, rd = 30 }, 1)
+  t.near(a.r, 1563.4320485813, 1e-6)
+  t.near(a.rd, 175.2202335695, 1e-6)
+  t.near(b.r, 1398.3425124717, 1e-6)
+  t.eq(b.rd, 50, "the RD floor holds")
+  local c, d = rating.update({ r = 1500, rd = 350 }, { r = 1500, rd = 350 }, 0.5)
+  t.near(c.r, 1500, 1e-9)
+  t.near(c.rd, 290.2305060911, 1e-6)
+  t.eq(c.rd, d.rd)
+end)
+
+test("the RD never drops below the floor over many games", function()
+  local tab = rating.table({ floor = 50 })
+  for i = 1, 200 do tab:add("x", "y", i % 3 == 0 and "1/2-1/2" or "1-0") end
+  t.eq(tab:get("x").rd, 50)
+  t.eq(tab:get("y").rd, 50)
+  t.eq({ tab:get("x").w, tab:get("x").d, tab:get("y").l }, { 134, 66, 134 })
+end)
+
+test("competition sampling picks the most informative opponent", function()
+  local tab = rating.table()
+  tab.players = {
+    A = { id = "A", r = 1500, rd = 350, games = 0, w = 0, d = 0, l = 0 },
+    B = { id = "B", r = 1500, rd = 60, games = 0, w = 0, d = 0, l = 0 },
+    C = { id = "C", r = 1900, rd = 60, games = 0, w = 0, d = 0, l = 0 },
+    D = { id = "D", r = 1450, rd = 300, games = 0, w = 0, d = 0, l = 0 },
+  }
+  t.near(tab:score("A", "B"), 0.3531655121294418, 1e-12)
+  t.near(tab:score("A", "C"), 0.12067998569228425, 1e-12)
+  t.near(tab:score("A", "D"), 0.24042153913463776, 1e-12)
+  t.eq(tab:pick("A", { "A", "B", "C", "D" }), "B")
+  local board = tab:leaderboard()
+  t.eq({ board[1].id, board[2].id, #board }, { "C", "B", 2 }, "only RD <= 100 is shown")
+  t.eq(#tab:leaderboard(true), 4)
+end)
+
+-- one scripted game: the model side replays `replies`; returns the game record
+local function game(replies, opts)
+  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local lines = {}
+  for i, r in ipairs(replies) do lines[i] = json.canonical({ text = r }) end
+  fs.write_atomic(dir .. "/w.jsonl", table.concat(lines, "\n") .. "\n")
+  local player = "replay:" .. dir .. "/w.jsonl@" .. (opts.mode or "blitz")
+  local args = { "--arena", dir .. "/arena", "--players", player .. "," .. (opts.opponent or "random"),
+    "--start", player, "--games", "1", "--analysis-depth", "0", "--quiet" }
+  if opts.fen then args[#args + 1] = "--fen"; args[#args + 1] = opts.fen end
+  for _, a in ipairs(opts.args or {}) do args[#args + 1] = a end
+  local run = require("tabula.cmd.run").lib
+  local S = run.load(t.root() .. "/scenarios/chessarena.lua")
+  local o = assert(require("tabula.cli").parse(run.spec(S), args))
+  local saved = io.write
+  io.write = function() end
+  local ok, err = pcall(run.execute, S, o)
+  io.write = saved
+  if not ok then error(err, 0) end
+  local games = records.read(dir .. "/arena/games.jsonl")
+  t.eq(#games, 1)
+  return games[1], dir
+end
+
+local function ans(m) return "<answer><move>" .. m .. "</move></answer>" end
+
+test("a checkmate, with SAN, PGN and per-move records", function()
+  local g = game({ "Mate on the back rank. " .. ans("a1a8") }, { fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1" })
+  t.eq({ g.result, g.termination, g.plies }, { "1-0", "checkmate", 1 })
+  t.eq(g.per_move[1].san, "Ra8#")
+  t.eq({ g.per_move[1].attempts, g.per_move[1].legal }, { 1, true })
+  t.contains(g.pgn, "1. Ra8# 1-0")
+end)
+
+test("five bad answers forfeit the game", function()
+  local g = game({ "I am not sure.", ans("e2e5"), "e9e4", ans("Nf4"), "pass" }, {})
+  t.eq({ g.result, g.termination }, { "0-1", "forfeit" })
+  local m = g.per_move[1]
+  t.eq({ m.attempts, m.parse_errors, m.illegal, m.forfeit }, { 5, 3, 2, true })
+end)
+
+test("SAN is accepted when no UCI move is given", function()
+  local g = game({ "I play <answer><move>Ra8#</move></answer>" }, { fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1" })
+  t.eq(g.termination, "checkmate")
+  local g2 = game({ "The rook goes to the eighth rank: Ra8" }, { fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1" })
+  t.eq(g2.termination, "checkmate")
+end)
+
+test("bullet rejects any reasoning text, like an illegal move", function()
+  local g = game({ "Clearly Ra8 mates. " .. ans("a1a8"), "  " .. ans("a1a8") .. "\n" },
+    { mode = "bullet", fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1" })
+  t.eq(g.termination, "checkmate")
+  t.eq({ g.per_move[1].attempts, g.per_move[1].forbidden, g.per_move[1].legal }, { 2, 1, false })
+end)
+
+test("stalemate, insufficient material and the 75-move rule are draws", function()
+  local s = game({ ans("f2f7") }, { fen = "7k/8/6K1/8/8/8/5Q2/8 w - - 0 1" })
+  t.eq({ s.result, s.termination }, { "1/2-1/2", "stalemate" })
+  local i = game({ ans("e3e2") }, { fen = "8/8/4k3/8/8/4K3/4p3/8 w - - 0 1" })
+  t.eq({ i.result, i.termination }, { "1/2-1/2", "insufficient_material" })
+  local f = game({ ans("e2d2") }, { fen = "8/8/4k3/8/8/4K3/4R3/8 w - - 149 90" })
+  t.eq({ f.result, f.termination }, { "1/2-1/2", "seventy_five_moves" })
+end)
+
+test("fivefold repetition between two scripted players", function()
+  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local function script(name, cycle)
+    local lines = {}
+    for i = 1, 8 do lines[i] = json.canonical({ text = ans(cycle[(i - 1) % 2 + 1]) }) end
+    fs.write_atomic(dir .. "/" .. name, table.concat(lines, "\n") .. "\n")
+    return "replay:" .. dir .. "/" .. name .. "@blitz"
+  end
+  local w = script("w.jsonl", { "g1f3", "f3g1" })
+  local b = script("b.jsonl", { "g8f6", "f6g8" })
+  local run = require("tabula.cmd.run").lib
+  local S = run.load(t.root() .. "/scenarios/chessarena.lua")
+  local o = assert(require("tabula.cli").parse(run.spec(S), { "--arena", dir .. "/arena", "--players", w .. "," .. b,
+    "--start", w, "--games", "1", "--analysis-depth", "0", "--quiet" }))
+  local saved = io.write
+  io.write = function() end
+  local ok, err = pcall(run.execute, S, o)
+  io.write = saved
+  assert(ok, err)
+  local g = records.read(dir .. "/arena/games.jsonl")[1]
+  t.eq({ g.result, g.termination, g.plies }, { "1/2-1/2", "fivefold_repetition", 16 })
+end)
+
+test("blindfold: one conversation with the model's own replies and the opponent's moves", function()
+  local mock = require "tests.mock"
+  local s = mock.start({ { match = "Your move?", reply = "I open. " .. ans("e2e4"), times = 1 },
+    { reply = ans("d2d4") } })
+  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+    base_url = %q, optional_key = true } }]], s.url .. "/v1"))
+  local run = require("tabula.cmd.run").lib
+  local S = run.load(t.root() .. "/scenarios/chessarena.lua")
+  local o = assert(require("tabula.cli").parse(run.spec(S), { "--arena", dir .. "/arena", "--players", "m@blindfold,random",
+    "--start", "m@blindfold", "--games", "1", "--analysis-depth", "0", "--max-moves", "2", "--models", dir .. "/models.lua", "--quiet" }))
+  local saved = io.write
+  io.write = function() end
+  local ok, err = pcall(run.execute, S, o)
+  io.write = saved
+  local log = s:log()
+  s:close()
+  assert(ok, err)
+  local g = records.read(dir .. "/arena/games.jsonl")[1]
+  t.eq({ g.termination, g.plies }, { "move_limit", 4 })
+  t.eq(#log, 2)
+  local second = json.decode(log[2].body).messages
+  t.eq(#second, 4, "system, first user message, the model's reply, the opponent's move")
+  t.eq(second[3].content, "I open. " .. ans("e2e4"))
+  t.eq(second[4].content, "Your opponent's last move is " .. g.moves[2] .. ". Your move?")
+  t.eq(second[1].content:find("FEN", 1, true), nil, "no FEN in blindfold")
+end)
+
+return T
