@@ -97,32 +97,7 @@ local function strip_answer(text)
   return (text:gsub("<answer>.-</answer>", ""))
 end
 
--- extract(game, text) -> uci | nil, kind ("parse" | "illegal"), why
-function S.extract(game, text)
-  local inner
-  for m in (text or ""):gmatch("<move>%s*(.-)%s*</move>") do inner = m end
-  if inner then
-    local u, why = game:parse_move(inner)
-    if u then return u end
-    return nil, "illegal", why
-  end
-  local uci
-  for tok in (text or ""):gmatch("%f[%w]([a-h][1-8][a-h][1-8][qrbn]?)%f[%W]") do uci = tok end
-  if uci then
-    local u, why = game:parse_move(uci)
-    if u then return u end
-    return nil, "illegal", why
-  end
-  local san
-  for tok in (text or ""):gmatch("%f[%w]([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]=?[QRBN]?)[+#]?") do san = tok end
-  for tok in (text or ""):gmatch("(O%-O%-?O?)") do san = tok end
-  if san then
-    local u, why = game:parse_move(san)
-    if u then return u end
-    return nil, "illegal", why
-  end
-  return nil, "parse", "no move found in the reply"
-end
+S.extract = chess.extract_move
 
 -- ---- players at work ----
 
@@ -197,7 +172,7 @@ function Arena:llm_move(st, p, side)
       info.forbidden = info.forbidden + 1
       why = "the reply has text besides the answer block (bullet allows the move only)"
     else
-      local u, kind, reason = S.extract(g, reply.text)
+      local u, kind, reason = chess.extract_move(g, reply.text)
       if u then
         info.legal = attempt == 1
         return u, info

@@ -1,0 +1,118 @@
+-- scenarios/chess_puzzles.lua — ChessArena's puzzle task on Lichess puzzles:
+-- play Moves[1] (the opponent's setup move) on the FEN; the model must find
+-- Moves[2], Moves[4], ... with the opponent's replies played for it; a puzzle is
+-- solved only if every one of its moves is right (a different move that mates
+-- also counts). Puzzle solving accuracy (PSA) by 400-point rating band.
+--
+--   tabula run scenarios/chess_puzzles.lua --puzzles ../shared/data/chessarena/puzzles_1000_1400.jsonl --model M
+--   tabula run scenarios/chess_puzzles.lua --puzzles lichess_db_puzzle.csv --limit 500 --model M
+--
+-- Choices: each solver move is a fresh prompt (FEN, the puzzle's moves so far);
+-- --puzzles takes JSONL or any of the Lichess CSV layouts (column order from the
+-- header); bands are 200-600, 600-1000, ... (--band-width).
+local tasks = require "games.chess.tasks"
+local chess = require "games.chess"
+local records = require "tabula.records"
+local prompt = require "tabula.prompt"
+local fs = require "tabula.fs"
+local json = require "tabula.json"
+local cli = require "tabula.cli"
+local host = require "tabula.c.host"
+
+local S = { name = "chess_puzzles", summary = "chess puzzles: PSA by rating band", defaults = { trials = 1 } }
+
+S.options = {
+  { "puzzles", "list", nil, "puzzle files (JSONL or Lichess CSV); default the seven ChessArena files" },
+  { "limit", "int", nil, "at most this many puzzles" },
+  { "band-width", "int", 400, "rating band width for PSA" },
+}
+
+function S.plan(opts)
+  local files = opts.puzzles
+  if not files then
+    local dir = host.root .. "/../shared/data/chessarena"
+    files = {}
+    for _, f in ipairs(fs.list(dir) or {}) do if f:match("^puzzles_.*%.jsonl$") then files[#files + 1] = dir .. "/" .. f end end
+    if #files == 0 then cli.fail("no puzzles: give --puzzles FILE") end
+  end
+  local trials, data = {}, { files = {} }
+  for _, f in ipairs(files) do
+    data.files[#data.files + 1] = { path = f, sha256 = fs.sha256_file(f) }
+    for _, p in ipairs(tasks.load_puzzles(f)) do
+      local g, err = chess.new(p.fen)
+      if not g then cli.fail("%s: puzzle %s: bad FEN: %s", f, tostring(p.id), err) end
+      if not opts.limit or #trials < opts.limit * opts.trials then
+        for k = 1, opts.trials do trials[#trials + 1] = { id = string.format("%s/%d", p.id, k), puzzle = p, index = k } end
+      end
+    end
+  end
+  return trials, data
+end
+
+function S.setup(opts, env)
+  env.prompts = prompt.set("chess_tasks", opts.prompts)
+  return { prompts = env.prompts:used() }
+end
+
+function S.play(trial, env)
+  local p, P = trial.puzzle, env.prompts
+  local g = assert(chess.new(p.fen))
+  assert(g:play(p.moves[1]), "setup move")
+  local played = { p.moves[1] }
+  local steps, solved = {}, true
+  for i = 2, #p.moves, 2 do
+    local conv = { { role = "system", content = P:fill("puzzle_system", {}) },
+      { role = "user", content = P:fill("puzzle_item", { fen = g:fen(), side = g:side() == "white" and "White" or "Black",
+        moves = table.concat(played, " ") }) } }
+    local want = p.moves[i]
+    local ctx = { key = trial.id, sample = trial.index * 1000 + i, rng = env.rng_for(trial), legal_actions = g:moves(),
+      policy = function() return want end, format = function(u) return "<answer><move>" .. u .. "</move></answer>" end }
+    local reply, err = env.agent:reply(conv, ctx)
+    if not reply then return nil, err end
+    local choice = chess.extract_move(g, reply.text)
+    local ok = choice == want
+    if not ok and choice then
+      local _, mate = g:gives_check(choice)
+      ok = mate == true
+    end
+    steps[#steps + 1] = { want = want, choice = choice, right = ok, reply = reply.text, usage = reply.usage, cost = reply.cost }
+    if not ok then solved = false; break end
+    g:play(choice)
+    played[#played + 1] = choice
+    if g:status() ~= "ongoing" then break end
+    if p.moves[i + 1] then
+      if not g:play(p.moves[i + 1]) then break end       -- the solver took another mating line
+      played[#played + 1] = p.moves[i + 1]
+    end
+  end
+  return { trial_id = trial.id, puzzle_id = p.id, rating = p.rating, band = tasks.band(p.rating, env.opts["band-width"]),
+    solved = solved, steps = steps, status = solved and "success" or "failure" }
+end
+
+function S.report(dir)
+  local recs = records.read(dir .. "/trials.jsonl", { skip_bad = true })
+  local bands, n, ok = {}, 0, 0
+  for _, r in ipairs(recs) do
+    if r.band then
+      local b = bands[r.band] or { n = 0, solved = 0 }
+      b.n = b.n + 1
+      if r.solved then b.solved = b.solved + 1; ok = ok + 1 end
+      n = n + 1
+      bands[r.band] = b
+    end
+  end
+  local names = {}
+  for k in pairs(bands) do names[#names + 1] = k end
+  table.sort(names, function(a, b) return tonumber(a:match("^%d+")) < tonumber(b:match("^%d+")) end)
+  local L = { "# Chess puzzles", "", "| band | puzzles | PSA |", "|---|---|---|" }
+  for _, k in ipairs(names) do
+    L[#L + 1] = string.format("| %s | %d | %.1f%% |", k, bands[k].n, 100 * bands[k].solved / bands[k].n)
+  end
+  L[#L + 1] = string.format("| all | %d | %.1f%% |", n, n > 0 and 100 * ok / n or 0)
+  local text = table.concat(L, "\n") .. "\n"
+  fs.write_atomic(dir .. "/report.md", text)
+  fs.write_atomic(dir .. "/summary.json", json.encode({ bands = bands, n = n, solved = ok }, { pretty = true }) .. "\n")
+  return text
+end
+
+return S
