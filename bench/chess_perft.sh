@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Chess perft(6) from the start position (119,060,324 leaves): tabula's C move
-# generator against Stockfish's `go perft 5` and the npm package chessops
+# generator against Stockfish's `go perft` and the npm package chessops
 # (perft over its API), same machine, same run. Prints nodes/second and ratios.
 # chessops is installed into a temporary folder from the npm registry.
 set -u
