@@ -23,6 +23,7 @@ BIN      := $(BUILD)/tabula
 # Lua's own allocator patterns are fine; leak checking at exit would only report
 # what lua_close already frees, so keep it on.
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0
+export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp
 export UBSAN_OPTIONS := print_stacktrace=1
 else
 BUILD    := build/rel

@@ -110,7 +110,7 @@ function S.plan(opts)
     local id = tostring(f.id)
     S.findings_by_id[id] = S.findings_by_id[id] or {}
     table.insert(S.findings_by_id[id], jh.format_finding(f))
-    io.stderr:write("validate: ", jh.format_finding(f), "\n")
+    if not opts.quiet then io.stderr:write("validate: ", jh.format_finding(f), "\n") end
   end
   local trials, skipped = {}, {}
   for _, p in ipairs(problems) do

@@ -101,15 +101,8 @@ test("a scripted puzzle run: right moves, an alternative mate, a wrong move", fu
     json.canonical({ key = "p3/1", text = ans("h3h1") }),
   }
   fs.write_atomic(dir .. "/r.jsonl", table.concat(replies, "\n") .. "\n")
-  local run = require("tabula.cmd.run").lib
-  local S = run.load(t.root() .. "/scenarios/chess_puzzles.lua")
-  local o = assert(require("tabula.cli").parse(run.spec(S), { "--puzzles", dir .. "/p.jsonl", "--model", "replay:" .. dir .. "/r.jsonl",
-    "--out", dir .. "/run", "--quiet" }))
-  local saved = io.write
-  io.write = function() end
-  local ok, err = pcall(run.execute, S, o)
-  io.write = saved
-  assert(ok, err)
+  t.run_scenario("scenarios/chess_puzzles.lua", { "--puzzles", dir .. "/p.jsonl", "--model", "replay:" .. dir .. "/r.jsonl",
+    "--out", dir .. "/run", "--quiet" })
   local by = {}
   for _, r in ipairs(records.read(dir .. "/run/trials.jsonl")) do by[r.puzzle_id] = r end
   t.eq(by.p1.solved, true)
@@ -125,15 +118,8 @@ test("move selection end to end with Stockfish scoring every move", function()
   local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
   fs.write_atomic(dir .. "/fens.txt", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\n")
   fs.write_atomic(dir .. "/r.jsonl", json.canonical({ text = "<answer><move>a1a8</move></answer>" }) .. "\n")
-  local run = require("tabula.cmd.run").lib
-  local S = run.load(t.root() .. "/scenarios/chess_move_selection.lua")
-  local o = assert(require("tabula.cli").parse(run.spec(S), { "--fens", dir .. "/fens.txt", "--model", "replay:" .. dir .. "/r.jsonl",
-    "--out", dir .. "/run", "--quiet", "--engine-depth", "6" }))
-  local saved = io.write
-  io.write = function() end
-  local ok, err = pcall(run.execute, S, o)
-  io.write = saved
-  assert(ok, err)
+  t.run_scenario("scenarios/chess_move_selection.lua", { "--fens", dir .. "/fens.txt", "--model", "replay:" .. dir .. "/r.jsonl",
+    "--out", dir .. "/run", "--quiet", "--engine-depth", "6" })
   local r = records.read(dir .. "/run/trials.jsonl")[1]
   t.eq(r.choice, "a1a8")
   t.eq(r.q_choice, 1, "mate is a certain win")

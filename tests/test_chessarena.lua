@@ -56,14 +56,7 @@ local function game(replies, opts)
     "--start", player, "--games", "1", "--analysis-depth", "0", "--quiet" }
   if opts.fen then args[#args + 1] = "--fen"; args[#args + 1] = opts.fen end
   for _, a in ipairs(opts.args or {}) do args[#args + 1] = a end
-  local run = require("tabula.cmd.run").lib
-  local S = run.load(t.root() .. "/scenarios/chessarena.lua")
-  local o = assert(require("tabula.cli").parse(run.spec(S), args))
-  local saved = io.write
-  io.write = function() end
-  local ok, err = pcall(run.execute, S, o)
-  io.write = saved
-  if not ok then error(err, 0) end
+  t.run_scenario("scenarios/chessarena.lua", args)
   local games = records.read(dir .. "/arena/games.jsonl")
   t.eq(#games, 1)
   return games[1], dir
@@ -119,15 +112,8 @@ test("fivefold repetition between two scripted players", function()
   end
   local w = script("w.jsonl", { "g1f3", "f3g1" })
   local b = script("b.jsonl", { "g8f6", "f6g8" })
-  local run = require("tabula.cmd.run").lib
-  local S = run.load(t.root() .. "/scenarios/chessarena.lua")
-  local o = assert(require("tabula.cli").parse(run.spec(S), { "--arena", dir .. "/arena", "--players", w .. "," .. b,
-    "--start", w, "--games", "1", "--analysis-depth", "0", "--quiet" }))
-  local saved = io.write
-  io.write = function() end
-  local ok, err = pcall(run.execute, S, o)
-  io.write = saved
-  assert(ok, err)
+  t.run_scenario("scenarios/chessarena.lua", { "--arena", dir .. "/arena", "--players", w .. "," .. b,
+    "--start", w, "--games", "1", "--analysis-depth", "0", "--quiet" })
   local g = records.read(dir .. "/arena/games.jsonl")[1]
   t.eq({ g.result, g.termination, g.plies }, { "1/2-1/2", "fivefold_repetition", 16 })
 end)
@@ -139,14 +125,9 @@ test("blindfold: one conversation with the model's own replies and the opponent'
   local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
   fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
-  local run = require("tabula.cmd.run").lib
-  local S = run.load(t.root() .. "/scenarios/chessarena.lua")
-  local o = assert(require("tabula.cli").parse(run.spec(S), { "--arena", dir .. "/arena", "--players", "m@blindfold,random",
-    "--start", "m@blindfold", "--games", "1", "--analysis-depth", "0", "--max-moves", "2", "--models", dir .. "/models.lua", "--quiet" }))
-  local saved = io.write
-  io.write = function() end
-  local ok, err = pcall(run.execute, S, o)
-  io.write = saved
+  local ok, err = pcall(t.run_scenario, "scenarios/chessarena.lua", { "--arena", dir .. "/arena", "--players",
+    "m@blindfold,random", "--start", "m@blindfold", "--games", "1", "--analysis-depth", "0", "--max-moves", "2",
+    "--models", dir .. "/models.lua", "--quiet" })
   local log = s:log()
   s:close()
   assert(ok, err)

@@ -149,13 +149,7 @@ local function run_mock(extra, rules)
   local args = { "--model", "mock", "--models", dir .. "/models.lua", "--data", data_file(), "--ids", "1,2,3,106",
     "--out", dir .. "/run", "--quiet" }
   for _, a in ipairs(extra.args or {}) do args[#args + 1] = a end
-  local run = require("tabula.cmd.run").lib
-  local S = run.load(t.root() .. "/scenarios/jianghu108.lua")
-  local opts = assert(require("tabula.cli").parse(run.spec(S), args))
-  local saved_w, saved_e = io.write, io.stderr
-  io.write = function() end
-  local ok, err = pcall(run.execute, S, opts)
-  io.write = saved_w
+  local ok, err = pcall(t.run_scenario, "scenarios/jianghu108.lua", args)
   if not ok then s:close(); error(err, 0) end
   local recs = records.read(dir .. "/run/trials.jsonl")
   local log = s:log()

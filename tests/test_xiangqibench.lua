@@ -70,14 +70,7 @@ local function scripted(case, replies, extra)
   local args = { "--model", "replay:" .. dir .. "/replies.jsonl", "--cases", cases, "--ids", case,
     "--trials", "1", "--out", dir .. "/run", "--quiet" }
   for _, a in ipairs(extra or {}) do args[#args + 1] = a end
-  local run = require("tabula.cmd.run").lib
-  local s = run.load(t.root() .. "/scenarios/xiangqibench.lua")
-  local opts = assert(require("tabula.cli").parse(run.spec(s), args))
-  local saved = io.write
-  io.write = function() end       -- keep the summary table out of the test output
-  local ok, err = pcall(run.execute, s, opts)
-  io.write = saved
-  if not ok then error(err, 0) end
+  t.run_scenario("scenarios/xiangqibench.lua", args)
   local recs = records.read(dir .. "/run/trials.jsonl")
   t.eq(#recs, 1)
   return recs[1], dir

@@ -187,28 +187,25 @@ end
 -- extract_move(game, text) -> uci | nil, kind ("parse" | "illegal"), why
 -- The move inside the last <move>…</move>; else the last UCI-looking token;
 -- else the last SAN-looking token (ChessArena's order).
+local FINDERS = {
+  function(text) local last; for m in text:gmatch("<move>%s*(.-)%s*</move>") do last = m end; return last end,
+  function(text) local last; for m in text:gmatch("%f[%w]([a-h][1-8][a-h][1-8][qrbn]?)%f[%W]") do last = m end; return last end,
+  function(text)
+    local last
+    for m in text:gmatch("%f[%w]([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]=?[QRBN]?)[+#]?") do last = m end
+    for m in text:gmatch("(O%-O%-?O?)") do last = m end
+    return last
+  end,
+}
+
 function M.extract_move(game, text)
-  local inner
-  for m in (text or ""):gmatch("<move>%s*(.-)%s*</move>") do inner = m end
-  if inner then
-    local u, why = game:parse_move(inner)
-    if u then return u end
-    return nil, "illegal", why
-  end
-  local uci
-  for tok in (text or ""):gmatch("%f[%w]([a-h][1-8][a-h][1-8][qrbn]?)%f[%W]") do uci = tok end
-  if uci then
-    local u, why = game:parse_move(uci)
-    if u then return u end
-    return nil, "illegal", why
-  end
-  local san
-  for tok in (text or ""):gmatch("%f[%w]([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]=?[QRBN]?)[+#]?") do san = tok end
-  for tok in (text or ""):gmatch("(O%-O%-?O?)") do san = tok end
-  if san then
-    local u, why = game:parse_move(san)
-    if u then return u end
-    return nil, "illegal", why
+  for _, find in ipairs(FINDERS) do
+    local found = find(text or "")
+    if found then
+      local u, why = game:parse_move(found)
+      if u then return u end
+      return nil, "illegal", why
+    end
   end
   return nil, "parse", "no move found in the reply"
 end

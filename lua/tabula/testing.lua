@@ -116,6 +116,20 @@ end
 
 function M.root() return require("tabula.c.host").root end
 
+-- run_scenario(path, args) -> rc, out: tabula run, in this process, with the
+-- console summary kept out of the test output
+function M.run_scenario(path, args)
+  local run = require("tabula.cmd.run").lib
+  local s = run.load(path:sub(1, 1) == "/" and path or (M.root() .. "/" .. path))
+  local opts = assert(require("tabula.cli").parse(run.spec(s), args))
+  local saved = io.write
+  io.write = function() end
+  local ok, rc, out = pcall(run.execute, s, opts)
+  io.write = saved
+  if not ok then error(rc, 0) end
+  return rc, out
+end
+
 -- tabula_bin(): the binary under test.
 function M.tabula_bin()
   return require("tabula.c.host").exe or (M.root() .. "/tabula")
