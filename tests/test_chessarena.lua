@@ -45,27 +45,35 @@ test("competition sampling picks the most informative opponent", function()
   t.eq(#tab:leaderboard(true), 4)
 end)
 
--- one scripted game: the model side replays `replies`; returns the game record
+-- one scripted game: the model (over HTTP, through the mock server) answers with
+-- `replies` in order; returns the game record
 local function game(replies, opts)
+  local mock = require "tests.mock"
+  local rules = {}
+  for i, r in ipairs(replies) do rules[i] = { reply = r, times = 1 } end
+  local s = mock.start(rules)
   local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
-  local lines = {}
-  for i, r in ipairs(replies) do lines[i] = json.canonical({ text = r }) end
-  fs.write_atomic(dir .. "/w.jsonl", table.concat(lines, "\n") .. "\n")
-  local player = "replay:" .. dir .. "/w.jsonl@" .. (opts.mode or "blitz")
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+    base_url = %q, optional_key = true } }]], s.url .. "/v1"))
+  local player = "m@" .. (opts.mode or "blitz")
   local args = { "--arena", dir .. "/arena", "--players", player .. "," .. (opts.opponent or "random"),
-    "--start", player, "--games", "1", "--analysis-depth", "0", "--quiet" }
+    "--start", player, "--games", "1", "--analysis-depth", tostring(opts.analysis or 0), "--quiet",
+    "--models", dir .. "/models.lua" }
   if opts.fen then args[#args + 1] = "--fen"; args[#args + 1] = opts.fen end
-  for _, a in ipairs(opts.args or {}) do args[#args + 1] = a end
-  t.run_scenario("scenarios/chessarena.lua", args)
+  local ok, err = pcall(t.run_scenario, "scenarios/chessarena.lua", args)
+  local requests = s:requests()
+  s:close()
+  if not ok then error(err, 0) end
   local games = records.read(dir .. "/arena/games.jsonl")
   t.eq(#games, 1)
-  return games[1], dir
+  return games[1], requests
 end
 
 local function ans(m) return "<answer><move>" .. m .. "</move></answer>" end
 
-test("a checkmate, with SAN, PGN and per-move records", function()
-  local g = game({ "Mate on the back rank. " .. ans("a1a8") }, { fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1" })
+test("a checkmate, with SAN, PGN, per-move records and the top-move statistic", function()
+  local g = game({ "Mate on the back rank. " .. ans("a1a8") }, { fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", analysis = 6 })
+  if require("tabula.fs").kind("/usr/games/stockfish") then t.eq(g.per_move[1].top, true, "Ra8# is Stockfish's top move") end
   t.eq({ g.result, g.termination, g.plies }, { "1-0", "checkmate", 1 })
   t.eq(g.per_move[1].san, "Ra8#")
   t.eq({ g.per_move[1].attempts, g.per_move[1].legal }, { 1, true })
@@ -73,7 +81,8 @@ test("a checkmate, with SAN, PGN and per-move records", function()
 end)
 
 test("five bad answers forfeit the game", function()
-  local g = game({ "I am not sure.", ans("e2e5"), "e9e4", ans("Nf4"), "pass" }, {})
+  local g, requests = game({ "I am not sure.", ans("e2e5"), "e9e4", ans("Nf4"), "pass" }, {})
+  t.eq(requests, 5)
   t.eq({ g.result, g.termination }, { "0-1", "forfeit" })
   local m = g.per_move[1]
   t.eq({ m.attempts, m.parse_errors, m.illegal, m.forfeit }, { 5, 3, 2, true })
