@@ -159,6 +159,26 @@ test("a repetition where Red checked every move: attacker perpetual check", func
   t.eq(r.plies, 9)
 end)
 
+test("a repetition where Black checked every move ends as defender_perpetual_check (a win)", function()
+  -- the defender's choices cannot be scripted, so this drives the referee directly:
+  -- Black checks with the chariot on the f- and e-files, Red's king has one reply each time
+  local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/xiangqibench.lua")
+  local env = { opts = { ["max-plies"] = 40 }, prompts = require("tabula.prompt").set("xiangqibench"), defender = { kind = "builtin" } }
+  local tr = S.new_trial({ id = "x", case = { fen = "3k5/r8/9/9/9/9/9/9/9/5K3 b - - 0 1" }, setting = "sighted", index = 1 }, env)
+  tr.rec = { moves = {} }
+  local line = { "a8f8", "f0e0", "f8e8", "e0f0", "e8f8", "f0e0", "f8e8", "e0f0", "e8f8" }
+  local reason
+  for i, m in ipairs(line) do
+    local side = i % 2 == 1 and "black" or "red"
+    tr:record_move(side, m, side == "black" and "builtin" or "agent")
+    reason = tr:terminal_after(side)
+    if i < #line then t.eq(reason, nil, "ply " .. i) end
+  end
+  t.eq(reason, "defender_perpetual_check")
+  t.eq(S.REASONS.win[reason], true)
+  t.eq(tr.rec.repetition.result, "black_loses")
+end)
+
 test("simulate reports each ply and stops at an illegal ply 3; the game is untouched", function()
   local r = scripted("mate1", { cmd("simulate a8a7 d9d8 a7c5"), cmd("move b1b9") })
   t.eq(r.reason, "win_mate")
