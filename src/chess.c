@@ -372,14 +372,52 @@ void ch_undo_move(ch_board *b, const ch_undo *u)
     b->key = u->key;
 }
 
+/* Squares of our pieces pinned to our king (by a slider behind them). */
+static int pinned_squares(const ch_board *b, int *pins)
+{
+    int n = 0, us = b->side, ksq = b->king[us], them = (!us) << 3;
+    for (int i = 0; i < 8; i++) {
+        int d = i < 4 ? BISHOP_DIRS[i] : ROOK_DIRS[i - 4];
+        int t = ksq + d;
+        while (ON(t) && !b->sq[t]) t += d;
+        if (!ON(t) || CH_COLOR(b->sq[t]) != us) continue;
+        int own = t;
+        t += d;
+        while (ON(t) && !b->sq[t]) t += d;
+        if (!ON(t)) continue;
+        uint8_t p = b->sq[t];
+        if (p == (CH_QUEEN | them) || p == ((i < 4 ? CH_BISHOP : CH_ROOK) | them)) pins[n++] = own;
+    }
+    return n;
+}
+
 int ch_gen_moves(ch_board *b, ch_move *out)
 {
     ch_move pseudo[CH_MAX_MOVES];
-    int np = gen_pseudo(b, pseudo), n = 0, us = b->side;
+    int np = gen_pseudo(b, pseudo), n = 0, us = b->side, ksq = b->king[us];
+    /* Out of check, a move of a piece that is neither the king, nor pinned, nor
+     * an en passant capture cannot expose the king: only those are tested. */
+    int checked = ch_attacked(b, ksq, !us);
+    int pins[8], npins = checked ? 0 : pinned_squares(b, pins);
     ch_undo u;
     for (int i = 0; i < np; i++) {
-        ch_do_move(b, pseudo[i], &u);
-        if (!ch_attacked(b, b->king[us], !us)) out[n++] = pseudo[i];
+        ch_move m = pseudo[i];
+        int from = CH_FROM(m), test = checked || from == ksq || (CH_FLAGS(m) & CH_F_EP);
+        for (int k = 0; k < npins && !test; k++) test = pins[k] == from;
+        if (!test) { out[n++] = m; continue; }
+        if (from == ksq && !(CH_FLAGS(m) & CH_F_EP)) {
+            /* castling was checked square by square when generated; another king
+             * move is legal when its target is not attacked with the king lifted */
+            if (CH_FLAGS(m) & CH_F_CASTLE) { out[n++] = m; continue; }
+            uint8_t king = b->sq[from];
+            b->sq[from] = 0;
+            int bad = ch_attacked(b, CH_TO(m), !us);
+            b->sq[from] = king;
+            if (!bad) out[n++] = m;
+            continue;
+        }
+        ch_do_move(b, m, &u);
+        if (!ch_attacked(b, b->king[us], !us)) out[n++] = m;
         ch_undo_move(b, &u);
     }
     return n;
