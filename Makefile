@@ -1,12 +1,12 @@
 # tabula — build, test and install.
 #   make deps            install system packages (Debian, as root)
-#   make                 build ./tabula
+#   make                 build ./tabula (and build/rel/mock_server for the tests)
 #   make test            build and run every test (C unit tests, then `tabula test`)
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (built in build/san)
 
 PKGS     := lua5.4 libcjson libcurl cairo
-LPEG_A   := $(shell pkg-config --variable=libdir lua5.4 2>/dev/null)/x86_64-linux-gnu/liblua5.4-lpeg.a
-LPEG_A   := $(firstword $(wildcard /usr/lib/*/liblua5.4-lpeg.a /usr/lib/liblua5.4-lpeg.a) $(LPEG_A))
+# lpeg is linked statically from Debian's lua-lpeg-dev
+LPEG_A   := $(firstword $(wildcard /usr/lib/*/liblua5.4-lpeg.a /usr/lib/liblua5.4-lpeg.a) liblua5.4-lpeg.a)
 RE_LUA   := /usr/share/lua/5.4/re.lua
 
 CC       ?= gcc
@@ -20,8 +20,7 @@ BUILD    := build/san
 CFLAGS   += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined
 BIN      := $(BUILD)/tabula
-# Lua's own allocator patterns are fine; leak checking at exit would only report
-# what lua_close already frees, so keep it on.
+# leak checking stays on; tests/lsan.supp lists the library caches kept on purpose
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0
 export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp
 export UBSAN_OPTIONS := print_stacktrace=1
