@@ -150,4 +150,43 @@ test("blindfold: one conversation with the model's own replies and the opponent'
   t.eq(second[1].content:find("FEN", 1, true), nil, "no FEN in blindfold")
 end)
 
+test("an arena run killed mid-game replays that game from its start with the cache", function()
+  local mock = require "tests.mock"
+  local proc = require "tabula.c.proc"
+  local loop = require "tabula.loop"
+  local s = mock.start({ { match = "Moves so far: 0.", reply = ans("e2e4") },
+    { match = "Moves so far: 2.", reply = ans("d2d4"), delay_ms = 1500 } })
+  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+    base_url = %q, optional_key = true } }]], s.url .. "/v1"))
+  local argv = { t.tabula_bin(), "run", t.root() .. "/scenarios/chessarena.lua", "--arena", dir .. "/arena",
+    "--players", "m@blitz,random", "--start", "m@blitz", "--games", "1", "--analysis-depth", "0",
+    "--max-moves", "2", "--models", dir .. "/models.lua", "--quiet" }
+  local p = assert(proc.spawn(argv, "null"))
+  local killed = false
+  for _ = 1, 400 do
+    loop.sleep(0.05)
+    local second = 0
+    for _, r in ipairs(s:log()) do if r.body:find("Moves so far: 2.", 1, true) then second = second + 1 end end
+    if second > 0 then p:kill(9); killed = true; break end
+  end
+  p:reap(true)
+  t.ok(killed, "killed while the model thought about its second move")
+  t.eq(#records.read(dir .. "/arena/games.jsonl"), 0, "an unfinished game is not recorded")
+  local h = io.popen(table.concat(argv, " ") .. " > /dev/null 2>&1; echo $?")
+  t.eq(h:read("a"), "0\n")
+  h:close()
+  local games = records.read(dir .. "/arena/games.jsonl")
+  t.eq(#games, 1)
+  t.eq({ games[1].termination, games[1].moves[1], games[1].moves[3] }, { "move_limit", "e2e4", "d2d4" })
+  local first, second = 0, 0
+  for _, r in ipairs(s:log()) do
+    if r.body:find("Moves so far: 0.", 1, true) then first = first + 1 end
+    if r.body:find("Moves so far: 2.", 1, true) then second = second + 1 end
+  end
+  s:close()
+  t.eq(first, 1, "the first call came from the cache the second time")
+  t.eq(second, 2, "the call that was cut off was sent again")
+end)
+
 return T
