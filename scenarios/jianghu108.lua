@@ -138,6 +138,15 @@ function S.plan(opts)
   return trials, data
 end
 
+-- dry_run(trials, opts): print each problem's prompt once, run nothing
+function S.dry_run(trials, opts)
+  local P = prompt.set("jianghu108", opts.prompts)
+  for _, t in ipairs(trials) do
+    if t.index == 1 then io.write("---- ", t.id, "\n", S.prompt_text(t.problem, opts.lang, P), "\n") end
+  end
+  return 0
+end
+
 function S.setup(opts, env)
   env.prompts = prompt.set("jianghu108", opts.prompts)
   return { prompts = env.prompts:used() }

@@ -519,7 +519,7 @@ end
 function S.report(dir)
   local report = require "games.xiangqi.report"
   local sm = report.write(dir)
-  return report.console(nil, nil, sm)
+  return report.console(sm)
 end
 
 return S

@@ -219,8 +219,8 @@ function M.pass_lines(summary)
   return lines
 end
 
-function M.console(recs, _, summary)
-  summary = summary or M.compute(recs)
+-- console(summary) -> the pass@k / pass^k table for the terminal
+function M.console(summary)
   local out = { "XiangqiBench: pass@k and pass^k (95% case-bootstrap intervals)" }
   for _, s in ipairs(summary.order) do
     local st = summary.settings[s]

@@ -41,29 +41,9 @@ function M.rng(seed)
   end
 end
 
--- bootstrap(units, stat, draws, seed) -> lo, hi (2.5% and 97.5%), values
--- units: a list resampled with replacement; stat(sample) -> number
-function M.bootstrap(units, stat, draws, seed)
-  draws = draws or 4000
-  local rng = M.rng(seed or 20260101)
-  local values = {}
-  local n = #units
-  if n == 0 then return nil, nil, values end
-  for d = 1, draws do
-    local sample = {}
-    for i = 1, n do sample[i] = units[rng(n)] end
-    values[d] = stat(sample)
-  end
-  local sorted = {}
-  for i, v in ipairs(values) do sorted[i] = v end
-  table.sort(sorted)
-  local function q(p) return sorted[math.max(1, math.min(draws, math.floor(p * draws + 0.5)))] end
-  return q(0.025), q(0.975), values
-end
-
--- bootstrap_mean(values, draws, seed) -> lo, hi: the percentile interval of
--- the mean of values resampled with replacement (the same draws as bootstrap()
--- with the same seed and length, so paired statistics line up)
+-- bootstrap_mean(values, draws, seed) -> lo, hi: the 95% percentile interval
+-- of the mean of values resampled with replacement. The same seed and length
+-- give the same draws, so per-unit differences give paired intervals.
 function M.bootstrap_mean(values, draws, seed)
   draws = draws or 4000
   local n = #values

@@ -64,6 +64,7 @@ end
 function M.execute(s, opts, forced)
   for k, v in pairs(forced or {}) do opts[k] = v end
   if s.run_custom then return s.run_custom(opts, {}) end
+  if opts["dry-run"] and s.dry_run then return s.dry_run(s.plan(opts), opts) end   -- needs no model
   local cfg = models.resolve(opts.model, opts.models)
   local settings = { temperature = opts.temperature, top_p = opts["top-p"], max_tokens = opts["max-tokens"],
     reasoning_effort = opts["reasoning-effort"], thinking_budget = opts["thinking-budget"], think = opts.think }
@@ -79,13 +80,6 @@ function M.execute(s, opts, forced)
     return metrics.rng(opts.seed * 1000003 + tonumber(fs.sha256(trial.id):sub(1, 12), 16))
   end
   local trials, data = s.plan(opts)
-  if opts["dry-run"] and s.prompt_text then
-    env.prompts = require("tabula.prompt").set(s.name, opts.prompts)
-    for _, t in ipairs(trials) do
-      if t.index == 1 then io.write("---- ", t.id, "\n", s.prompt_text(t.problem, opts.lang, env.prompts), "\n") end
-    end
-    return 0, nil
-  end
   local setup = s.setup and s.setup(opts, env) or {}
   -- what identifies the run (must match to continue it): everything but the
   -- options that only change how it runs
