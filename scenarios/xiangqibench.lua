@@ -320,6 +320,7 @@ function Trial:play()
   local sample = 0
   local ctx = {
     key = self.trial.id,
+    board = self.board,   -- kept in the transcript (its FEN) at every call
     legal_actions = nil,
     format = move_command,
     policy = function() return self:policy() end,

@@ -31,6 +31,7 @@ M.COMMON = {
   { "thinking-budget", "int", nil, "thinking budget in tokens (Anthropic, Gemini)" },
   { "max-attempts", "int", 6, "HTTP attempts per call" },
   { "quiet", "bool", false, "no progress lines" },
+  { "no-transcripts", "bool", false, "do not record what the model was sent and answered (transcripts/)" },
 }
 
 -- load(path) -> the scenario module
@@ -85,7 +86,8 @@ function M.execute(s, opts, forced)
   -- options that only change how it runs
   local identity = {}
   for k, v in pairs(opts) do
-    if k ~= "out" and k ~= "concurrency" and k ~= "quiet" and k ~= "retries" and k ~= "max-attempts" then identity[k] = v end
+    if k ~= "out" and k ~= "concurrency" and k ~= "quiet" and k ~= "retries" and k ~= "max-attempts"
+      and k ~= "no-transcripts" then identity[k] = v end
   end
   local meta = {
     tabula_version = host.version, scenario = s.name, scenario_file = s.path,
@@ -93,14 +95,18 @@ function M.execute(s, opts, forced)
     options_identity = identity, data = data, setup = setup, seed = opts.seed,
     created = os.date("!%Y-%m-%dT%H:%M:%SZ"), trials_planned = #trials,
   }
+  local play = s.play
+  local recorder = (not opts["no-transcripts"]) and require("tabula.transcripts").recorder(out) or nil
+  if recorder then play = recorder:recording(play) end
   local recs, errors = runner.run({
     dir = out, meta = meta, trials = trials, concurrency = opts.concurrency, retries = opts.retries,
-    play = function(trial) return s.play(trial, env) end,
+    play = function(trial) return play(trial, env) end,
     progress = (not opts.quiet) and function(rec, n, total)
       io.stderr:write(string.format("[%d/%d] %s %s (%s)\n", n, total, rec.trial_id, rec.status, rec.reason or ""))
     end or nil,
   })
   if s.teardown then s.teardown(env) end
+  if recorder then recorder:close() end
   io.write(string.format("run: %s (%d trials recorded%s)\n", out, #recs, errors > 0 and string.format(", %d infrastructure errors not scored", errors) or ""))
   if s.report then io.write(s.report(out) or "") end
   return errors > 0 and 3 or 0, out

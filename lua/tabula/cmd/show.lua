@@ -1,0 +1,115 @@
+-- tabula show RUN [TRIAL] — what a trial's model was sent and answered (from
+-- RUN/transcripts/), with the board at each call; without TRIAL, the list of
+-- trials with outcome, calls, tokens and cost.
+local cli = require "tabula.cli"
+local fs = require "tabula.fs"
+local records = require "tabula.records"
+local transcripts = require "tabula.transcripts"
+
+local M = {}
+
+-- board_text(fen) -> a text board for a Xiangqi (10 ranks) or chess (8 ranks) FEN, or nil
+function M.board_text(fen)
+  local ranks = select(2, (fen:match("^%S+") or ""):gsub("/", "")) + 1
+  if ranks == 10 then
+    local b = require("games.xiangqi").new(fen)
+    return b and b:render("chinese")
+  elseif ranks == 8 then
+    local g = require("games.chess").new(fen)
+    return g and g:render()
+  end
+end
+
+local function content_text(c)
+  if type(c) == "string" then return c end
+  local out = {}
+  for _, p in ipairs(c or {}) do
+    out[#out + 1] = p.type == "image" and string.format("[image: %s]", p.file) or (p.text or "")
+  end
+  return table.concat(out, "\n")
+end
+
+local function indent(text, pre) return pre .. tostring(text):gsub("\n", "\n" .. pre) end
+
+-- render(t) -> the text of one transcript
+function M.render(t)
+  local out = { string.format("trial %s: %s%s", t.trial_id, t.status or "?", t.error and (" (" .. t.error .. ")") or "") }
+  for i, c in ipairs(t.calls) do
+    out[#out + 1] = string.format("\n=== call %d%s", i, c.sample and string.format(" (sample %d)", c.sample) or "")
+    if c.fen then
+      out[#out + 1] = "--- board: " .. c.fen
+      out[#out + 1] = M.board_text(c.fen) or ""
+    end
+    for j = c.new_from, #c.messages do
+      local m = c.messages[j]
+      out[#out + 1] = string.format("--- %s", m.role)
+      out[#out + 1] = content_text(m.content)
+    end
+    local r = c.reply
+    if r then
+      if r.reasoning and r.reasoning ~= "" then
+        out[#out + 1] = "--- reasoning"
+        out[#out + 1] = indent(r.reasoning, "  | ")
+      end
+      local u = r.usage or {}
+      out[#out + 1] = string.format("--- reply (%s; tokens in %d, out %d, reasoning %d; cost %.4f%s)", r.finish or "?",
+        u.input or 0, u.output or 0, u.reasoning or 0, r.cost or 0, r.cached and "; from cache" or "")
+      out[#out + 1] = r.text or ""
+    else
+      out[#out + 1] = "--- no reply: " .. tostring(c.error or "infrastructure error")
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- list(dir) -> the text table of trials
+function M.list(dir)
+  local recs = records.read(dir .. "/trials.jsonl", { skip_bad = true })
+  local all = transcripts.load_all(dir)
+  local out = { string.format("%-32s %-8s %-22s %5s %9s %9s %8s", "trial", "status", "reason", "calls", "tokens in", "out", "cost") }
+  local last = {}
+  for _, r in ipairs(recs) do if r.trial_id then last[r.trial_id] = r end end
+  local seen = {}
+  for _, r in ipairs(recs) do
+    local id = r.trial_id
+    if id and not seen[id] then
+      seen[id] = true
+      r = last[id]
+      local s = all[id] and transcripts.summary(all[id]) or { calls = r.calls or 0, input = (r.usage or {}).input or 0,
+        output = (r.usage or {}).output or 0, cost = r.cost or 0 }
+      out[#out + 1] = string.format("%-32s %-8s %-22s %5d %9d %9d %8.4f", id, r.status or "?", r.reason or "",
+        s.calls, s.input, s.output, s.cost)
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- find(dir, want) -> the trial id equal to want, or the only one starting with it
+function M.find(dir, want)
+  local ids = transcripts.ids(dir)
+  local hits = {}
+  for _, id in ipairs(ids) do
+    if id == want then return id end
+    if id:sub(1, #want) == want then hits[#hits + 1] = id end
+  end
+  if #hits == 1 then return hits[1] end
+  if #hits == 0 then cli.fail("show: %s has no transcript for a trial %s", dir, want) end
+  cli.fail("show: '%s' matches %d trials (%s%s); give more of the id", want, #hits,
+    table.concat(hits, ", ", 1, math.min(5, #hits)), #hits > 5 and ", ..." or "")
+end
+
+M.summary = "print a trial's transcript (tabula show RUN TRIAL) or the list of trials (tabula show RUN)"
+
+return {
+  summary = M.summary,
+  usage = "RUN_DIR [TRIAL_ID or prefix]",
+  main = function(_, args)
+    local dir = args[1] or cli.fail("show: give a run directory")
+    if #args > 2 then cli.fail("show: unexpected argument '%s'", args[3]) end
+    if fs.kind(dir .. "/run.json") ~= "file" then cli.fail("%s is not a run directory (no run.json)", dir) end
+    if not args[2] then io.write(M.list(dir)); return 0 end
+    io.write(M.render(assert(transcripts.load(dir, M.find(dir, args[2])))))
+    return 0
+  end,
+  lib = M,
+}
