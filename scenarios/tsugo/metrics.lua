@@ -1,0 +1,171 @@
+-- scenarios/tsugo/metrics.lua — TsuGO's process metrics on a validated tree
+-- (../shared/specs/tsugo.md, "Metrics"), the SearchE weight variants with their
+-- correlations to accuracy, and the group-level TokenE.
+--
+-- owner(v) = the first-level candidate whose subtree holds v; u_1..u_L = the
+-- non-root nodes in order of appearance (judgments included).
+--   CCER = smallest j with owner(u_j) correct (math.huge when never expanded)
+--   SWR  = sum over wrong candidates of |subtree(c)| / sum over all candidates
+--   SFH  = 1 if CCER = 1 else 0
+--   SCR  = (CCER - 1) / SBC if CCER is finite, else 1
+--   SSC  = number of l >= 2 with owner(u_l) ~= owner(u_{l-1});  SBC = |C|
+--   TMD  = maximum depth (root 0);  TMF = most children of any node;  TNC = |V|
+--   ITT  = visible reasoning tokens;  IPN = ITT / |V|
+--   SearchE = 100 (0.5 (1 - SWR) + 0.3 SFH + 0.2 (1 - SCR))
+-- Choices where the spec is silent:
+--  * "the correct candidate" is every first-level candidate whose point is an
+--    accepted answer (the canonical move or a verified equivalent);
+--  * a tree without candidates has SWR undefined (0/0), so its SearchE is
+--    undefined too; it is counted, not averaged;
+--  * CCER counts nodes as the formula does, so SCR exceeds 1 (and SearchE can
+--    fall below 0) when more than SBC nodes precede the correct branch; the
+--    values are not clipped.
+-- SWR, SFH and SCR are returned as fractions; the report shows them on 0-100.
+local M = {}
+
+M.WEIGHTS = {
+  { name = "main", w = { 0.5, 0.3, 0.2 } },
+  { name = "balanced", w = { 1 / 3, 1 / 3, 1 / 3 } },
+  { name = "waste-heavy", w = { 0.6, 0.2, 0.2 } },
+  { name = "first-hit-heavy", w = { 0.4, 0.4, 0.2 } },
+  { name = "rank-heavy", w = { 0.4, 0.2, 0.4 } },
+}
+
+-- searche(swr, sfh, scr [, w]) -> 100 (w1 (1 - swr) + w2 sfh + w3 (1 - scr)), or nil when swr is
+function M.searche(swr, sfh, scr, w)
+  if swr == nil then return nil end
+  w = w or M.WEIGHTS[1].w
+  return 100 * (w[1] * (1 - swr) + w[2] * sfh + w[3] * (1 - scr))
+end
+
+-- tree_metrics(tree, accepted, itt) -> the per-response metrics.
+-- accepted: set of points { ["S17"] = true }; itt: visible reasoning tokens (or nil)
+function M.tree_metrics(tree, accepted, itt)
+  local nodes = tree.nodes
+  local correct_owner = {}
+  local cands = {}
+  for _, id in ipairs(tree.children[tree.root.id]) do
+    local c = nodes[id + 1]
+    cands[#cands + 1] = c
+    if c.pos and accepted[c.pos] then correct_owner[c.id] = true end
+  end
+  local size = {}
+  for _, n in ipairs(nodes) do
+    if n.owner then size[n.owner] = (size[n.owner] or 0) + 1 end
+  end
+  local total, wrong = 0, 0
+  for _, c in ipairs(cands) do
+    total = total + size[c.id]
+    if not correct_owner[c.id] then wrong = wrong + size[c.id] end
+  end
+  local ccer, ssc = math.huge, 0
+  local prev
+  for j = 2, #nodes do                          -- nodes[1] is the root; u_{j-1} = nodes[j]
+    local o = nodes[j].owner
+    if ccer == math.huge and correct_owner[o] then ccer = j - 1 end
+    if j > 2 and o ~= prev then ssc = ssc + 1 end
+    prev = o
+  end
+  local sbc = #cands
+  local swr = total > 0 and wrong / total or nil
+  local sfh = ccer == 1 and 1 or 0
+  local scr = ccer < math.huge and (ccer - 1) / sbc or 1
+  local tmd, tmf = 0, 0
+  for _, n in ipairs(nodes) do
+    if n.depth > tmd then tmd = n.depth end
+    if #tree.children[n.id] > tmf then tmf = #tree.children[n.id] end
+  end
+  local m = { ccer = ccer, swr = swr, sfh = sfh, scr = scr, ssc = ssc, sbc = sbc,
+    tmd = tmd, tmf = tmf, tnc = #nodes, itt = itt, ipn = itt and itt / #nodes or nil }
+  m.searche = M.searche(swr, sfh, scr)
+  m.searche_variants = {}
+  for _, v in ipairs(M.WEIGHTS) do m.searche_variants[v.name] = M.searche(swr, sfh, scr, v.w) end
+  return m
+end
+
+-- tokene(acc, mean_itt) -> 100 A / (A + ITT/1000) with A = 100 acc; nil when undefined (0/0)
+function M.tokene(acc, mean_itt)
+  if acc == nil or mean_itt == nil then return nil end
+  local a = 100 * acc
+  local d = a + mean_itt / 1000
+  if d == 0 then return nil end
+  return 100 * a / d
+end
+
+-- pearson(xs, ys) -> r, or nil when fewer than 2 pairs or a constant series
+function M.pearson(xs, ys)
+  local n = #xs
+  if n < 2 then return nil end
+  local mx, my = 0, 0
+  for i = 1, n do mx = mx + xs[i]; my = my + ys[i] end
+  mx, my = mx / n, my / n
+  local sxy, sxx, syy = 0, 0, 0
+  for i = 1, n do
+    local dx, dy = xs[i] - mx, ys[i] - my
+    sxy, sxx, syy = sxy + dx * dy, sxx + dx * dx, syy + dy * dy
+  end
+  if sxx == 0 or syy == 0 then return nil end
+  return sxy / math.sqrt(sxx * syy)
+end
+
+-- ranks(xs) -> 1-based ranks, ties sharing their average rank
+function M.ranks(xs)
+  local idx = {}
+  for i = 1, #xs do idx[i] = i end
+  table.sort(idx, function(a, b) if xs[a] ~= xs[b] then return xs[a] < xs[b] end return a < b end)
+  local r = {}
+  local i = 1
+  while i <= #idx do
+    local j = i
+    while j < #idx and xs[idx[j + 1]] == xs[idx[i]] do j = j + 1 end
+    for k = i, j do r[idx[k]] = (i + j) / 2 end
+    i = j + 1
+  end
+  return r
+end
+
+-- spearman(xs, ys) -> Pearson's r of the (tie-averaged) ranks
+function M.spearman(xs, ys)
+  if #xs < 2 then return nil end
+  return M.pearson(M.ranks(xs), M.ranks(ys))
+end
+
+M.PER_RESPONSE = { "swr", "sfh", "scr", "ssc", "sbc", "tmd", "tmf", "tnc", "itt", "ipn", "searche" }
+
+-- aggregate(items) -> means over responses with a tree, the weight variants
+-- with their correlations to accuracy, and counts.
+-- items: list of { correct = bool, metrics = tree_metrics(...) or nil }
+function M.aggregate(items)
+  local sums, counts = {}, {}
+  local with_tree, undefined, ccer_inf = 0, 0, 0
+  local ccer_sum, ccer_n = 0, 0
+  for _, it in ipairs(items) do
+    local m = it.metrics
+    if m then
+      with_tree = with_tree + 1
+      for _, k in ipairs(M.PER_RESPONSE) do
+        if m[k] ~= nil then sums[k] = (sums[k] or 0) + m[k]; counts[k] = (counts[k] or 0) + 1 end
+      end
+      if m.searche == nil then undefined = undefined + 1 end
+      if m.ccer == math.huge then ccer_inf = ccer_inf + 1 else ccer_sum, ccer_n = ccer_sum + m.ccer, ccer_n + 1 end
+    end
+  end
+  local out = { n = #items, with_tree = with_tree, searche_undefined = undefined, ccer_infinite = ccer_inf,
+    ccer_finite_mean = ccer_n > 0 and ccer_sum / ccer_n or nil, mean = {} }
+  for k, s in pairs(sums) do out.mean[k] = s / counts[k] end
+  out.variants = {}
+  for _, v in ipairs(M.WEIGHTS) do
+    local xs, ys = {}, {}
+    for _, it in ipairs(items) do
+      local s = it.metrics and it.metrics.searche_variants and it.metrics.searche_variants[v.name]
+      if s then xs[#xs + 1] = s; ys[#ys + 1] = it.correct and 1 or 0 end
+    end
+    local mean
+    if #xs > 0 then mean = 0; for _, x in ipairs(xs) do mean = mean + x end; mean = mean / #xs end
+    out.variants[#out.variants + 1] = { name = v.name, weights = v.w, mean = mean, n = #xs,
+      pearson = M.pearson(xs, ys), spearman = M.spearman(xs, ys) }
+  end
+  return out
+end
+
+return M

@@ -1,0 +1,120 @@
+-- TsuGO process metrics on hand-computed trees: every metric, CCER = infinity,
+-- several accepted candidates, the empty tree, SCR above 1, the SearchE weight
+-- variants, Pearson and Spearman with ties, TokenE.
+local t = require "tabula.testing"
+local json = require "tabula.json"
+local trees = require "scenarios.tsugo.trees"
+local tm = require "scenarios.tsugo.metrics"
+local test, T = t.suite()
+
+-- build(spec) -> validated tree; spec: list of { id, parent, "B:S17" | "win"/"lose"/"other" }
+local function build(spec)
+  local nodes = { { id = 0, type = "root", parent = json.null } }
+  for _, s in ipairs(spec) do
+    local side, pos = s[3]:match("^([BW]):(%w+)$")
+    if side then nodes[#nodes + 1] = { id = s[1], parent = s[2], type = "move", side = side, move_pos = pos }
+    else nodes[#nodes + 1] = { id = s[1], parent = s[2], type = "judgment", polarity = s[3] } end
+  end
+  return assert(trees.validate(nodes))
+end
+
+local S17 = { S17 = true }
+
+test("every metric on a hand-computed tree (revisit, unclosed candidate)", function()
+  -- R18 read, S17 (correct) read, Q18 read, back to R18, O18 left unclosed
+  local tree = build({ { 1, 0, "B:R18" }, { 2, 1, "W:S17" }, { 3, 2, "lose" }, { 4, 0, "B:S17" }, { 5, 4, "win" },
+    { 6, 0, "B:Q18" }, { 7, 6, "other" }, { 8, 1, "W:T18" }, { 9, 8, "lose" }, { 10, 0, "B:O18" } })
+  local m = tm.tree_metrics(tree, S17, 1200)
+  -- subtrees: R18 {1,2,3,8,9} = 5, S17 {4,5} = 2, Q18 {6,7} = 2, O18 {10, closing} = 2
+  t.eq(m.ccer, 4)
+  t.near(m.swr, 9 / 11)
+  t.eq(m.sfh, 0)
+  t.eq(m.sbc, 4)
+  t.near(m.scr, 3 / 4)
+  t.eq(m.ssc, 4)          -- owners 1 1 1 4 4 6 6 1 1 10 10
+  t.eq(m.tmd, 3)
+  t.eq(m.tmf, 4)
+  t.eq(m.tnc, 12)
+  t.eq(m.itt, 1200)
+  t.near(m.ipn, 100)
+  t.near(m.searche, 100 * (0.5 * 2 / 11 + 0.2 * 0.25))
+  t.near(m.searche_variants.balanced, 100 * (2 / 11 + 0.25) / 3)
+  t.near(m.searche_variants["waste-heavy"], 100 * (0.6 * 2 / 11 + 0.2 * 0.25))
+  t.near(m.searche_variants["first-hit-heavy"], 100 * (0.4 * 2 / 11 + 0.2 * 0.25))
+  t.near(m.searche_variants["rank-heavy"], 100 * (0.4 * 2 / 11 + 0.4 * 0.25))
+  t.eq(m.searche_variants.main, m.searche)
+end)
+
+test("CCER is infinite when the correct move is never expanded", function()
+  local m = tm.tree_metrics(build({ { 1, 0, "B:R18" }, { 2, 1, "lose" } }), S17, nil)
+  t.eq(m.ccer, math.huge)
+  t.eq({ m.swr, m.sfh, m.scr, m.ssc, m.sbc, m.tmd, m.tmf, m.tnc }, { 1, 0, 1, 0, 1, 2, 1, 3 })
+  t.eq(m.searche, 0)
+  t.eq(m.ipn, nil, "no tokens, no IPN")
+end)
+
+test("first hit: SFH 1, SCR 0", function()
+  local m = tm.tree_metrics(build({ { 1, 0, "B:S17" }, { 2, 1, "W:R18" }, { 3, 2, "win" }, { 4, 0, "B:R18" }, { 5, 4, "lose" } }), S17)
+  t.eq({ m.ccer, m.sfh, m.scr, m.ssc }, { 1, 1, 0, 1 })
+  t.near(m.swr, 0.4)
+  t.near(m.searche, 80)
+end)
+
+test("CCER counts nodes: SCR above 1 and a negative SearchE are kept", function()
+  local m = tm.tree_metrics(build({ { 1, 0, "B:R18" }, { 2, 1, "W:S17" }, { 3, 2, "B:T18" }, { 4, 3, "lose" },
+    { 5, 0, "B:S17" }, { 6, 5, "win" } }), S17)
+  t.eq({ m.ccer, m.sbc }, { 5, 2 })
+  t.near(m.scr, 2)
+  t.near(m.searche, 100 * (0.5 * 2 / 6 - 0.2))
+  t.ok(m.searche < 0)
+end)
+
+test("several accepted first moves are all correct candidates", function()
+  local m = tm.tree_metrics(build({ { 1, 0, "B:N14" }, { 2, 1, "win" }, { 3, 0, "B:P15" }, { 4, 3, "win" } }), { P15 = true, N14 = true })
+  t.eq({ m.swr, m.ccer, m.sfh, m.scr }, { 0, 1, 1, 0 })
+  t.near(m.searche, 100)
+end)
+
+test("the empty tree: no candidates, SWR and SearchE undefined", function()
+  local m = tm.tree_metrics(build({}), S17, 50)
+  t.eq({ m.ccer, m.sbc, m.tmd, m.tmf, m.tnc, m.ssc, m.scr }, { math.huge, 0, 0, 0, 1, 0, 1 })
+  t.eq(m.swr, nil)
+  t.eq(m.searche, nil)
+  t.near(m.ipn, 50)
+end)
+
+test("ranks average ties; Pearson and Spearman by hand", function()
+  t.eq(tm.ranks({ 10, 20, 20, 40 }), { 1, 2.5, 2.5, 4 })
+  t.eq(tm.ranks({ 0, 1, 0, 1 }), { 1.5, 3.5, 1.5, 3.5 })
+  t.near(tm.pearson({ 10, 20, 20, 40 }, { 0, 1, 0, 1 }), 15 / math.sqrt(475))
+  t.near(tm.spearman({ 10, 20, 20, 40 }, { 0, 1, 0, 1 }), 3 / math.sqrt(18))
+  t.near(tm.spearman({ 1, 2, 3 }, { 30, 20, 10 }), -1)
+  t.eq(tm.pearson({ 5, 5, 5 }, { 0, 1, 1 }), nil, "a constant series has no correlation")
+  t.eq(tm.pearson({ 5 }, { 1 }), nil)
+end)
+
+test("TokenE: group accuracy against mean visible tokens", function()
+  t.near(tm.tokene(0.4, 2000), 100 * 40 / 42)
+  t.eq(tm.tokene(0, 1500), 0)
+  t.eq(tm.tokene(0, 0), nil)
+  t.near(tm.tokene(1, 0), 100)
+  t.eq(tm.tokene(nil, 100), nil, "undefined for non-LLM references")
+end)
+
+test("aggregate: means over trees, undefined SearchE counted, correlations per variant", function()
+  local a = tm.tree_metrics(build({ { 1, 0, "B:S17" }, { 2, 1, "win" } }), S17, 100)        -- SearchE 100
+  local b = tm.tree_metrics(build({ { 1, 0, "B:R18" }, { 2, 1, "lose" } }), S17, 300)       -- SearchE 0
+  local c = tm.tree_metrics(build({}), S17, 10)                                               -- undefined
+  local agg = tm.aggregate({ { correct = true, metrics = a }, { correct = false, metrics = b },
+    { correct = false, metrics = c }, { correct = true } })
+  t.eq({ agg.n, agg.with_tree, agg.searche_undefined, agg.ccer_infinite, agg.ccer_finite_mean }, { 4, 3, 1, 2, 1 })
+  t.near(agg.mean.searche, 50)
+  t.near(agg.mean.itt, 410 / 3)
+  t.near(agg.mean.swr, 0.5)
+  t.eq(agg.variants[1].name, "main")
+  t.eq(agg.variants[1].n, 2)
+  t.near(agg.variants[1].pearson, 1)
+  t.near(agg.variants[1].spearman, 1)
+end)
+
+return T
