@@ -9,6 +9,7 @@ return {
   usage = "RUN_DIR",
   main = function(_, args)
     local dir = args[1] or cli.fail("report: give a run directory")
+    if #args > 1 then cli.fail("report: unexpected argument '%s' (one run directory; to compare runs use tabula compare)", args[2]) end
     if fs.kind(dir .. "/run.json") ~= "file" then cli.fail("%s is not a run directory (no run.json)", dir) end
     local meta = json.read_file(dir .. "/run.json")
     local run = require("tabula.cmd.run").lib

@@ -1,0 +1,32 @@
+-- tabula compare RUN_A RUN_B [RUN_C ...] — paired comparison of runs over their
+-- shared trial ids (each later run against the first): success rates with
+-- bootstrap intervals, the paired difference, an exact McNemar test, the trials
+-- that flipped each way and token/cost differences. RUN@VARIANT selects one
+-- prompt variant of a run. Markdown on stdout, or JSON with --json.
+local cli = require "tabula.cli"
+local fs = require "tabula.fs"
+local json = require "tabula.json"
+local compare = require "tabula.compare"
+
+return {
+  summary = "paired comparison of runs: tabula compare RUN_A RUN_B [...] (RUN@VARIANT for one variant of a run)",
+  usage = "RUN_A RUN_B [...] [options]",
+  options = {
+    { "json", "bool", false, "print JSON instead of Markdown" },
+    { "out", "string", nil, "also write the Markdown (FILE.md) or JSON (FILE.json) to this file" },
+    { "seed", "int", 20260101, "bootstrap seed" },
+    { "draws", "int", 4000, "bootstrap draws" },
+    { "max-ids", "int", 20, "flipped trial ids listed per direction in Markdown" },
+  },
+  main = function(opts, args)
+    local res = compare.runs(args, { seed = opts.seed, draws = opts.draws })
+    local md = compare.markdown(res, opts["max-ids"])
+    local js = json.encode(res, { pretty = true }) .. "\n"
+    io.write(opts.json and js or md)
+    if opts.out then
+      local ok, err = fs.write_atomic(opts.out, opts.out:match("%.json$") and js or md)
+      if not ok then cli.fail("compare: %s", err) end
+    end
+    return 0
+  end,
+}
