@@ -84,7 +84,7 @@ deps:
 	  build-essential pkg-config ca-certificates \
 	  liblua5.4-dev lua5.4 lua-lpeg lua-lpeg-dev libcjson-dev libcurl4-openssl-dev \
 	  libcairo2-dev fonts-wqy-zenhei fonts-dejavu-core \
-	  fairy-stockfish stockfish gnugo nodejs time
+	  fairy-stockfish stockfish gnugo nodejs time chromium
 
 clean:
 	rm -rf build tabula

@@ -523,4 +523,6 @@ function S.report(dir)
   return report.console(sm)
 end
 
+S.view = require "games.xiangqi.view"
+
 return S

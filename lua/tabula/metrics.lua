@@ -60,4 +60,14 @@ function M.bootstrap_mean(values, draws, seed)
   return q(0.025), q(0.975)
 end
 
+-- wilson(c, n) -> lo, hi: the 95% Wilson score interval of a proportion
+function M.wilson(c, total)
+  if total == 0 then return nil, nil end
+  local z, p = 1.959964, c / total
+  local d = 1 + z * z / total
+  local mid = (p + z * z / (2 * total)) / d
+  local half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / d
+  return math.max(0, mid - half), math.min(1, mid + half)
+end
+
 return M

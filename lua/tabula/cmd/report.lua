@@ -1,11 +1,11 @@
 -- tabula report RUN — recompute a run's metrics from its records and write
--- report.md and summary.json into it.
+-- report.md, summary.json and report.html into it.
 local cli = require "tabula.cli"
 local json = require "tabula.json"
 local fs = require "tabula.fs"
 
 return {
-  summary = "recompute metrics from a run's records: writes report.md and summary.json",
+  summary = "recompute metrics from a run's records: writes report.md, summary.json and report.html",
   usage = "RUN_DIR",
   main = function(_, args)
     local dir = args[1] or cli.fail("report: give a run directory")
@@ -16,7 +16,8 @@ return {
     local s = run.load(meta.scenario_file)
     if not s.report then cli.fail("scenario %s has no report", meta.scenario) end
     io.write(s.report(dir) or "")
-    io.write(string.format("wrote %s/report.md and %s/summary.json\n", dir, dir))
+    local _, bytes = require("tabula.view").write(dir, s)
+    io.write(string.format("wrote %s/report.md, %s/summary.json and %s/report.html (%d KB)\n", dir, dir, dir, (bytes + 1023) // 1024))
     return 0
   end,
 }

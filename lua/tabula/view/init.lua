@@ -1,0 +1,276 @@
+-- tabula.view — the self-contained report.html of a run: overview (identity,
+-- headline metrics, the scenario's plots), the trial list (sort, filter,
+-- search) and one trial view per trial (the transcript beside the board, a
+-- ply scrubber). One file: inline CSS, inline SVG, a little inline script;
+-- nothing is loaded from the network, and every text from a record is escaped.
+--
+-- A scenario provides its parts through one hook, S.view (docs/SCENARIOS.md):
+--   S.view = {
+--     load = function(dir) -> src,              -- optional: { meta, recs } (default: run.json, trials.jsonl)
+--     overview = function(src, kit) -> panels,  -- { { title =, html = }... }: plots and tables
+--     row = function(rec) -> fields,            -- optional: trial list fields (see M.COLUMNS)
+--     trial = function(rec, kit, src) -> tv,    -- { frames = { { board = spec, label = }... },
+--   }                                           --   messages = { { role, text, reasoning, usage, mark, frame }... },
+--                                               --   facts = { { name, value }... } }
+-- kit = { html, board, plot, metrics, transcript } (the modules a panel draws with).
+local html = require "tabula.view.html"
+local board = require "tabula.view.board"
+local plot = require "tabula.view.plot"
+local metrics = require "tabula.metrics"
+local records = require "tabula.records"
+local json = require "tabula.json"
+local fs = require "tabula.fs"
+local host = require "tabula.c.host"
+
+local M = {}
+
+-- the trial list's columns: key, heading, numeric, offered as a filter
+M.COLUMNS = {
+  { "id", "trial" }, { "case", "case" }, { "setting", "setting", false, true },
+  { "outcome", "outcome", false, true }, { "reason", "reason", false, true },
+  { "turns", "turns", true }, { "tokens", "tokens", true }, { "cost", "cost ($)", true }, { "time", "time (s)", true },
+}
+
+-- default_row(rec) -> the list fields every record format shares
+function M.default_row(rec)
+  local u = rec.usage or {}
+  local tokens = (u.input or 0) + (u.output or 0)
+  return { id = rec.trial_id, case = rec.case_id or rec.problem_id or rec.puzzle_id or rec.item_id,
+    setting = rec.setting, outcome = rec.status, reason = rec.reason, turns = rec.turns or rec.plies,
+    tokens = rec.usage and tokens or nil, cost = rec.cost, time = rec.seconds }
+end
+
+-- load_run(dir) -> src: run.json and trials.jsonl of a run directory
+function M.load_run(dir)
+  local meta = json.read_file(dir .. "/run.json")
+  local recs = records.read(dir .. "/trials.jsonl", { skip_bad = true })
+  return { dir = dir, meta = meta, recs = recs }
+end
+
+local function asset(name)
+  return fs.read_or_fail(host.root .. "/lua/tabula/view/" .. name, "viewer asset")
+end
+
+local function fmt_num(v, key)
+  if type(v) ~= "number" then return v end
+  if key == "cost" then return string.format("%.4f", v) end
+  if key == "time" then return string.format("%.1f", v) end
+  if math.type(v) == "float" and v ~= math.floor(v) then return string.format("%.3g", v) end
+  return string.format("%d", math.floor(v))
+end
+
+-- identity(meta) -> the run's identity as a definition list
+local function identity(meta)
+  local rows = {}
+  local function add(k, v) if v ~= nil and v ~= "" then rows[#rows + 1] = { k, v } end end
+  add("scenario", meta.scenario)
+  add("scenario file", meta.scenario_file and (meta.scenario_file .. (meta.scenario_sha256 and ("  sha256 " .. meta.scenario_sha256) or "")))
+  if type(meta.model) == "table" then
+    local m = {}
+    for k, v in pairs(meta.model) do if type(v) ~= "table" then m[#m + 1] = k .. "=" .. tostring(v) end end
+    table.sort(m)
+    add("model", table.concat(m, ", "))
+  else add("model", meta.model) end
+  local opts = meta.options_identity or meta.options
+  if type(opts) == "table" then add("settings", json.canonical(opts)) end
+  local setup = meta.setup or {}
+  if type(setup.prompts) == "table" and next(setup.prompts) then add("prompts (sha256)", json.canonical(setup.prompts)) end
+  if type(meta.data) == "table" then add("data", json.canonical(meta.data)) end
+  for k, v in pairs(setup) do if k ~= "prompts" then add("setup: " .. k, type(v) == "table" and json.canonical(v) or v) end end
+  add("tabula version", meta.tabula_version)
+  add("created", meta.created)
+  add("resumed", meta.resumed and (tostring(meta.resumed) .. " times"))
+  add("trials planned", meta.trials_planned)
+  for k, v in pairs(meta.extra or {}) do add(k, v) end
+  local out = { '<dl class="identity">' }
+  for _, r in ipairs(rows) do
+    out[#out + 1] = "<dt>" .. html.esc(r[1]) .. "</dt><dd>" .. html.esc(r[2]) .. "</dd>"
+  end
+  out[#out + 1] = "</dl>"
+  return table.concat(out)
+end
+
+-- headline(recs) -> counts every run has: trials, outcomes, tokens, cost
+local function headline(recs, rows)
+  local outcomes, tokens, cost = {}, 0, 0
+  for i, _ in ipairs(recs) do
+    local r = rows[i]
+    outcomes[r.outcome or "?"] = (outcomes[r.outcome or "?"] or 0) + 1
+    tokens = tokens + (r.tokens or 0)
+    cost = cost + (r.cost or 0)
+  end
+  local parts = {}
+  for k, v in pairs(outcomes) do parts[#parts + 1] = k .. " " .. v end
+  table.sort(parts)
+  return string.format('<p class="headline">%d trials (%s); %d tokens; $%.4f</p>', #recs, html.esc(table.concat(parts, ", ")), tokens, cost)
+end
+
+local function trial_list(rows)
+  local present = {}
+  for _, r in ipairs(rows) do for k, v in pairs(r) do if v ~= nil then present[k] = true end end end
+  local cols = {}
+  for _, c in ipairs(M.COLUMNS) do if present[c[1]] then cols[#cols + 1] = c end end
+  local out = { '<div class="filters"><input id="search" type="search" placeholder="search trial or case id" aria-label="search">' }
+  for _, c in ipairs(cols) do
+    if c[4] then
+      local vals, seen = {}, {}
+      for _, r in ipairs(rows) do
+        local v = r[c[1]]
+        if v ~= nil and not seen[tostring(v)] then seen[tostring(v)] = true; vals[#vals + 1] = tostring(v) end
+      end
+      table.sort(vals)
+      out[#out + 1] = string.format('<label>%s <select class="filter" data-col="%s"><option value="">all</option>', html.esc(c[2]), c[1])
+      for _, v in ipairs(vals) do out[#out + 1] = string.format('<option value="%s">%s</option>', html.esc(v), html.esc(v)) end
+      out[#out + 1] = "</select></label>"
+    end
+  end
+  out[#out + 1] = string.format(' <span class="count"><span id="shown">%d</span> of %d shown</span></div>', #rows, #rows)
+  out[#out + 1] = '<table id="trial-list" class="list"><thead><tr>'
+  for _, c in ipairs(cols) do
+    out[#out + 1] = string.format('<th data-num="%s">%s</th>', c[3] and "1" or "", html.esc(c[2]))
+  end
+  out[#out + 1] = "</tr></thead><tbody>"
+  for i, r in ipairs(rows) do
+    local a = { class = "trow " .. (r.outcome or ""), ["data-n"] = i, ["data-id"] = r.id,
+      ["data-search"] = string.lower(tostring(r.id or "") .. " " .. tostring(r.case or "")) }
+    for _, c in ipairs(cols) do if c[4] then a["data-" .. c[1]] = r[c[1]] ~= nil and tostring(r[c[1]]) or "" end end
+    out[#out + 1] = "<tr" .. html.attrs(a) .. ">"
+    for _, c in ipairs(cols) do
+      local v = r[c[1]]
+      out[#out + 1] = string.format("<td%s>%s</td>", type(v) == "number" and (' data-v="' .. v .. '"') or "", html.esc(fmt_num(v, c[1])))
+    end
+    out[#out + 1] = "</tr>"
+  end
+  out[#out + 1] = "</tbody></table>"
+  return table.concat(out)
+end
+
+local function usage_text(u, cost)
+  if type(u) ~= "table" then return nil end
+  local parts = {}
+  for _, k in ipairs({ "input", "cached", "output", "reasoning" }) do
+    if (u[k] or 0) > 0 then parts[#parts + 1] = k .. " " .. u[k] end
+  end
+  if cost and cost > 0 then parts[#parts + 1] = string.format("$%.5f", cost) end
+  if #parts == 0 then return nil end
+  return table.concat(parts, " · ")
+end
+
+local MARKS = { illegal = "illegal", rejected = "rejected", no_command = "no command", error = "error", forfeit = "forfeit" }
+
+local function message(m)
+  local cls = "msg role-" .. (m.role or "user") .. (m.mark and " bad" or "")
+  local head = { '<div class="mhead"><b>', html.esc(m.title or m.role or "message"), "</b>" }
+  if m.mark then head[#head + 1] = ' <span class="badge">' .. html.esc(MARKS[m.mark] or m.mark) .. "</span>" end
+  local u = usage_text(m.usage, m.cost)
+  if u then head[#head + 1] = ' <span class="usage">' .. html.esc(u) .. "</span>" end
+  head[#head + 1] = "</div>"
+  local body = "<pre>" .. html.esc(m.text or "") .. "</pre>"
+  if m.fold then body = "<details><summary>show</summary>" .. body .. "</details>" end
+  local reasoning = ""
+  if type(m.reasoning) == "string" and m.reasoning ~= "" then
+    reasoning = '<details class="reasoning"><summary>reasoning</summary><pre>' .. html.esc(m.reasoning) .. "</pre></details>"
+  end
+  return string.format('<div class="%s" data-frame="%d">%s%s%s</div>', cls, m.frame or 0, table.concat(head), reasoning, body)
+end
+
+-- trial_view(id, tv) -> the HTML of one trial view (inside a <template>)
+function M.trial_view(id, tv)
+  local frames = tv.frames or {}
+  if #frames == 0 then frames = { { board = { game = "text", text = "(no board for this trial)" }, label = "" } } end
+  local out = { string.format('<div class="tv" data-trial="%s" data-frames="%d"><h2>%s</h2>', html.esc(id), #frames, html.esc(id)) }
+  if tv.facts and #tv.facts > 0 then
+    out[#out + 1] = '<dl class="facts">'
+    for _, f in ipairs(tv.facts) do
+      out[#out + 1] = "<dt>" .. html.esc(f[1]) .. "</dt><dd>" .. html.esc(f[2]) .. "</dd>"
+    end
+    out[#out + 1] = "</dl>"
+  end
+  out[#out + 1] = '<div class="cols"><div class="boardpane"><div class="scrub">'
+    .. '<button data-step="-9999" title="first (Home)">|◀</button><button data-step="-1" title="previous (←)">◀</button>'
+    .. string.format('<input type="range" min="0" max="%d" value="0" aria-label="ply">', #frames - 1)
+    .. '<button data-step="1" title="next (→)">▶</button><button data-step="9999" title="last (End)">▶|</button>'
+    .. '<span class="pos"></span></div><div class="frames">'
+  for i, f in ipairs(frames) do
+    out[#out + 1] = string.format('<figure class="frame%s" data-i="%d">%s<figcaption>%s</figcaption></figure>',
+      i == 1 and " cur" or "", i - 1, board.svg(f.board), html.esc(f.label or ""))
+  end
+  out[#out + 1] = "</div>"
+  if tv.legend then out[#out + 1] = '<p class="legend">' .. html.esc(tv.legend) .. "</p>" end
+  out[#out + 1] = '</div><div class="transcript">'
+  for _, m in ipairs(tv.messages or {}) do out[#out + 1] = message(m) end
+  if not tv.messages or #tv.messages == 0 then out[#out + 1] = '<p class="empty">No transcript recorded for this trial.</p>' end
+  out[#out + 1] = "</div></div></div>"
+  return table.concat(out)
+end
+
+M.kit = { html = html, board = board, plot = plot, metrics = metrics }
+
+-- panels(list) -> the overview's figures
+local function panels(list)
+  local out = { '<div class="panels">' }
+  for _, p in ipairs(list or {}) do
+    out[#out + 1] = string.format('<figure class="panel%s"><figcaption>%s</figcaption>%s</figure>',
+      p.wide and " wide" or "", html.esc(p.title or ""), html.str(p.html))
+  end
+  out[#out + 1] = "</div>"
+  return table.concat(out)
+end
+
+-- page{ title, identity = meta, headline, panels, rows, views } -> the whole document
+function M.page(o)
+  local out = {
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
+    "<title>", html.esc(o.title), "</title><style>", asset("report.css"), "</style></head><body>",
+    board.defs(),
+    '<header><h1>', html.esc(o.title), '</h1><nav><a href="#">overview</a> · <a href="#trials">trials</a>',
+    ' · <button id="letters" type="button">Latin letters</button></nav></header>',
+    '<section id="overview"><details class="ident"><summary>run identity</summary>', identity(o.identity or {}), "</details>",
+    o.headline or "", panels(o.panels), "</section>",
+  }
+  if o.rows then
+    out[#out + 1] = '<section id="trials"><h2>' .. html.esc(o.list_title or "Trials") .. "</h2>" .. trial_list(o.rows) .. "</section>"
+    out[#out + 1] = '<section id="view" hidden></section>'
+    for i, v in ipairs(o.views or {}) do
+      out[#out + 1] = string.format('<template id="tv-%d">%s</template>', i, v)
+    end
+  end
+  out[#out + 1] = "<script>" .. asset("report.js") .. "</script></body></html>\n"
+  return table.concat(out)
+end
+
+-- build(dir, S) -> the report.html text of a run
+function M.build(dir, S)
+  local hook = S.view or {}
+  local src = (hook.load or M.load_run)(dir)
+  src.dir = dir
+  local rows, views = {}, {}
+  for i, rec in ipairs(src.recs) do
+    local row = M.default_row(rec)
+    if hook.row then for k, v in pairs(hook.row(rec) or {}) do row[k] = v end end
+    row.id = row.id or tostring(i)
+    rows[i] = row
+    local tv = hook.trial and hook.trial(rec, M.kit, src) or
+      { messages = { { role = "record", text = json.encode(rec, { pretty = true }) } } }
+    views[i] = M.trial_view(row.id, tv)
+  end
+  local meta = src.meta or {}
+  return M.page({
+    title = string.format("tabula report: %s — %s", tostring(meta.scenario or S.name),
+      type(meta.model) == "table" and tostring(meta.model.name) or tostring(meta.model or src.subtitle or "")),
+    identity = meta, headline = headline(src.recs, rows),
+    panels = hook.overview and hook.overview(src, M.kit) or {},
+    rows = rows, views = views, list_title = src.list_title,
+  })
+end
+
+-- write(dir, S) -> path, bytes: writes dir/report.html
+function M.write(dir, S)
+  local text = M.build(dir, S)
+  local path = dir .. "/report.html"
+  local ok, err = fs.write_atomic(path, text)
+  if not ok then require("tabula.cli").fail("%s", err) end
+  return path, #text
+end
+
+return M

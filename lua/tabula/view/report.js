@@ -1,0 +1,131 @@
+// tabula report viewer: trial list (sort, filter, search), trial views
+// (scrubber: buttons, slider, arrow keys), the Latin-letter switch, and a
+// self-test run by the browser tests when the address ends in #selftest=ID.
+(function () {
+  "use strict";
+  var errors = [];
+  window.addEventListener("error", function (e) { errors.push(String(e.message)); });
+  function $(s, r) { return (r || document).querySelector(s); }
+  function $$(s, r) { return Array.prototype.slice.call((r || document).querySelectorAll(s)); }
+  var list = $("#trial-list"), view = $("#view"), cur = 0;
+
+  function filter() {
+    var q = ($("#search").value || "").trim().toLowerCase(), sels = $$("select.filter"), shown = 0;
+    $$("tbody tr", list).forEach(function (tr) {
+      var ok = !q || tr.getAttribute("data-search").indexOf(q) >= 0;
+      sels.forEach(function (s) { if (s.value && tr.getAttribute("data-" + s.getAttribute("data-col")) !== s.value) ok = false; });
+      tr.hidden = !ok;
+      if (ok) shown++;
+    });
+    $("#shown").textContent = shown;
+  }
+  function sortBy(th) {
+    var i = Array.prototype.indexOf.call(th.parentNode.children, th), num = th.getAttribute("data-num") === "1";
+    var dir = th.classList.contains("asc") ? -1 : 1, body = $("tbody", list);
+    $$("th", list).forEach(function (h) { h.classList.remove("asc", "desc"); });
+    th.classList.add(dir > 0 ? "asc" : "desc");
+    var rows = $$("tr", body);
+    rows.sort(function (a, b) {
+      var x = a.children[i], y = b.children[i];
+      if (num) return dir * ((parseFloat(x.getAttribute("data-v")) || 0) - (parseFloat(y.getAttribute("data-v")) || 0));
+      return dir * x.textContent.localeCompare(y.textContent, undefined, { numeric: true });
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+  if (list) {
+    $("#search").addEventListener("input", filter);
+    $$("select.filter").forEach(function (s) { s.addEventListener("change", filter); });
+    $$("th", list).forEach(function (th) { th.addEventListener("click", function () { sortBy(th); }); });
+    $("tbody", list).addEventListener("click", function (e) {
+      var tr = e.target.closest("tr");
+      if (tr) location.hash = "trial=" + encodeURIComponent(tr.getAttribute("data-id"));
+    });
+  }
+
+  function show(i, scroll) {
+    var tv = $(".tv", view);
+    if (!tv) return;
+    var n = parseInt(tv.getAttribute("data-frames"), 10);
+    cur = Math.max(0, Math.min(n - 1, i));
+    $$(".frame", tv).forEach(function (f) { f.classList.toggle("cur", parseInt(f.getAttribute("data-i"), 10) === cur); });
+    $("input[type=range]", tv).value = cur;
+    $(".pos", tv).textContent = cur + " / " + (n - 1);
+    var first = null;
+    $$(".msg", tv).forEach(function (m) {
+      var at = parseInt(m.getAttribute("data-frame"), 10) === cur;
+      m.classList.toggle("at", at);
+      if (at && !first) first = m;
+    });
+    if (scroll && first) first.scrollIntoView({ block: "nearest" });
+  }
+  function open(id, ply) {
+    var tr = null;
+    $$("tbody tr", list).forEach(function (r) { if (r.getAttribute("data-id") === id) tr = r; });
+    if (!tr) return false;
+    var tpl = document.getElementById("tv-" + tr.getAttribute("data-n"));
+    view.innerHTML = "";
+    view.appendChild(tpl.content.cloneNode(true));
+    view.hidden = false;
+    $("#overview").hidden = true;
+    $("#trials").hidden = true;
+    var tv = $(".tv", view);
+    $$(".scrub button", tv).forEach(function (b) {
+      b.addEventListener("click", function () { show(cur + parseInt(b.getAttribute("data-step"), 10), true); });
+    });
+    $("input[type=range]", tv).addEventListener("input", function (e) { show(parseInt(e.target.value, 10), true); });
+    $$(".msg", tv).forEach(function (m) {
+      m.addEventListener("click", function () { show(parseInt(m.getAttribute("data-frame"), 10), false); });
+    });
+    show(ply || 0, false);
+    window.scrollTo(0, 0);
+    return true;
+  }
+  function route() {
+    var h = decodeURIComponent(location.hash.slice(1)), m = /^trial=(.*?)(?:&ply=(\d+))?$/.exec(h);
+    if (m && list && open(m[1], parseInt(m[2] || "0", 10))) return;
+    if (view) { view.hidden = true; view.innerHTML = ""; }
+    if ($("#overview")) $("#overview").hidden = false;
+    if ($("#trials")) $("#trials").hidden = false;
+    if (h === "trials" && $("#trials")) $("#trials").scrollIntoView();
+  }
+  document.addEventListener("keydown", function (e) {
+    if (!view || view.hidden || /INPUT|SELECT|TEXTAREA/.test(e.target.tagName || "")) return;
+    var step = { ArrowRight: 1, ArrowLeft: -1, Home: -9999, End: 9999 }[e.key];
+    if (step) { show(cur + step, true); e.preventDefault(); }
+  });
+  var latin = false;
+  $("#letters").addEventListener("click", function () {
+    latin = !latin;
+    $$("svg.defs text.zh").forEach(function (t) { t.setAttribute("display", latin ? "none" : "inline"); });
+    $$("svg.defs text.la").forEach(function (t) { t.setAttribute("display", latin ? "inline" : "none"); });
+    this.textContent = latin ? "Chinese glyphs" : "Latin letters";
+  });
+
+  // the browser tests' driver: open one trial, move the scrubber with the
+  // keyboard and the buttons, and write what happened into the page
+  function selftest(id) {
+    var title = document.title, res = { rows: list ? $$("tbody tr", list).length : 0 };
+    res.opened = open(id, 0);
+    var tv = $(".tv", view);
+    res.frames = tv ? parseInt(tv.getAttribute("data-frames"), 10) : 0;
+    function board() { var f = $(".frame.cur", view); return f ? f.innerHTML : ""; }
+    var b0 = board(), i0 = cur;
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true }));
+    res.key = { before: i0, after: cur, changed: board() !== b0 };
+    var b1 = board(), i1 = cur, next = $(".scrub button[data-step='1']", view);
+    if (next) next.click();
+    res.button = { before: i1, after: cur, changed: board() !== b1 };
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Home", bubbles: true }));
+    res.home = cur;
+    res.title_kept = document.title === title;
+    res.transcript_imgs = $$(".transcript img, .transcript script", view).length;
+    res.errors = errors;
+    var pre = document.createElement("pre");
+    pre.id = "selftest-result";
+    pre.textContent = JSON.stringify(res);
+    document.body.appendChild(pre);
+  }
+  window.addEventListener("hashchange", route);
+  var st = /^#selftest=(.*)$/.exec(location.hash);
+  if (st) selftest(decodeURIComponent(st[1])); else route();
+})();

@@ -1,0 +1,156 @@
+-- report.html: the SVG boards, escaping, no external references, and the page
+-- in a real browser (headless Chromium: the trial list, one board per ply,
+-- the transcript, the scrubber, model text shown as text).
+local t = require "tabula.testing"
+local fs = require "tabula.fs"
+local records = require "tabula.records"
+local board = require "tabula.view.board"
+local html = require "tabula.view.html"
+local test, T = t.suite()
+
+local CHROMIUM = "/usr/bin/chromium"
+local XQ_START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+local CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+-- a reply that tries to run code in the viewer
+local XSS = "<script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned'\"> Let me check a line."
+
+local function tmpdir()
+  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
+  return d
+end
+
+local function count(s, piece)
+  local n, i = 0, 1
+  while true do
+    local a, b = s:find(piece, i, true)
+    if not a then return n end
+    n, i = n + 1, b + 1
+  end
+end
+
+-- a small real XiangqiBench run whose replies simulate, play an illegal move,
+-- forget the command, carry markup, then mate (case tabula_0001, mate in 3)
+local function xiangqi_run()
+  local dir = tmpdir()
+  local replies = { XSS .. "\n```bash\nsimulate b5c5 d9e8 c5d5\n```", "```bash\nmove a0a1\n```",
+    "I am thinking without a command.", "```bash\nmove b5c5\n```", "```bash\nmove c5d5\n```" }
+  local f = assert(io.open(dir .. "/replay.jsonl", "w"))
+  for _, r in ipairs(replies) do f:write(require("tabula.json").encode({ text = r }), "\n") end
+  f:close()
+  t.run_scenario("scenarios/xiangqibench.lua", { "--model", "replay:" .. dir .. "/replay.jsonl", "--trials", "1",
+    "--ids", "tabula_0001", "--out", dir .. "/run", "--quiet" })
+  local h = io.popen(t.tabula_bin() .. " report " .. dir .. "/run 2>&1; echo rc=$?")
+  local out = h:read("a"); h:close()
+  t.contains(out, "report.html", "tabula report names report.html")
+  t.contains(out, "rc=0")
+  return dir .. "/run", fs.read(dir .. "/run/report.html")
+end
+
+local cached_run, cached_html
+local function run_once()
+  if not cached_run then cached_run, cached_html = xiangqi_run() end
+  return cached_run, cached_html
+end
+
+test("view: a Xiangqi board places every piece of the FEN, once each", function()
+  local svg = board.svg({ game = "xiangqi", fen = XQ_START, arrows = { { move = "h2e2", kind = "agent" } } })
+  t.eq(count(svg, '<use href="#xq-') - 1, 32, "pieces (besides the grid)")
+  t.eq(count(svg, 'href="#xq-K"'), 1)
+  t.eq(count(svg, 'href="#xq-k"'), 1)
+  t.eq(count(svg, 'class="arrow agent"'), 1)
+  local svg2 = board.svg({ game = "chess", fen = CHESS_START, arrows = { { move = "e2e4", kind = "defender" }, { move = "z9z9" } } })
+  t.eq(count(svg2, '<use href="#ch-') - 1, 32)
+  t.eq(count(svg2, 'class="arrow'), 1, "an arrow off the board is left out")
+  local defs = board.defs()
+  t.contains(defs, 'id="xq-grid"'); t.contains(defs, 'id="ch-grid"'); t.contains(defs, "帥"); t.contains(defs, "♞")
+end)
+
+test("view: the text panel and HTML helpers escape what they are given", function()
+  local svg = board.svg({ game = "text", text = "<script>x</script>\nline 2" })
+  t.ok(not svg:find("<script>", 1, true), "no raw markup in a text panel")
+  t.contains(svg, "&lt;script&gt;x&lt;/script&gt;")
+  t.eq(html.esc([[<a href="x">'&']]), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;")
+  t.eq(html.str(html.tag("b", { title = '"' }, "<i>")), '<b title="&quot;">&lt;i&gt;</b>')
+end)
+
+test("view: report.html of a XiangqiBench run holds every part, model text escaped", function()
+  local dir, page = run_once()
+  local recs = records.read(dir .. "/trials.jsonl")
+  t.eq(#recs, 1)
+  t.eq(count(page, '<tr class="trow'), #recs, "one list row per trial")
+  t.eq(count(page, '<template id="tv-'), #recs, "one trial view per trial")
+  t.eq(count(page, '<figure class="frame'), #recs[1].moves + 1, "one board per ply, and the start")
+  t.eq(count(page, "<script"), 1, "the viewer's own script only")
+  t.contains(page, "&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;&lt;img src=x onerror=")
+  t.contains(page, 'class="arrow sim"', "the simulated line is drawn")
+  t.contains(page, 'class="arrow illegal"', "the illegal move is drawn")
+  t.contains(page, '<span class="badge">illegal</span>')
+  t.contains(page, '<span class="badge">no command</span>')
+  t.contains(page, "pass@k (solid)")
+end)
+
+test("view: report.html references nothing outside itself", function()
+  local _, page = run_once()
+  t.ok(not page:find("https?://"), "no http(s) address")
+  t.ok(not page:find("@import", 1, true), "no CSS import")
+  -- text is escaped, so every "<" opens one of the page's own elements
+  local tags = 0
+  for tag in page:gmatch("<%a[^>]*>") do
+    tags = tags + 1
+    t.ok(not tag:find("%ssrc%s*="), "a src attribute: " .. tag)
+    for v in tag:gmatch('%shref="([^"]*)"') do t.eq(v:sub(1, 1), "#", "href in " .. tag) end
+  end
+  t.ok(tags > 100, "the page was scanned")
+  for v in page:gmatch("url%(([^)]*)%)") do t.eq(v:sub(1, 1), "#", "url(" .. v .. ")") end
+end)
+
+-- chromium(args, url) -> stdout, stderr
+local function chromium(args, url)
+  local err = os.tmpname()
+  local h = io.popen(string.format("%s --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 %s '%s' 2>%s",
+    CHROMIUM, args, url, err))
+  local out = h:read("a"); h:close()
+  local e = fs.read(err) or ""
+  os.remove(err)
+  return out, e
+end
+
+local function unescape(s)
+  return (s:gsub("&lt;", "<"):gsub("&gt;", ">"):gsub("&quot;", '"'):gsub("&amp;", "&"))
+end
+
+test("view: in Chromium the trial view has a board per ply, the transcript, a working scrubber and inert model text", function()
+  t.need_program(CHROMIUM)
+  local dir = run_once()
+  local rec = records.read(dir .. "/trials.jsonl")[1]
+  local url = "file://" .. dir .. "/report.html#selftest=" .. rec.trial_id:gsub("/", "%%2F")
+  local dom, log = chromium("--dump-dom", url)
+  t.ok(not log:find(":CONSOLE", 1, true), "console messages: " .. (log:match("[^\n]*:CONSOLE[^\n]*") or ""))
+  local res = require("tabula.json").decode(unescape(assert(dom:match('<pre id="selftest%-result">(.-)</pre>'), "the self-test ran")))
+  t.eq(res.errors, {}, "script errors")
+  t.eq(res.rows, 1, "trial list rows")
+  t.ok(res.opened, "the trial view opened")
+  local view = assert(dom:match('<section id="view">(.-)</section>'), "the view section")
+  t.eq(count(view, '<svg class="board xiangqi"'), #rec.moves + 1, "boards in the open trial view")
+  t.eq(res.frames, #rec.moves + 1)
+  -- system, first message, and per action the reply and (when given) the feedback
+  local want = 2
+  for _, a in ipairs(rec.actions) do want = want + 1 + (a.feedback and 1 or 0) end
+  t.eq(count(view, 'class="msg '), want, "transcript messages")
+  t.eq(res.key, { before = 0, after = 1, changed = true }, "the right-arrow key moves to the next board")
+  t.eq(res.button, { before = 1, after = 2, changed = true }, "the next button moves to the next board")
+  t.eq(res.home, 0)
+  t.ok(res.title_kept, "a reply's script did not run")
+  t.eq(res.transcript_imgs, 0, "no element made from a reply")
+  t.contains(view, "&lt;script&gt;document.title=")
+  t.contains(view, "&lt;img src=x onerror=")
+  local png = dir .. "/overview.png"
+  chromium(string.format("--hide-scrollbars --window-size=1200,900 --screenshot=%s", png), "file://" .. dir .. "/report.html")
+  local data = fs.read(png) or ""
+  os.remove(png)
+  t.eq(data:sub(2, 4), "PNG", "a screenshot of the overview")
+  t.ok(#data > 20000, "the screenshot shows something (" .. #data .. " bytes)")
+end)
+
+return T
