@@ -25,7 +25,10 @@
 --  * The engine player (the embedded default) plays the built-in mate search's
 --    move (node budget --engine-nodes), else the built-in search's best move.
 --  * Built-in defender: the built-in search with --defender-nodes (default
---    300000) or --defender-depth; it prefers the longest resistance.
+--    300000) or --defender-depth; it prefers the longest resistance. It sees
+--    the game's history and scores a repetition by the referee's rule, so it
+--    never chooses a perpetual check that loses. An engine defender gets the
+--    trial's start position and every move since (`position fen ... moves ...`).
 local xq = require "games.xiangqi"
 local commands = require "games.xiangqi.commands"
 local records = require "tabula.records"
@@ -183,7 +186,10 @@ function Trial:defend()
   local fallback_reason
   local ok, res = pcall(function()
     return d.pool:with(function(e)
-      return e:go({ fen = b:fen(), depth = o["defender-depth"] or ((not o["defender-nodes"]) and 18 or nil),
+      -- the whole game, so that the engine sees repetitions (and the long-check rule)
+      local moves = {}
+      for i, mv in ipairs(self.rec.moves) do moves[i] = xq.iccs_to_engine(mv.move) end
+      return e:go({ fen = self.rec.initial_fen, moves = moves, depth = o["defender-depth"] or ((not o["defender-nodes"]) and 18 or nil),
         nodes = o["defender-nodes"] })
     end)
   end)

@@ -39,7 +39,8 @@ struct xqs_ctx {
     uint64_t nodes, node_limit;
     double deadline;
     int stopped;
-    uint64_t path[XQS_MAX_PLY + XQ_MAX_HISTORY + 8];
+    uint64_t path[XQS_MAX_PLY + XQ_MAX_HISTORY + 8];       /* key before move i */
+    uint8_t path_check[XQS_MAX_PLY + XQ_MAX_HISTORY + 8];  /* move i gave check */
     int npath;
     xq_move pv[XQS_MAX_PLY + 8][XQS_MAX_PLY + 8];
     int pv_len[XQS_MAX_PLY + 8];
@@ -89,7 +90,10 @@ static void reset(xqs_ctx *c, const xq_board *b)
     c->stopped = 0;
     /* the game so far, for repetition inside the search */
     c->npath = 0;
-    for (int i = 0; i < b->nhist; i++) c->path[c->npath++] = b->hist_key[i];
+    for (int i = 0; i < b->nhist; i++) {
+        c->path[c->npath] = b->hist_key[i];
+        c->path_check[c->npath++] = b->hist_check[i];
+    }
 }
 
 static int out_of_budget(xqs_ctx *c)
@@ -175,12 +179,29 @@ static void order(xqs_ctx *c, const xq_board *b, xq_move *moves, int n, xq_move 
 
 /* ---- alpha-beta ---- */
 
-static int repeated(const xqs_ctx *c, uint64_t key)
+/* The current position (key, side to move about to move) occurred before on
+ * this path or in the game: the referee's rule (xq_repetition_of) over the
+ * moves since its first occurrence. A side that gave check with every one of
+ * its moves while the other did not loses; any other repetition is a draw.
+ * Returns 0 when the position is new, else 1 with *score set for the side to
+ * move (a loss scores like being mated here, so it is never chosen over a
+ * longer resistance or a draw). */
+static int repeated(const xqs_ctx *c, uint64_t key, int ply, int *score)
 {
-    /* a position seen before on this path or in the game counts as a draw here */
+    int first = -1;
     for (int i = c->npath - 2; i >= 0; i -= 2)
-        if (c->path[i] == key) return 1;
-    return 0;
+        if (c->path[i] == key) first = i;
+    if (first < 0) return 0;
+    /* moves first, first+2, ... were the side to move's; the others its opponent's */
+    int us_all = 1, them_all = 1;
+    for (int i = first; i < c->npath; i++) {
+        if ((i - first) % 2 == 0) us_all &= c->path_check[i];
+        else them_all &= c->path_check[i];
+    }
+    if (us_all && !them_all) *score = -XQS_MATE + ply;
+    else if (them_all && !us_all) *score = XQS_MATE - ply;
+    else *score = 0;
+    return 1;
 }
 
 static int to_tt(int score, int ply)
@@ -233,7 +254,8 @@ static int qsearch(xqs_ctx *c, xq_board *b, int alpha, int beta, int ply)
 static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int ply, int extensions)
 {
     c->pv_len[ply] = 0;
-    if (ply > 0 && repeated(c, b->key)) return 0;
+    int rep;
+    if (ply > 0 && repeated(c, b->key, ply, &rep)) return rep;
     /* mate distance pruning */
     if (alpha < -XQS_MATE + ply) alpha = -XQS_MATE + ply;
     if (beta > XQS_MATE - ply - 1) beta = XQS_MATE - ply - 1;
@@ -265,6 +287,7 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
         if (attacked_after(b, m, &u)) continue;
         legal++;
         int gives_check = xq_in_check(b);
+        c->path_check[c->npath - 1] = (uint8_t)gives_check;
         int ext = gives_check && extensions < 16 ? 1 : 0;
         int s;
         if (legal == 1) {

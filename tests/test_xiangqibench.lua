@@ -179,6 +179,31 @@ test("a repetition where Black checked every move ends as defender_perpetual_che
   t.eq(tr.rec.repetition.result, "black_loses")
 end)
 
+test("both defenders see the game's history: no losing perpetual check", function()
+  -- Black, a chariot down, has checked with every move since the position after
+  -- a8f8; e8f8 would repeat it (the long-check rule makes that Black's loss)
+  local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/xiangqibench.lua")
+  local start = "3k5/r8/9/9/9/9/9/7R1/8R/5K3 b - - 0 1"
+  local history = { "a8f8", "f0e0", "f8e8", "e0f0" }
+  local function trial(defender)
+    local env = { opts = { ["max-plies"] = 40, ["defender-depth"] = 4 }, prompts = require("tabula.prompt").set("xiangqibench"),
+      defender = defender }
+    local tr = S.new_trial({ id = "x", case = { fen = start }, setting = "sighted", index = 1 }, env)
+    tr.rec = { moves = {}, initial_fen = tr.board:fen() }
+    for i, m in ipairs(history) do tr:record_move(i % 2 == 1 and "black" or "red", m, "test") end
+    return tr
+  end
+  local d = trial({ kind = "builtin" }):defend()
+  t.ok(d.move ~= "e8f8", "the built-in defender avoids the perpetual check, chose " .. tostring(d.move))
+  -- an engine defender is sent the trial's start and every move, in engine coordinates
+  local sent
+  local fake = { go = function(_, req) sent = req; return { bestmove = "e9e7", lines = {} } end }
+  local e = trial({ kind = "uci", name = "fake", pool = { with = function(_, fn) return fn(fake) end } }):defend()
+  t.eq(sent.fen, start)
+  t.eq(sent.moves, { "a9f9", "f1e1", "f9e9", "e1f1" })
+  t.eq(e.move, "e8e6")
+end)
+
 test("simulate reports each ply and stops at an illegal ply 3; the game is untouched", function()
   local r = scripted("mate1", { cmd("simulate a8a7 d9d8 a7c5"), cmd("move b1b9") })
   t.eq(r.reason, "win_mate")

@@ -101,4 +101,34 @@ test("the fallback defender prefers safety, then the longest mate, then checks, 
   t.eq(checked, 5)
 end)
 
+-- Black (a chariot down against two) has checked with every move since the
+-- position after a8f8; e8f8 would repeat it: a loss by the long-check rule
+-- (a draw in the eyes of a search that scores every repetition as 0)
+local REP_FEN = "3k5/r8/9/9/9/9/9/7R1/8R/5K3 b - - 0 1"
+
+test("the search never chooses a repetition where it gave check with every move (the referee's rule)", function()
+  local b = xq.new(REP_FEN)
+  for _, m in ipairs({ "a8f8", "f0e0", "f8e8", "e0f0" }) do t.ok(b:play(m), m) end
+  for _, lim in ipairs({ { depth = 1 }, { depth = 4 }, { nodes = 50000 } }) do
+    local r = xq.search(b, lim)
+    t.ok(r.best ~= "e8f8", "the losing perpetual check is avoided (" .. t.show(lim) .. ")")
+    t.ok(r.score < 0, "Black is still worse: " .. r.score)
+  end
+  -- after e8f8 Red to move sees Black's perpetual check as its own win
+  b:play("e8f8")
+  local r = xq.search(b, { depth = 1 })
+  t.ok(r.score > 29000, "Red's score after the repetition: " .. r.score)
+end)
+
+test("the search still takes a repetition draw where the rule allows it", function()
+  -- the same material, but Black's chariot moved without checking: a draw is the best it has
+  local b = xq.new(REP_FEN)
+  for _, m in ipairs({ "a8a7", "f0e0", "a7a8", "e0f0" }) do t.ok(b:play(m), m) end
+  for _, lim in ipairs({ { depth = 1 }, { depth = 4 } }) do
+    local r = xq.search(b, lim)
+    t.eq(r.best, "a8a7", t.show(lim))
+    t.eq(r.score, 0)
+  end
+end)
+
 return T
