@@ -18,8 +18,10 @@
 --  * Bullet: any non-blank text outside the <answer> block is forbidden
 --    reasoning, rejected like an illegal move. Standard asks for reasoning but
 --    does not reject short replies (thinking models reason out of band).
---  * Colours: the initiating player takes White in its odd-numbered games and
---    Black in its even-numbered ones (counted over the arena's history).
+--  * Colours alternate per pair of players: of the pair's games (the arena's
+--    history and the games already started in this run, whatever the
+--    concurrency), the player who had White less often takes White; on a tie
+--    the initiating player does. Stockfish players get the game's moves.
 --  * Top moves: Stockfish MultiPV 3 at --analysis-depth (default 10) on the
 --    position before each model move; --analysis-depth 0 turns it off.
 --  * A game interrupted mid-way is not recorded; re-running plays it again from
@@ -103,6 +105,7 @@ S.extract = chess.extract_move
 
 local Arena = {}
 Arena.__index = Arena
+S.Arena = Arena   -- for the tests
 
 local function colour_name(side) return side == "white" and "White" or "Black" end
 
@@ -188,7 +191,8 @@ end
 
 function Arena:engine_move(st, p)
   local r = self:engine_for(p):with(function(e)
-    return e:go({ fen = st.game:fen(), depth = (p.how ~= "nodes") and (p.how == "depth" and p.n or 8) or nil,
+    -- the game from its start, so that the engine sees repetitions
+    return e:go({ fen = st.start_fen, moves = st.game:history(), depth = (p.how ~= "nodes") and (p.how == "depth" and p.n or 8) or nil,
       nodes = p.how == "nodes" and p.n or nil })
   end)
   return r.bestmove, { player = p.id, engine = true }
@@ -259,6 +263,19 @@ end
 
 -- ---- the run ----
 
+-- colours(i, j, finished, started) -> white, black: the one of the pair who
+-- had White less often against the other takes it; i on a tie
+function S.colours(i, j, finished, started)
+  local whites = { [i] = 0, [j] = 0 }
+  local function count(g)
+    if (g.white == i and g.black == j) or (g.white == j and g.black == i) then whites[g.white] = whites[g.white] + 1 end
+  end
+  for _, g in ipairs(finished) do count(g) end
+  for _, g in pairs(started) do count(g) end
+  if whites[i] <= whites[j] then return i, j end
+  return j, i
+end
+
 function S.run_custom(opts, env)
   if not opts.arena then cli.fail("give --arena DIR (the directory that keeps the arena's games)") end
   local dir = opts.arena
@@ -287,16 +304,17 @@ function S.run_custom(opts, env)
   local writer = records.writer(dir .. "/games.jsonl")
   local scheduled = 0
   local base = #games
-  -- pairings use the ratings of the games finished so far (and those scheduled in this run)
+  local started = {}   -- { white, black } of the games started in this run
+  -- pairings use the ratings of the games finished so far; colours count the
+  -- pair's finished games and those started (not yet finished) in this run
   local function next_pairing(number)
     local t = S.ratings(games, opts["rd-floor"])
     local rng = metrics.rng(opts.seed * 104729 + number)
     local i = opts.start or ids[rng(#ids)]
     local j = t:pick(i, ids)
-    local played = 0
-    for _, g in ipairs(games) do if g.white == i or g.black == i then played = played + 1 end end
-    if played % 2 == 0 then return i, j end
-    return j, i
+    local white, black = S.colours(i, j, games, started)
+    started[number] = { white = white, black = black }
+    return white, black
   end
   local slots = {}
   for k = 1, opts.games do slots[k] = base + k end
@@ -311,6 +329,7 @@ function S.run_custom(opts, env)
       io.stderr:write(string.format("game %d: infrastructure error%s: %s\n", number,
         attempt < opts.retries and ", replayed from its start" or ", not recorded", res.message))
     end
+    started[number] = nil
     if rec then
       writer:write(rec)
       games[#games + 1] = rec

@@ -150,6 +150,53 @@ test("blindfold: one conversation with the model's own replies and the opponent'
   t.eq(second[1].content:find("FEN", 1, true), nil, "no FEN in blindfold")
 end)
 
+local function colours_by_pair(games)
+  local whites = {}
+  for _, g in ipairs(games) do
+    local a, b = g.white < g.black and g.white or g.black, g.white < g.black and g.black or g.white
+    local k = a .. " vs " .. b
+    whites[k] = whites[k] or { [a] = 0, [b] = 0 }
+    whites[k][g.white] = whites[k][g.white] + 1
+  end
+  return whites
+end
+
+test("colours balance per pair of players at concurrency 1 and 8", function()
+  t.need_program("/usr/games/stockfish")
+  for _, conc in ipairs({ 1, 8 }) do
+    local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+    t.run_scenario("scenarios/chessarena.lua", { "--arena", dir, "--players", "stockfish:nodes=1,stockfish:nodes=2,random",
+      "--start", "stockfish:nodes=1", "--games", "8", "--max-moves", "2", "--analysis-depth", "0",
+      "--concurrency", tostring(conc), "--quiet" })
+    local games = records.read(dir .. "/games.jsonl")
+    t.eq(#games, 8)
+    local pairs_seen = 0
+    for k, w in pairs(colours_by_pair(games)) do
+      local n = {}
+      for _, c in pairs(w) do n[#n + 1] = c end
+      t.ok(math.abs(n[1] - n[2]) <= 1, string.format("concurrency %d, %s: White %d and %d times", conc, k, n[1], n[2]))
+      pairs_seen = pairs_seen + 1
+    end
+    t.ok(pairs_seen >= 1)
+  end
+end)
+
+test("a Stockfish player is sent the game from its start with every move", function()
+  local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/chessarena.lua")
+  local chess = require "games.chess"
+  local sent
+  local fake = { go = function(_, req) sent = req; return { bestmove = "g1f3" } end }
+  local p = S.parse_player("stockfish:depth=3")
+  local arena = setmetatable({ opts = { concurrency = 1 }, engines = { [p.id] = { with = function(_, fn) return fn(fake) end } } }, S.Arena)
+  local g = chess.new()
+  for _, m in ipairs({ "g1f3", "g8f6", "f3g1", "f6g8" }) do assert(g:play(m)) end
+  local u = arena:engine_move({ game = g, start_fen = chess.START }, p)
+  t.eq(u, "g1f3")
+  t.eq(sent.fen, chess.START)
+  t.eq(sent.moves, { "g1f3", "g8f6", "f3g1", "f6g8" })
+  t.eq(sent.depth, 3)
+end)
+
 test("an arena run killed mid-game replays that game from its start with the cache", function()
   local mock = require "tests.mock"
   local proc = require "tabula.c.proc"
