@@ -101,7 +101,9 @@ function M.play(G, n, seed, choose, each, max_steps)
 end
 
 -- playouts(G, opts): see games/README.md. opts: players, games, seed, invariant(state, where),
--- max_steps, hidden_every (check hidden information every k steps, default 1).
+-- max_steps, hidden_every (check hidden information every k steps, default 1), light
+-- (only the invariant, legality of the random choices, the ranking and determinism: for
+-- the many fast playouts; the full checks then run on fewer games).
 -- Returns { matches, steps, decisions } totals.
 function M.playouts(G, opts)
   opts = opts or {}
@@ -116,6 +118,11 @@ function M.playouts(G, opts)
     local n = counts[(g - 1) % #counts + 1]
     local seed = (opts.seed or 1) * 100003 + g
     local function each(state, where)
+      if opts.light then
+        if opts.invariant then opts.invariant(state, where) end
+        total.steps = total.steps + 1
+        return
+      end
       local seats = G.current_seats(state)
       if #seats == 0 then fail(G, where, "not terminal but no seat to choose") end
       local text = kit.serialize(state)
