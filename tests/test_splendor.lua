@@ -1,0 +1,234 @@
+-- Splendor rules: token and card conservation over random playouts, legal-action counts in
+-- hand-built positions (the first turn of a 3-player game), buying with bonuses and gold,
+-- the ten-token limit, nobles, the end of the game and its tie-break, determinism,
+-- serialization, and a blind-reserved card seen only by its owner.
+local t = require "tabula.testing"
+local G = require "games.splendor"
+local kit = require "games.kit"
+local rt = require "games.rules_test"
+local test, T = t.suite()
+
+local W, U, Gr, R, K, GOLD = 1, 2, 3, 4, 5, 6
+
+local function conserved(s, where)
+  local function bad(msg, ...) error((where or "") .. ": " .. string.format(msg, ...), 0) end
+  for k = 1, 6 do
+    local total = s.bank[k]
+    if s.bank[k] < 0 then bad("negative bank") end
+    for i = 1, s.n do total = total + s.players[i].tokens[k] end
+    if total ~= (k == GOLD and 5 or G.TOKENS[s.n]) then bad("%d tokens of colour %d", total, k) end
+  end
+  local seen, count = {}, 0
+  local function card(id)
+    if seen[id] then bad("card %d twice", id) end
+    seen[id] = true; count = count + 1
+  end
+  for level = 1, 3 do
+    for _, id in ipairs(s.decks[level]) do card(id) end
+    for _, id in ipairs(s.market[level]) do if id > 0 then card(id) end end
+  end
+  local nobles = #s.nobles
+  for i = 1, s.n do
+    local p = s.players[i]
+    local pts, bonus = 3 * #p.nobles, { 0, 0, 0, 0, 0 }
+    for _, id in ipairs(p.cards) do card(id); local c = G.card(id); pts = pts + c.points; bonus[c.bonus] = bonus[c.bonus] + 1 end
+    for _, r in ipairs(p.reserved) do card(r.id) end
+    if #p.reserved > 3 then bad("more than three reserved") end
+    if pts ~= p.points then bad("points %d but cards and nobles make %d", p.points, pts) end
+    for k = 1, 5 do if bonus[k] ~= p.bonus[k] then bad("bonuses do not match the cards") end end
+    local tokens = 0
+    for k = 1, 6 do tokens = tokens + p.tokens[k] end
+    if tokens > 10 and not (s.phase == "return" and s.turn == i) then bad("seat %d holds %d tokens", i, tokens) end
+    nobles = nobles + #p.nobles
+  end
+  if count ~= 90 then bad("%d cards instead of 90", count) end
+  if nobles ~= s.n + 1 then bad("%d nobles instead of %d", nobles, s.n + 1) end
+end
+
+-- a 3-player position with no cards drawn yet beyond the market of the seed
+local function position() return G.setup(3, 9) end
+
+test("splendor: 100 fast random playouts (2-4 players) conserve tokens, cards and nobles", function()
+  t.eq(rt.playouts(G, { games = 100, seed = 21, light = true, invariant = conserved }).matches, 100)
+end)
+
+test("splendor: full checks (actions, illegal ids, serialization, hidden information, determinism) on 6 playouts", function()
+  local r = rt.playouts(G, { games = 6, seed = 4, invariant = conserved, hidden_every = 5 })
+  t.ok(r.steps > 6 * 30)
+end)
+
+test("splendor: setup by player count: 4/5/7 gems, 5 gold, 12 cards on view, n+1 nobles", function()
+  for n, gems in pairs({ [2] = 4, [3] = 5, [4] = 7 }) do
+    local s = G.setup(n, 2)
+    t.eq(s.bank, { gems, gems, gems, gems, gems, 5 })
+    t.eq(#s.nobles, n + 1)
+    t.eq({ #s.decks[1], #s.decks[2], #s.decks[3] }, { 36, 26, 16 })
+    conserved(s)
+  end
+end)
+
+test("splendor: the first turn of a 3-player game has 30 actions (10 + 5 + 12 + 3 + 0)", function()
+  local s = position()
+  t.eq(#G.legal_actions(s, 1), 30)
+  t.eq(rt.count_actions(G, s, 1, "^take:"), 10)
+  t.eq(rt.count_actions(G, s, 1, "^take2:"), 5)
+  t.eq(rt.count_actions(G, s, 1, "^reserve:%d"), 12)
+  t.eq(rt.count_actions(G, s, 1, "^reserve:deck"), 3)
+  t.eq(rt.count_actions(G, s, 1, "^buy:"), 0)
+  t.eq(#G.legal_actions(s, 2), 0)
+end)
+
+test("splendor: hand-built bank: take two needs four, fewer than three colours, three reserved", function()
+  local s = position()
+  local p = s.players[1]
+  s.bank = { 3, 0, 4, 0, 0, 0 }     -- the rest is held by the three seats (totals: 5 each, 5 gold)
+  p.tokens = { 2, 5, 0, 0, 0, 0 }
+  s.players[2].tokens = { 0, 0, 1, 5, 0, 3 }
+  s.players[3].tokens = { 0, 0, 0, 0, 5, 2 }
+  t.eq(rt.count_actions(G, s, 1, "^take:"), 1, "one take of the two colours left")
+  t.eq(G.legal_actions(s, 1)[1].id, "take:white,green")
+  t.eq(rt.count_actions(G, s, 1, "^take2:"), 1, "only green has four")
+  for level = 1, 3 do table.insert(p.reserved, { id = table.remove(s.decks[level]), blind = true }) end
+  t.eq(rt.count_actions(G, s, 1, "^reserve"), 0, "three reserved: no more")
+  conserved(s)
+end)
+
+-- put card `id` (in its deck, or already taken out of it) on view at `slot` of its level
+local function to_market(s, id, slot)
+  for level = 1, 3 do
+    for j, x in ipairs(s.decks[level]) do
+      if x == id then s.decks[level][j] = s.market[level][slot]; s.market[level][slot] = id; return end
+    end
+  end
+  local level = G.card(id).level      -- a card taken out of its deck: the one on view goes back
+  table.insert(s.decks[level], s.market[level][slot])
+  s.market[level][slot] = id
+end
+
+local function take_from_decks(s, want)
+  for level = 1, 3 do
+    for j, x in ipairs(s.decks[level]) do if want(G.card(x)) then return table.remove(s.decks[level], j) end end
+  end
+end
+
+test("splendor: buying uses bonuses, then coloured tokens, then gold; the market refills", function()
+  local s = position()
+  t.eq(G.CARDS[1], { 1, "white", 0, { 0, 0, 0, 2, 1 } }, "card 1 costs 2 red and 1 black")
+  to_market(s, 1, 1)
+  local p = s.players[1]
+  local red = take_from_decks(s, function(c) return c.bonus == R and c.points == 0 end)
+  p.cards[1] = red; p.bonus[R] = 1                     -- a red bonus from a card bought earlier
+  p.tokens[K], p.tokens[GOLD] = 1, 1
+  s.bank[K], s.bank[GOLD] = s.bank[K] - 1, s.bank[GOLD] - 1
+  conserved(s)
+  t.eq(G.payment(p, G.card(1)), { 0, 0, 0, 0, 1, 1 }, "red: 1 by bonus, 1 by gold; black by its token")
+  local deck_before = #s.decks[1]
+  assert(G.apply(s, 1, "buy:1"))
+  t.eq(p.tokens, { 0, 0, 0, 0, 0, 0 })
+  t.eq(s.bank, { 5, 5, 5, 5, 5, 5 })
+  t.eq(p.bonus, { 1, 0, 0, 1, 0 })
+  t.eq(#s.decks[1], deck_before - 1, "the market slot was refilled from the deck")
+  t.ok(s.market[1][1] ~= 1 and s.market[1][1] > 0)
+  conserved(s)
+end)
+
+test("splendor: hand-computed purchase: 2 white bonus, cost 3 white 3 red, holding 1 white 2 red 1 gold", function()
+  local p = { bonus = { 2, 0, 0, 0, 0 }, tokens = { 1, 0, 0, 2, 0, 1 } }
+  t.eq(G.payment(p, { cost = { 3, 0, 0, 3, 0 } }), { 1, 0, 0, 2, 0, 1 })
+  t.eq(G.payment(p, { cost = { 3, 0, 0, 4, 0 } }), nil)
+  t.eq(G.payment(p, { cost = { 2, 0, 0, 0, 0 } }), { 0, 0, 0, 0, 0, 0 }, "bonuses alone pay")
+end)
+
+test("splendor: over ten tokens the same seat returns them one at a time (not decisions)", function()
+  local s = position()
+  local p = s.players[1]
+  p.tokens = { 2, 2, 2, 2, 1, 0 }
+  for k = 1, 5 do s.bank[k] = s.bank[k] - p.tokens[k] end
+  assert(G.apply(s, 1, "take:white,blue,green"))
+  t.eq(s.phase, "return"); t.eq(G.current_seats(s), { 1 })
+  t.eq(G.counts_decision(s, 1), false)
+  t.eq(#G.legal_actions(s, 1), 5, "one return per colour held")
+  t.eq(G.apply(s, 1, "return:gold"), nil, "no gold held")
+  assert(G.apply(s, 1, "return:black"))
+  t.eq(s.phase, "return")
+  assert(G.apply(s, 1, "return:white"))
+  t.eq(s.phase, "main"); t.eq(s.turn, 2)
+  conserved(s)
+end)
+
+test("splendor: nobles: one visits by itself, several give a choice, one per turn", function()
+  local s = position()
+  local p = s.players[1]
+  local a, b = s.nobles[1], s.nobles[2]
+  -- bonuses meeting both nobles' needs, minus one card the buy will add
+  local need = {}
+  for k = 1, 5 do need[k] = math.max(G.NOBLES[a][k], G.NOBLES[b][k]) end
+  -- buy a free card: the bonuses come from cards the player "already has"
+  local id = s.market[1][1]
+  local c = G.card(id)
+  for k = 1, 5 do p.bonus[k] = math.max(need[k], c.cost[k]) end
+  p.bonus[c.bonus] = p.bonus[c.bonus] - 1
+  assert(G.apply(s, 1, "buy:" .. id))
+  t.eq(s.phase, "noble"); t.eq(s.turn, 1)
+  t.eq(G.counts_decision(s, 1), false)
+  local ids = {}
+  for _, x in ipairs(G.legal_actions(s, 1)) do ids[#ids + 1] = x.id end
+  t.ok(#ids >= 2, "a choice of nobles")
+  assert(G.apply(s, 1, ids[2]))
+  t.eq(#p.nobles, 1, "one noble per turn")
+  t.eq(p.points, c.points + 3)
+  t.eq(s.turn, 2)
+  -- next turn the other noble visits by itself
+  s.turn = 1
+  assert(G.apply(s, 1, "take:white,blue,green"))
+  t.eq(#p.nobles, 2)
+end)
+
+test("splendor: 15 points end the game after the round; tie-break by fewer cards", function()
+  local s = position()
+  s.turn = 2
+  local p2 = s.players[2]
+  local old = take_from_decks(s, function(c) return c.level == 3 and c.points == 5 end)
+  p2.cards = { old, take_from_decks(s, function(c) return c.level == 3 and c.points == 5 end),
+               take_from_decks(s, function(c) return c.level == 2 and c.points == 3 end),
+               take_from_decks(s, function(c) return c.level == 1 and c.points == 1 end) }
+  p2.points = 14
+  for _, x in ipairs(p2.cards) do local c = G.card(x); p2.bonus[c.bonus] = p2.bonus[c.bonus] + 1 end
+  local one = take_from_decks(s, function(c) return c.level == 1 and c.points == 1 end)
+  to_market(s, one, 1)
+  p2.tokens[GOLD] = 4; s.bank[GOLD] = 1                 -- four gold pay a four-token card
+  conserved(s)
+  assert(G.apply(s, 2, "buy:" .. one))
+  t.eq(p2.points, 15)
+  t.ok(s.final_round and not G.is_terminal(s), "seat 3 still plays")
+  t.eq(G.current_seats(s), { 3 })
+  assert(G.apply(s, 3, "take:white,blue,green"))
+  t.ok(G.is_terminal(s))
+  local p1, p2, p3 = s.players[1], s.players[2], s.players[3]
+  p1.points, p2.points, p3.points = 16, 16, 3
+  p1.cards, p2.cards = { 1, 2, 3 }, { 4, 5 }
+  t.eq(G.ranking(s).ranks, { 2, 1, 3 }, "equal points: fewer cards wins")
+  p2.cards = { 4, 5, 6 }
+  t.eq(G.ranking(s).ranks, { 1, 1, 3 }, "still equal: shared")
+end)
+
+test("splendor: a card reserved unseen is seen only by its owner", function()
+  local s = position()
+  assert(G.apply(s, 1, "reserve:deck2"))
+  local other = kit.copy(s)
+  local mine = other.players[1].reserved[1]
+  other.decks[2][1], mine.id = mine.id, other.decks[2][1]
+  t.ok(s.players[1].reserved[1].id ~= mine.id)
+  rt.same_observation(G, s, other, 2)
+  rt.same_observation(G, s, other, 3)
+  t.ok(kit.serialize(G.observation(s, 1)) ~= kit.serialize(G.observation(other, 1)), "the owner sees which card")
+  t.eq(G.observation(s, 2).players[1].reserved[1], { hidden = true, level = 2 })
+  t.eq(s.players[1].tokens[GOLD], 1, "reserving takes a gold")
+  -- a visible reservation is public
+  s.turn = 2
+  local seen = s.market[1][2]
+  assert(G.apply(s, 2, "reserve:" .. seen))
+  t.eq(G.observation(s, 3).players[2].reserved[1].id, seen)
+end)
+
+return T
