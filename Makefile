@@ -30,7 +30,7 @@ BIN      := tabula
 endif
 
 # Pure C cores: never include lua.h.
-CORE     := loop json fs sha256 proc xiangqi xqsearch http image chess go
+CORE     := loop json fs sha256 proc xiangqi xqsearch http image image_layout chess go
 # Lua bindings: each ends in one luaopen_tabula_*.
 BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image l_chess l_go libs
 OBJS     := $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE) $(BIND) re_lua))

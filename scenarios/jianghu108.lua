@@ -11,17 +11,21 @@
 --  * Chinese prompts use the problem's own header up to the sentence that
 --    guarantees a legal position; the circumstance sentence, the question and the
 --    blocks are our templates (prompts/jianghu108/). English prompts use our own
---    English header, and name pieces in English: General, Advisor, Elephant,
---    Horse, Chariot, Cannon, Soldier (the first of each pair in the spec).
+--    English header, and name pieces in English by side, as the reference's
+--    English rendering does: Red General, Advisor, Elephant, Cannon, Soldier;
+--    Black King, Guard, Officer, Catapult, Pawn; Horse and Chariot for both.
 --  * Extraction: the last <box>…</box> (its first letter A-E; lowercase and
 --    full-width letters accepted inside the box); else the last isolated capital
 --    A-E (full-width accepted; a lowercase letter outside a box is not an answer,
 --    since "a" is an English word); an empty reply is wrong.
 --  * The validator runs first; its findings go into run.json and every record of
 --    the problem, and problems with fatal findings are not evaluated.
---  * --think / --no-think set the provider's thinking switch (reasoning effort
---    for OpenAI-compatible servers, a thinking budget for Anthropic and Gemini);
---    left unset, the model's default is used.
+--  * Run defaults of the reference script: all problems at once (concurrency
+--    108), thinking on (--no-think turns it
+--    off) and, in thinking mode, 131072 output tokens unless --max-tokens says
+--    otherwise (lower it for a model whose limit is smaller). --think sets the
+--    provider's thinking switch (reasoning effort for OpenAI-compatible
+--    servers, a thinking budget for Anthropic and Gemini).
 --  * The engine player answers with the option whose move starts the built-in
 --    search's forced mate (won problems) or has the best search score (drawn
 --    ones), else E.
@@ -36,7 +40,7 @@ local host = require "tabula.c.host"
 local S = {
   name = "jianghu108",
   summary = "Jianghu108: multiple-choice Xiangqi endgame studies (text or vision)",
-  defaults = { trials = 1 },
+  defaults = { trials = 1, concurrency = 108 },   -- the reference sends all problems at once
 }
 
 S.options = {
@@ -45,12 +49,16 @@ S.options = {
   { "lang", "string", "zh", "prompt language", choices = { "zh", "en" } },
   { "vision", "bool", false, "attach the rendered board image" },
   { "image-detail", "string", nil, "image detail hint for providers that take one (low, high, auto)" },
-  { "think", "bool", nil, "turn the model's thinking on (--think) or off (--no-think)" },
+  { "think", "bool", true, "the model's thinking on (--think, the reference's default) or off (--no-think)" },
   { "dry-run", "bool", false, "print the assembled prompts and exit" },
   { "prompts", "string", nil, "prompt folder (default prompts/jianghu108)" },
 }
 
-local EN_NAMES = { K = "General", A = "Advisor", B = "Elephant", N = "Horse", R = "Chariot", C = "Cannon", P = "Soldier" }
+local EN_NAMES = {
+  red = { K = "General", A = "Advisor", B = "Elephant", N = "Horse", R = "Chariot", C = "Cannon", P = "Soldier" },
+  black = { K = "King", A = "Guard", B = "Officer", N = "Horse", R = "Chariot", C = "Catapult", P = "Pawn" },
+}
+S.THINKING_MAX_TOKENS = 131072
 local LEGALITY_SENTENCE = "保证初始局面为合法局面。"
 
 function S.data_path(opts)
@@ -61,12 +69,18 @@ function S.data_path(opts)
   return p
 end
 
--- the English rendering of a Jianghu piece token or move: 炮B7 -> Cannon B7
-local function english(text)
+-- the English rendering of a side's Jianghu piece tokens or move: 炮B7 ->
+-- Cannon B7 for Red, 砲A5 -> Catapult A5 for Black
+local function english(text, side)
   return (text:gsub("([\xE4-\xE9][\x80-\xBF][\x80-\xBF])([A-I]%d%d?)", function(ch, sq)
     local info = notation.JIANGHU_CHARS[ch]
-    return (info and EN_NAMES[info[1]] or ch) .. " " .. sq
+    return (info and EN_NAMES[side][info[1]] or ch) .. " " .. sq
   end))
+end
+
+-- settle_options(opts): the reference's output limit in thinking mode
+function S.settle_options(opts)
+  if opts.think and opts["max-tokens"] == nil then opts["max-tokens"] = S.THINKING_MAX_TOKENS end
 end
 
 -- prompt_text(p, lang, P) -> the assembled prompt of the four parts
@@ -82,13 +96,13 @@ function S.prompt_text(p, lang, P)
   local options = {}
   for i = 1, 5 do
     local text = i == 5 and P:fill(lang .. "_none", {}) or jh.option_text(p, i)
-    if lang == "en" and i < 5 then text = english(text) end
+    if lang == "en" and i < 5 then text = english(text, "red") end
     options[i] = jh.LETTERS[i] .. (lang == "zh" and "：" or ": ") .. text
   end
   local red, black = p.Red, p.Black
   if lang == "en" then
-    red = english(p.Red):gsub(" (%u%d%d?) ", " %1, ")
-    black = english(p.Black):gsub(" (%u%d%d?) ", " %1, ")
+    red = english(p.Red, "red"):gsub(" (%u%d%d?) ", " %1, ")
+    black = english(p.Black, "black"):gsub(" (%u%d%d?) ", " %1, ")
   end
   return P:fill(lang .. "_prompt", {
     header = header, circumstance = P:fill(lang .. "_" .. circ, {}), question = P:fill(lang .. "_question", {}),

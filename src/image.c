@@ -18,11 +18,6 @@ void img_geometry_of(const img_board *b, img_geometry *g)
     g->radius = g->cell * 0.43;
 }
 
-static void point(const img_geometry *g, int file, int rank, double *x, double *y)
-{
-    *x = g->x0 + file * g->cell;
-    *y = g->y0 + (9 - rank) * g->cell;     /* Black at the top */
-}
 
 static void centred_text(cairo_t *cr, const char *text, double x, double y)
 {
@@ -39,23 +34,23 @@ static void draw_grid(cairo_t *cr, const img_geometry *g)
     cairo_set_line_width(cr, 2);
     double x, y, x2, y2;
     for (int r = 0; r <= 9; r++) {              /* ranks: full width */
-        point(g, 0, r, &x, &y);
-        point(g, 8, r, &x2, &y2);
+        img_point(g, 0, r, &x, &y);
+        img_point(g, 8, r, &x2, &y2);
         cairo_move_to(cr, x, y);
         cairo_line_to(cr, x2, y2);
     }
     for (int f = 0; f <= 8; f++) {              /* files: broken by the river except at the edges */
-        point(g, f, 0, &x, &y);
-        point(g, f, 4, &x2, &y2);
+        img_point(g, f, 0, &x, &y);
+        img_point(g, f, 4, &x2, &y2);
         cairo_move_to(cr, x, y);
         cairo_line_to(cr, x2, y2);
-        point(g, f, 5, &x, &y);
-        point(g, f, 9, &x2, &y2);
+        img_point(g, f, 5, &x, &y);
+        img_point(g, f, 9, &x2, &y2);
         cairo_move_to(cr, x, y);
         cairo_line_to(cr, x2, y2);
         if (f == 0 || f == 8) {
-            point(g, f, 4, &x, &y);
-            point(g, f, 5, &x2, &y2);
+            img_point(g, f, 4, &x, &y);
+            img_point(g, f, 5, &x2, &y2);
             cairo_move_to(cr, x, y);
             cairo_line_to(cr, x2, y2);
         }
@@ -63,19 +58,19 @@ static void draw_grid(cairo_t *cr, const img_geometry *g)
     /* palace diagonals */
     const int palaces[2][2] = {{0, 2}, {7, 9}};
     for (int p = 0; p < 2; p++) {
-        point(g, 3, palaces[p][0], &x, &y);
-        point(g, 5, palaces[p][1], &x2, &y2);
+        img_point(g, 3, palaces[p][0], &x, &y);
+        img_point(g, 5, palaces[p][1], &x2, &y2);
         cairo_move_to(cr, x, y);
         cairo_line_to(cr, x2, y2);
-        point(g, 5, palaces[p][0], &x, &y);
-        point(g, 3, palaces[p][1], &x2, &y2);
+        img_point(g, 5, palaces[p][0], &x, &y);
+        img_point(g, 3, palaces[p][1], &x2, &y2);
         cairo_move_to(cr, x, y);
         cairo_line_to(cr, x2, y2);
     }
     cairo_stroke(cr);
     /* a thicker frame */
     cairo_set_line_width(cr, 4);
-    point(g, 0, 9, &x, &y);
+    img_point(g, 0, 9, &x, &y);
     cairo_rectangle(cr, x - 6, y - 6, 8 * g->cell + 12, 9 * g->cell + 12);
     cairo_stroke(cr);
 }
@@ -83,7 +78,7 @@ static void draw_grid(cairo_t *cr, const img_geometry *g)
 static void draw_piece(cairo_t *cr, const img_geometry *g, const img_piece *p)
 {
     double x, y;
-    point(g, p->file, p->rank, &x, &y);
+    img_point(g, p->file, p->rank, &x, &y);
     cairo_new_path(cr);                 /* text leaves a current point behind */
     double rr = p->red ? 0.78 : 0.08, gg = p->red ? 0.05 : 0.08, bb = p->red ? 0.05 : 0.08;
     cairo_arc(cr, x, y, g->radius, 0, 2 * M_PI);
@@ -99,55 +94,67 @@ static void draw_piece(cairo_t *cr, const img_geometry *g, const img_piece *p)
     centred_text(cr, p->text, x, y);
 }
 
-static void draw_arrow(cairo_t *cr, const img_geometry *g, const img_arrow *a, const img_board *b)
+static void draw_arrow(cairo_t *cr, const img_arrow *a, const img_arrow_path *p)
 {
-    double x1, y1, x2, y2;
-    point(g, a->from_file, a->from_rank, &x1, &y1);
-    point(g, a->to_file, a->to_rank, &x2, &y2);
-    double dx = x2 - x1, dy = y2 - y1, len = sqrt(dx * dx + dy * dy);
-    if (len < 1) return;
-    /* control point: off the middle, perpendicular, so the arrow curves */
-    double nx = -dy / len, ny = dx / len, bend = len * 0.22;
-    double cx = (x1 + x2) / 2 + nx * bend, cy = (y1 + y2) / 2 + ny * bend;
-    /* start at the edge of the moving piece; end on the target point, or at
-     * the edge of the captured piece */
-    double sx = x1 + (cx - x1) / hypot(cx - x1, cy - y1) * g->radius;
-    double sy = y1 + (cy - y1) / hypot(cx - x1, cy - y1) * g->radius;
-    double ex = x2, ey = y2;
-    if (a->capture) {
-        double d = hypot(cx - x2, cy - y2);
-        ex = x2 + (cx - x2) / d * g->radius;
-        ey = y2 + (cy - y2) / d * g->radius;
-    }
+    if (hypot(p->ex - p->sx, p->ey - p->sy) < 1) return;
     cairo_new_path(cr);
     cairo_set_source_rgba(cr, a->r, a->g, a->b, 0.9);
     cairo_set_line_width(cr, 6);
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
-    cairo_move_to(cr, sx, sy);
-    cairo_curve_to(cr, sx + (cx - sx) * 2 / 3, sy + (cy - sy) * 2 / 3, ex + (cx - ex) * 2 / 3, ey + (cy - ey) * 2 / 3, ex, ey);
+    cairo_move_to(cr, p->sx, p->sy);
+    /* the quadratic shaft as a cubic */
+    cairo_curve_to(cr, p->sx + (p->cx - p->sx) * 2 / 3, p->sy + (p->cy - p->sy) * 2 / 3,
+                   p->ex + (p->cx - p->ex) * 2 / 3, p->ey + (p->cy - p->ey) * 2 / 3, p->ex, p->ey);
     cairo_stroke(cr);
     /* the head, along the curve's last tangent */
-    double tx = ex - cx, ty = ey - cy, tl = hypot(tx, ty);
+    double tx = p->ex - p->cx, ty = p->ey - p->cy, tl = hypot(tx, ty);
     tx /= tl; ty /= tl;
-    double hl = 22, hw = 12;
+    double hl = 22, hw = 12, ex = p->ex, ey = p->ey;
     cairo_move_to(cr, ex, ey);
     cairo_line_to(cr, ex - tx * hl - ty * hw, ey - ty * hl + tx * hw);
     cairo_line_to(cr, ex - tx * hl + ty * hw, ey - ty * hl - tx * hw);
     cairo_close_path(cr);
     cairo_fill(cr);
-    /* the label beside the start, on the outer side of the curve */
-    if (a->label) {
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-        cairo_set_font_size(cr, 30);
-        double lx = x1 - nx * (g->radius + 18), ly = y1 - ny * (g->radius + 18);
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_new_path(cr);
-        cairo_arc(cr, lx, ly, 17, 0, 2 * M_PI);
-        cairo_fill(cr);
-        cairo_set_source_rgb(cr, a->r, a->g, a->b);
-        centred_text(cr, a->label, lx, ly);
-        cairo_select_font_face(cr, b->font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+/* the letter on a white disc, where the layout put it */
+static void draw_label(cairo_t *cr, const img_arrow *a, const img_arrow_path *p, const img_board *b)
+{
+    if (!a->label) return;
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, 26);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_new_path(cr);
+    cairo_arc(cr, p->lx, p->ly, IMG_LABEL_HALF, 0, 2 * M_PI);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, a->r, a->g, a->b);
+    centred_text(cr, a->label, p->lx, p->ly);
+    cairo_select_font_face(cr, b->font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+/* the small corner marks on the cannon and soldier points */
+static void draw_marks(cairo_t *cr, const img_geometry *g)
+{
+    static const int points[][2] = {
+        {1, 2}, {7, 2}, {1, 7}, {7, 7},                                 /* cannons */
+        {0, 3}, {2, 3}, {4, 3}, {6, 3}, {8, 3}, {0, 6}, {2, 6}, {4, 6}, {6, 6}, {8, 6},   /* soldiers */
+    };
+    double gap = g->cell * 0.07, len = g->cell * 0.16;
+    cairo_set_source_rgb(cr, 0.15, 0.1, 0.05);
+    cairo_set_line_width(cr, 2);
+    for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
+        double x, y;
+        img_point(g, points[i][0], points[i][1], &x, &y);
+        for (int sx = -1; sx <= 1; sx += 2)
+            for (int sy = -1; sy <= 1; sy += 2) {
+                int f = points[i][0] + sx;
+                if (f < 0 || f > 8) continue;       /* no mark past the edge */
+                cairo_move_to(cr, x + sx * gap, y + sy * (gap + len));
+                cairo_line_to(cr, x + sx * gap, y + sy * gap);
+                cairo_line_to(cr, x + sx * (gap + len), y + sy * gap);
+            }
     }
+    cairo_stroke(cr);
 }
 
 typedef struct { unsigned char *data; size_t len, cap; } png_buf;
@@ -182,32 +189,37 @@ int img_render_png(const img_board *b, unsigned char **png, size_t *len, char *e
     cairo_set_source_rgb(cr, 0.93, 0.80, 0.56);       /* the board */
     cairo_paint(cr);
     draw_grid(cr, &g);
+    draw_marks(cr, &g);
     cairo_select_font_face(cr, b->font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     /* river */
     double x, y;
     cairo_set_source_rgb(cr, 0.2, 0.15, 0.1);
     cairo_set_font_size(cr, g.cell * 0.5);
-    point(&g, 2, 4, &x, &y);
+    img_point(&g, 2, 4, &x, &y);
     if (b->river_left) centred_text(cr, b->river_left, x, y - g.cell / 2);
-    point(&g, 6, 4, &x, &y);
+    img_point(&g, 6, 4, &x, &y);
     if (b->river_right) centred_text(cr, b->river_right, x, y - g.cell / 2);
     /* coordinates outside the board: files below, ranks on the left */
     cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, 24);
     for (int f = 0; f < 9; f++) {
         char label[4] = {b->files ? b->files[f] : (char)('a' + f), 0};
-        point(&g, f, 0, &x, &y);
+        img_point(&g, f, 0, &x, &y);
         centred_text(cr, label, x, y + g.cell * 0.75);
     }
     for (int r = 0; r < 10; r++) {
         char label[8];
         snprintf(label, sizeof label, "%d", r + b->rank_base);
-        point(&g, 0, r, &x, &y);
+        img_point(&g, 0, r, &x, &y);
         centred_text(cr, label, x - g.cell * 0.75, y);
     }
     cairo_select_font_face(cr, b->font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     for (int i = 0; i < b->npieces; i++) draw_piece(cr, &g, &b->pieces[i]);
-    for (int i = 0; i < b->narrows; i++) draw_arrow(cr, &g, &b->arrows[i], b);
+    img_arrow_path paths[IMG_MAX_ARROWS];
+    int narrows = b->narrows < IMG_MAX_ARROWS ? b->narrows : IMG_MAX_ARROWS;
+    img_layout(b, &g, paths);
+    for (int i = 0; i < narrows; i++) draw_arrow(cr, &b->arrows[i], &paths[i]);
+    for (int i = 0; i < narrows; i++) draw_label(cr, &b->arrows[i], &paths[i], b);
     cairo_destroy(cr);
     png_buf out = {NULL, 0, 0};
     cairo_status_t st = cairo_surface_write_to_png_stream(s, write_png, &out);

@@ -1,5 +1,5 @@
 /* image.h — Xiangqi board images (PNG) drawn with cairo: grid, palace
- * diagonals, river text, coordinates outside the board, pieces as characters
+ * diagonals, cannon and soldier position marks, river text, coordinates outside the board, pieces as characters
  * on discs, and curved coloured arrows with labels. Pure C; no Lua. */
 #ifndef TABULA_IMAGE_H
 #define TABULA_IMAGE_H
@@ -34,6 +34,28 @@ typedef struct {
 /* geometry, so tests and callers can find things on the picture */
 typedef struct { double x0, y0, cell, radius; } img_geometry;
 void img_geometry_of(const img_board *b, img_geometry *g);
+/* the pixel of a board point (file 0..8, rank 0..9) */
+void img_point(const img_geometry *g, int file, int rank, double *x, double *y);
+
+/* The arrows' shapes and their labels' places. Each shaft is a quadratic
+ * Bézier from (sx,sy) through control (cx,cy) to (ex,ey); each label is a
+ * square of half side IMG_LABEL_HALF centred on (lx,ly). Arrows leaving one
+ * piece along one line bend to alternate sides by growing amounts, so they
+ * part; each label goes next to its own arrow's start, in free space: off
+ * every piece disc, every other label and every arrow, and nearer to its own
+ * arrow than to any other (see img_layout in image_layout.c). */
+#define IMG_LABEL_HALF 14.0
+#define IMG_MAX_ARROWS 16
+typedef struct {
+    double sx, sy, cx, cy, ex, ey;
+    double lx, ly;
+} img_arrow_path;
+
+/* Fill paths[0 .. b->narrows-1]. */
+void img_layout(const img_board *b, const img_geometry *g, img_arrow_path *paths);
+
+/* The point on a shaft at t in [0,1]. */
+void img_path_point(const img_arrow_path *p, double t, double *x, double *y);
 
 /* Draw and encode as PNG into a malloc'd buffer. Returns 0, or -1 with err. */
 int img_render_png(const img_board *b, unsigned char **png, size_t *len, char *err, size_t errlen);

@@ -3,6 +3,8 @@
  *     river = {"楚河", "汉界"}, pieces = {{square="e0", text="帥", side="red"}, ...},
  *     arrows = {{from="b6", to="b9", color={r,g,b} (0-255), label="A", capture=bool}, ...} }
  *     -> png bytes | nil, message
+ *   layout{ the same table } -> { {sx=, sy=, cx=, cy=, ex=, ey=, lx=, ly=}, ... }, label_half
+ *     (each arrow's shaft as a quadratic Bézier s-c-e and its label's centre)
  *   geometry{ width=, height= } -> { x0, y0, cell, radius }   (rank 9 at y0, file a at x0)
  *   load_png(bytes) -> pixels | nil; pixels:size() -> w, h; pixels:pixel(x, y) -> r, g, b */
 #include "image.h"
@@ -60,16 +62,12 @@ static void read_board(lua_State *L, img_board *b)
     lua_pop(L, 1);
 }
 
-static int l_render(lua_State *L)
+/* the pieces and arrows of the table at index 1, into caller-owned arrays */
+static void read_things(lua_State *L, img_board *b, img_piece *pieces, img_arrow *arrows)
 {
-    img_board b;
-    memset(&b, 0, sizeof b);
-    read_board(L, &b);
-    img_piece pieces[64];
-    img_arrow arrows[16];
     lua_getfield(L, 1, "pieces");
     int n = lua_istable(L, -1) ? (int)luaL_len(L, -1) : 0;
-    if (n > 64) return luaL_error(L, "too many pieces");
+    if (n > 64) luaL_error(L, "too many pieces");
     for (int i = 0; i < n; i++) {
         lua_rawgeti(L, -1, i + 1);
         int t = lua_gettop(L);
@@ -78,11 +76,12 @@ static int l_render(lua_State *L)
         pieces[i].red = strcmp(opt_str(L, t, "side", "red"), "red") == 0;
         lua_pop(L, 1);
     }
-    b.pieces = pieces;
-    b.npieces = n;
+    lua_pop(L, 1);
+    b->pieces = pieces;
+    b->npieces = n;
     lua_getfield(L, 1, "arrows");
     int na = lua_istable(L, -1) ? (int)luaL_len(L, -1) : 0;
-    if (na > 16) return luaL_error(L, "too many arrows");
+    if (na > IMG_MAX_ARROWS) luaL_error(L, "too many arrows");
     for (int i = 0; i < na; i++) {
         lua_rawgeti(L, -1, i + 1);
         int t = lua_gettop(L);
@@ -101,8 +100,19 @@ static int l_render(lua_State *L)
         a->r = c[0] / 255.0; a->g = c[1] / 255.0; a->b = c[2] / 255.0;
         lua_pop(L, 1);
     }
-    b.arrows = arrows;
-    b.narrows = na;
+    lua_pop(L, 1);
+    b->arrows = arrows;
+    b->narrows = na;
+}
+
+static int l_render(lua_State *L)
+{
+    img_board b;
+    memset(&b, 0, sizeof b);
+    read_board(L, &b);
+    img_piece pieces[64];
+    img_arrow arrows[IMG_MAX_ARROWS];
+    read_things(L, &b, pieces, arrows);
     unsigned char *png;
     size_t len;
     char err[200];
@@ -114,6 +124,39 @@ static int l_render(lua_State *L)
     lua_pushlstring(L, (const char *)png, len);
     free(png);
     return 1;
+}
+
+static void set_num(lua_State *L, const char *k, double v)
+{
+    lua_pushnumber(L, v);
+    lua_setfield(L, -2, k);
+}
+
+/* layout{ same table as render_xiangqi } -> { {sx=, sy=, cx=, cy=, ex=, ey=, lx=, ly=}, ... }, label_half */
+static int l_layout(lua_State *L)
+{
+    img_board b;
+    memset(&b, 0, sizeof b);
+    read_board(L, &b);
+    img_piece pieces[64];
+    img_arrow arrows[IMG_MAX_ARROWS];
+    read_things(L, &b, pieces, arrows);
+    img_geometry g;
+    img_geometry_of(&b, &g);
+    img_arrow_path paths[IMG_MAX_ARROWS];
+    img_layout(&b, &g, paths);
+    lua_createtable(L, b.narrows, 0);
+    for (int i = 0; i < b.narrows; i++) {
+        const img_arrow_path *p = &paths[i];
+        lua_createtable(L, 0, 8);
+        set_num(L, "sx", p->sx); set_num(L, "sy", p->sy);
+        set_num(L, "cx", p->cx); set_num(L, "cy", p->cy);
+        set_num(L, "ex", p->ex); set_num(L, "ey", p->ey);
+        set_num(L, "lx", p->lx); set_num(L, "ly", p->ly);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_pushnumber(L, IMG_LABEL_HALF);
+    return 2;
 }
 
 static int l_geometry(lua_State *L)
@@ -181,7 +224,7 @@ int luaopen_tabula_image(lua_State *L)
 {
     static const luaL_Reg methods[] = {{"size", l_size}, {"pixel", l_pixel}, {NULL, NULL}};
     static const luaL_Reg fns[] = {
-        {"render_xiangqi", l_render}, {"geometry", l_geometry}, {"load_png", l_load_png}, {NULL, NULL},
+        {"render_xiangqi", l_render}, {"layout", l_layout}, {"geometry", l_geometry}, {"load_png", l_load_png}, {NULL, NULL},
     };
     luaL_newmetatable(L, PIXELS_MT);
     lua_pushcfunction(L, l_gc);

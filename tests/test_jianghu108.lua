@@ -116,6 +116,10 @@ test("golden prompts of problem 1 in Chinese and English", function()
     t.eq(text, fs.read(path), path)
     t.eq(text:find(p1.name, 1, true), nil, "the name is never shown")
     t.eq(text:find("bilibili", 1, true), nil, "the source is never shown")
+    if lang == "en" then   -- the reference's English names differ by side
+      t.contains(text, "Red pieces: Chariot B1, Cannon B4, Cannon B7, General F2, Soldier F9")
+      t.contains(text, "Black pieces: Horse A1, Pawn A2, Pawn A3, Catapult A5, Guard D10, Chariot E5, King E10")
+    end
   end
 end)
 
@@ -180,6 +184,17 @@ test("a scripted run through the mock server scores a known set of answers", fun
   t.eq(by["1"].reply, "<box>" .. answers["1"] .. "</box>")
 end)
 
+test("the reference's run defaults: thinking on with 131072 output tokens; --no-think sends no limit", function()
+  local _, log = run_mock({ args = { "--ids", "1" } }, { { reply = "<box>C</box>" } })
+  t.contains(log[1].body, 'tokens":131072')
+  t.contains(log[1].body, '"enable_thinking":true')
+  _, log = run_mock({ args = { "--ids", "1", "--no-think" } }, { { reply = "<box>C</box>" } })
+  t.eq(log[1].body:find("tokens\":", 1, true), nil)
+  t.contains(log[1].body, '"enable_thinking":false')
+  _, log = run_mock({ args = { "--ids", "1", "--max-tokens", "8000" } }, { { reply = "<box>C</box>" } })
+  t.contains(log[1].body, 'tokens":8000')
+end)
+
 test("with --vision the image reaches the server in the provider's format", function()
   for _, provider in ipairs({ "openai", "gemini" }) do
     local recs, log = run_mock({ provider = provider, args = { "--vision", "--ids", "1", "--image-detail", "high" } },
@@ -232,6 +247,97 @@ test("the picture: size, a red piece's disc, the river text, an arrow's colour",
     end
   end
   t.ok(blue > 30, "arrow B is blue (" .. blue .. " blue pixels)")
+end)
+
+-- the distance from (x, y) to an arrow's shaft, sampled on its own here
+local function shaft_distance(a, x, y)
+  local best = math.huge
+  local px, py
+  for k = 0, 400 do
+    local t = k / 400
+    local u = 1 - t
+    local qx = u * u * a.sx + 2 * u * t * a.cx + t * t * a.ex
+    local qy = u * u * a.sy + 2 * u * t * a.cy + t * t * a.ey
+    if px then
+      local vx, vy = qx - px, qy - py
+      local l2 = vx * vx + vy * vy
+      local s = l2 > 0 and math.max(0, math.min(1, ((x - px) * vx + (y - py) * vy) / l2)) or 0
+      best = math.min(best, math.sqrt((x - px - s * vx) ^ 2 + (y - py - s * vy) ^ 2))
+    end
+    px, py = qx, qy
+  end
+  return best
+end
+
+test("the option letters on all 108 boards: off the pieces and each other, nearest to their own arrows", function()
+  local image = require "tabula.c.image"
+  local problems = jh.load(data_file())
+  local g = image.geometry({ width = 792, height = 870 })
+  local bad, shared = {}, 0
+  for _, p in ipairs(problems) do
+    local pic = jh.picture(p)
+    local paths, half = image.layout(pic)
+    t.eq(#paths, 4, "four arrows in problem " .. p.id)
+    local starts = {}
+    for _, a in ipairs(pic.arrows) do starts[a.from] = (starts[a.from] or 0) + 1 end
+    for _, n in pairs(starts) do if n > 1 then shared = shared + 1; break end end
+    for i, a in ipairs(paths) do
+      local letter = pic.arrows[i].label
+      local function box_dist(x, y)
+        local dx, dy = math.max(0, math.abs(x - a.lx) - half), math.max(0, math.abs(y - a.ly) - half)
+        return math.sqrt(dx * dx + dy * dy)
+      end
+      for _, pc in ipairs(pic.pieces) do
+        local f, r = pc.square:byte(1) - 96, tonumber(pc.square:sub(2))
+        local x, y = g.x0 + (f - 1) * g.cell, g.y0 + (9 - r) * g.cell
+        if box_dist(x, y) < g.radius + 1.5 then
+          bad[#bad + 1] = string.format("problem %s: %s over the piece on %s", p.id, letter, pc.square)
+        end
+      end
+      local own = shaft_distance(a, a.lx, a.ly)
+      for j, b in ipairs(paths) do
+        if j ~= i then
+          if math.abs(a.lx - b.lx) < 2 * half and math.abs(a.ly - b.ly) < 2 * half then
+            bad[#bad + 1] = string.format("problem %s: %s and %s overlap", p.id, letter, pic.arrows[j].label)
+          end
+          if shaft_distance(b, a.lx, a.ly) <= own then
+            bad[#bad + 1] = string.format("problem %s: %s is as near to arrow %s as to its own", p.id, letter, pic.arrows[j].label)
+          end
+        end
+      end
+      -- next to its own start: within two and a half cells of the moving piece
+      local f, r = pic.arrows[i].from:byte(1) - 96, tonumber(pic.arrows[i].from:sub(2))
+      local x, y = g.x0 + (f - 1) * g.cell, g.y0 + (9 - r) * g.cell
+      if math.sqrt((a.lx - x) ^ 2 + (a.ly - y) ^ 2) > 2.5 * g.cell then
+        bad[#bad + 1] = string.format("problem %s: %s is far from its piece", p.id, letter)
+      end
+    end
+  end
+  t.eq(shared, 87, "problems where several options start from one piece")
+  t.eq(bad, {})
+end)
+
+test("the picture has the cannon and soldier position marks", function()
+  local image = require "tabula.c.image"
+  local px = assert(image.load_png(assert(image.render_xiangqi({ width = 792, height = 870, pieces = {}, arrows = {} }))))
+  local g = image.geometry({ width = 792, height = 870 })
+  local function dark_near(file, rank, sx, sy)   -- a mark's corner pixel in one quadrant
+    local x = g.x0 + file * g.cell + sx * (g.cell * 0.07 + g.cell * 0.08)
+    local y = g.y0 + (9 - rank) * g.cell + sy * g.cell * 0.07
+    local r = px:pixel(math.floor(x + 0.5), math.floor(y + 0.5))
+    return r < 120
+  end
+  -- cannon points b3/h3 and b8/h8 (files 1, 7; ranks 2, 7): marks in all four quadrants
+  for _, pt in ipairs({ { 1, 2 }, { 7, 2 }, { 1, 7 }, { 7, 7 } }) do
+    for _, q in ipairs({ { -1, -1 }, { 1, -1 }, { -1, 1 }, { 1, 1 } }) do
+      t.ok(dark_near(pt[1], pt[2], q[1], q[2]), string.format("mark at %d,%d quadrant %d,%d", pt[1], pt[2], q[1], q[2]))
+    end
+  end
+  -- soldier points on the edge have marks only on the inner side
+  t.ok(dark_near(0, 3, 1, 1), "mark right of a4")
+  t.ok(not dark_near(0, 3, -1, 1), "no mark left of a4")
+  -- an ordinary point (c2) has none
+  t.ok(not dark_near(2, 1, 1, 1), "no mark at c2")
 end)
 
 return T

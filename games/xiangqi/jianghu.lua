@@ -219,10 +219,10 @@ end
 
 M.ARROW_COLOURS = { { 220, 30, 30 }, { 30, 80, 220 }, { 20, 150, 60 }, { 140, 50, 180 } }
 
--- image(p [, opts]) -> PNG bytes | nil, message: the board with arrows for A-D
-function M.image(p, opts)
+-- picture(p [, opts]) -> the table tabula.c.image draws (render_xiangqi) and
+-- lays out (layout): the pieces and an arrow with its letter for each of A-D
+function M.picture(p, opts)
   opts = opts or {}
-  local image = require "tabula.c.image"
   local pieces = {}
   local board = notation.jianghu_board(p.Red, p.Black)
   for _, side in ipairs({ "red", "black" }) do
@@ -240,8 +240,13 @@ function M.image(p, opts)
         capture = target and true or false }
     end
   end
-  return image.render_xiangqi({ width = 792, height = 870, font = opts.font, files = "ABCDEFGHI", rank_base = 1,
-    river = { "楚河", "汉界" }, pieces = pieces, arrows = arrows })
+  return { width = 792, height = 870, font = opts.font, files = "ABCDEFGHI", rank_base = 1,
+    river = { "楚河", "汉界" }, pieces = pieces, arrows = arrows }
+end
+
+-- image(p [, opts]) -> PNG bytes | nil, message: the board with arrows for A-D
+function M.image(p, opts)
+  return require("tabula.c.image").render_xiangqi(M.picture(p, opts))
 end
 
 return M

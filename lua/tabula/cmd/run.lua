@@ -66,6 +66,7 @@ function M.execute(s, opts, forced)
   for k, v in pairs(forced or {}) do opts[k] = v end
   if s.run_custom then return s.run_custom(opts, {}) end
   if opts["dry-run"] and s.dry_run then return s.dry_run(s.plan(opts), opts) end   -- needs no model
+  if s.settle_options then s.settle_options(opts) end    -- defaults that depend on other options
   local cfg = models.resolve(opts.model, opts.models)
   local settings = { temperature = opts.temperature, top_p = opts["top-p"], max_tokens = opts["max-tokens"],
     reasoning_effort = opts["reasoning-effort"], thinking_budget = opts["thinking-budget"], think = opts.think }
