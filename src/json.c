@@ -1,6 +1,7 @@
 /* json.c — see json.h. A recursive-descent reader over a byte buffer. */
 #include "json.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,8 +78,10 @@ static size_t put_utf8(char *o, unsigned cp)
     return 4;
 }
 
-/* Reads a string literal at r->pos (which is at '"'); returns malloc'd text. */
-static char *parse_string(reader *r)
+/* Reads a string literal at r->pos (which is at '"'); returns malloc'd text
+ * and its length in *outlen (the text may hold NUL bytes from \u0000 when
+ * allow_nul is set; object keys may not). */
+static char *parse_string(reader *r, size_t *outlen, int allow_nul)
 {
     size_t start = ++r->pos;
     while (r->pos < r->len && r->s[r->pos] != '"') {   /* find the end: bounds the output size */
@@ -118,7 +121,7 @@ static char *parse_string(reader *r)
             } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
                 free(out); fail(r, "lone UTF-16 low surrogate"); return NULL;
             }
-            if (cp == 0) { free(out); fail(r, "\\u0000 is not supported in strings"); return NULL; }
+            if (cp == 0 && !allow_nul) { free(out); fail(r, "\\u0000 is not supported in object keys"); return NULL; }
             o += put_utf8(o, cp);
             break;
         }
@@ -131,6 +134,7 @@ static char *parse_string(reader *r)
     }
     r->pos++;
     *o = 0;
+    if (outlen) *outlen = (size_t)(o - out);
     return out;
 }
 
@@ -166,8 +170,11 @@ static cJSON *parse_number(reader *r)
     if (!text) return fail(r, "out of memory");
     memcpy(text, s + start, n);
     text[n] = 0;
-    cJSON *item = is_int ? cJSON_CreateRaw(text) : cJSON_CreateNumber(strtod(text, NULL));
+    double x = strtod(text, NULL);              /* an integer too long for a double is refused too */
+    cJSON *item = NULL;
+    if (isfinite(x)) item = is_int ? cJSON_CreateRaw(text) : cJSON_CreateNumber(x);
     if (text != buf) free(text);
+    if (!isfinite(x)) { r->pos = start; return fail(r, "number out of range (it cannot be kept exactly)"); }
     return item ? item : fail(r, "out of memory");
 }
 
@@ -188,7 +195,7 @@ static cJSON *parse_container(reader *r, int is_object)
                 cJSON_Delete(node);
                 return fail(r, r->pos >= r->len ? "unexpected end of input in object" : "expected a string key");
             }
-            if (!(key = parse_string(r))) { cJSON_Delete(node); return NULL; }
+            if (!(key = parse_string(r, NULL, 0))) { cJSON_Delete(node); return NULL; }
             skip_space(r);
             if (r->pos >= r->len || r->s[r->pos] != ':') {
                 free(key); cJSON_Delete(node); return fail(r, "expected ':' after key");
@@ -223,11 +230,15 @@ static cJSON *parse_value(reader *r)
     case '{': return parse_container(r, 1);
     case '[': return parse_container(r, 0);
     case '"': {
-        char *s = parse_string(r);
+        size_t n;
+        char *s = parse_string(r, &n, 1);
         if (!s) return NULL;
-        cJSON *item = cJSON_CreateString(s);
-        free(s);
-        return item ? item : fail(r, "out of memory");
+        cJSON *item = cJSON_CreateString("");
+        if (!item) { free(s); return fail(r, "out of memory"); }
+        cJSON_free(item->valuestring);           /* keep the text with its length (it may hold NUL) */
+        item->valuestring = s;
+        item->valueint = n > (size_t)INT_MAX ? -1 : (int)n;
+        return item;
     }
     default: break;
     }

@@ -3,7 +3,9 @@
  * line numbers; this one keeps every integer literal exactly (as a cJSON_Raw
  * node holding its digits), reports line, column and byte offset, and in
  * lenient mode accepts the bare NaN / Infinity / -Infinity found in real
- * datasets. */
+ * datasets. A string node's valueint holds its length in bytes (the text may
+ * hold NUL bytes, from \u0000); -1 when it is too long for an int. Numbers
+ * too large for a double (1e999) are refused. */
 #ifndef TABULA_JSON_H
 #define TABULA_JSON_H
 

@@ -28,8 +28,8 @@ static void push_tree(lua_State *L, const cJSON *item, int depth)
         if (!lua_stringtonumber(L, item->valuestring)) lua_pushnumber(L, strtod(item->valuestring, NULL));
     } else if (cJSON_IsNumber(item)) {
         lua_pushnumber(L, item->valuedouble);
-    } else if (cJSON_IsString(item)) {
-        lua_pushstring(L, item->valuestring);
+    } else if (cJSON_IsString(item)) {                 /* valueint: its length (see json.h) */
+        lua_pushlstring(L, item->valuestring, item->valueint >= 0 ? (size_t)item->valueint : strlen(item->valuestring));
     } else if (cJSON_IsTrue(item) || cJSON_IsFalse(item)) {
         lua_pushboolean(L, cJSON_IsTrue(item));
     } else if (cJSON_IsNull(item)) {
@@ -87,7 +87,77 @@ static int l_decode(lua_State *L)
 typedef struct {
     lua_State *L;
     int lenient;
+    size_t replaced;      /* bytes of invalid UTF-8 replaced by U+FFFD */
 } encoder;
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 when it is not one. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) { len = 3; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+    else if (c >= 0xF0 && c <= 0xF4) { len = 4; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+    else return 0;
+    if (n < len || s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < len; i++) if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+    return len;
+}
+
+/* Any byte string as valid UTF-8: pushes onto the Lua stack either the JSON
+ * string literal (quoted and escaped as cJSON escapes, NUL as \u0000) when
+ * quoted is set, or the bare text with NUL and invalid bytes as U+FFFD (for
+ * object keys, which cJSON escapes itself). Invalid UTF-8 bytes become
+ * U+FFFD, counted in e->replaced. */
+static void push_clean(encoder *e, const char *str, size_t len, int quoted)
+{
+    luaL_Buffer b;
+    const unsigned char *s = (const unsigned char *)str;
+    luaL_buffinit(e->L, &b);
+    if (quoted) luaL_addchar(&b, '"');
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
+        size_t k = utf8_seq(s + i, len - i);
+        if (k == 0 || (c == 0 && !quoted)) {
+            luaL_addstring(&b, "\xEF\xBF\xBD");
+            e->replaced++;
+            i++;
+            continue;
+        }
+        if (quoted && (c < 0x20 || c == '"' || c == '\\')) {
+            char esc[8];
+            switch (c) {
+            case '"': strcpy(esc, "\\\""); break;
+            case '\\': strcpy(esc, "\\\\"); break;
+            case '\b': strcpy(esc, "\\b"); break;
+            case '\f': strcpy(esc, "\\f"); break;
+            case '\n': strcpy(esc, "\\n"); break;
+            case '\r': strcpy(esc, "\\r"); break;
+            case '\t': strcpy(esc, "\\t"); break;
+            default: snprintf(esc, sizeof esc, "\\u%04x", c); break;
+            }
+            luaL_addstring(&b, esc);
+        } else {
+            luaL_addlstring(&b, str + i, k);
+        }
+        i += k;
+    }
+    if (quoted) luaL_addchar(&b, '"');
+    luaL_pushresult(&b);
+}
+
+/* Is s[0..len) valid UTF-8 without NUL bytes? */
+static int clean_text(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        size_t k = utf8_seq((const unsigned char *)s + i, len - i);
+        if (k == 0 || s[i] == 0) return 0;
+        i += k;
+    }
+    return 1;
+}
 
 static cJSON *build(encoder *e, int idx, int depth);
 
@@ -117,9 +187,13 @@ static int is_sequence(lua_State *L, int idx, lua_Integer *n)
     return count == max;
 }
 
+typedef struct { const char *s; size_t len; } objkey;
+
 static int cmp_keys(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    const objkey *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
 static cJSON *encode_error(encoder *e, const char *msg)
@@ -153,7 +227,7 @@ static cJSON *build_table(encoder *e, int idx, int depth)
     }
     /* an object: collect string keys and sort them */
     size_t nk = 0, cap = 16;
-    const char **keys = malloc(cap * sizeof *keys);
+    objkey *keys = malloc(cap * sizeof *keys);
     if (!keys) return encode_error(e, "out of memory");
     lua_pushnil(L);
     while (lua_next(L, idx)) {
@@ -167,26 +241,34 @@ static cJSON *build_table(encoder *e, int idx, int depth)
                 : "JSON object keys must be strings");
         }
         if (nk == cap) {
-            const char **k2 = realloc(keys, (cap *= 2) * sizeof *keys);
+            objkey *k2 = realloc(keys, (cap *= 2) * sizeof *keys);
             if (!k2) { free(keys); lua_pop(L, 1); return encode_error(e, "out of memory"); }
             keys = k2;
         }
-        keys[nk++] = lua_tostring(L, -1);   /* anchored by the table itself */
+        keys[nk].s = lua_tolstring(L, -1, &keys[nk].len);   /* anchored by the table itself */
+        nk++;
     }
     qsort(keys, nk, sizeof *keys, cmp_keys);
     cJSON *obj = cJSON_CreateObject();
     if (!obj) { free(keys); return encode_error(e, "out of memory"); }
     for (size_t i = 0; i < nk; i++) {
-        lua_getfield(L, idx, keys[i]);
+        lua_pushlstring(L, keys[i].s, keys[i].len);
+        lua_rawget(L, idx);
         cJSON *v = build(e, lua_gettop(L), depth + 1);
         if (!v) {                                   /* stack: field value, message */
-            lua_pushfstring(L, "%s (in field '%s')", lua_tostring(L, -1), keys[i]);
+            lua_pushfstring(L, "%s (in field '%s')", lua_tostring(L, -1), keys[i].s);
             lua_replace(L, -3);
             lua_pop(L, 1);
             cJSON_Delete(obj); free(keys); return NULL;
         }
         lua_pop(L, 1);
-        cJSON_AddItemToObject(obj, keys[i], v);
+        if (clean_text(keys[i].s, keys[i].len)) {
+            cJSON_AddItemToObject(obj, keys[i].s, v);
+        } else {                                    /* a key that is not valid UTF-8 text */
+            push_clean(e, keys[i].s, keys[i].len, 0);
+            cJSON_AddItemToObject(obj, lua_tostring(L, -1), v);
+            lua_pop(L, 1);
+        }
     }
     free(keys);
     return obj;
@@ -221,8 +303,11 @@ static cJSON *build(encoder *e, int idx, int depth)
     case LUA_TSTRING: {
         size_t len;
         const char *s = lua_tolstring(L, idx, &len);
-        if (strlen(s) != len) return encode_error(e, "cannot encode a string with a NUL byte");
-        return cJSON_CreateString(s);
+        if (clean_text(s, len)) return cJSON_CreateString(s);
+        push_clean(e, s, len, 1);                  /* NUL as \u0000, invalid bytes as U+FFFD */
+        cJSON *raw = cJSON_CreateRaw(lua_tostring(L, -1));
+        lua_pop(L, 1);
+        return raw;
     }
     case LUA_TTABLE: return build_table(e, idx, depth);
     default:
@@ -231,11 +316,13 @@ static cJSON *build(encoder *e, int idx, int depth)
     }
 }
 
-/* encode(value [, {pretty=true, lenient=true}]) -> text | nil, message */
+/* encode(value [, {pretty=true, lenient=true}]) -> text, replaced | nil, message
+ * Any Lua string encodes: NUL as \u0000, and each byte that is not valid UTF-8
+ * as U+FFFD; replaced counts those bytes, so the caller can say so. */
 static int l_encode(lua_State *L)
 {
     luaL_checkany(L, 1);
-    encoder e = {L, opt_flag(L, 2, "lenient")};
+    encoder e = {L, opt_flag(L, 2, "lenient"), 0};
     lua_settop(L, 2);
     cJSON *tree = build(&e, 1, 0);
     if (!tree) {
@@ -248,7 +335,8 @@ static int l_encode(lua_State *L)
     if (!text) return luaL_error(L, "out of memory encoding JSON");
     lua_pushstring(L, text);
     cJSON_free(text);
-    return 1;
+    lua_pushinteger(L, (lua_Integer)e.replaced);
+    return 2;
 }
 
 /* array([t]) / object([t]): mark a table so it encodes as that kind even when empty */
