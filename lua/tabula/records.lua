@@ -5,6 +5,7 @@
 local fs = require "tabula.fs"
 local json = require "tabula.json"
 local cli = require "tabula.cli"
+local secrets = require "tabula.secrets"
 
 local M = {}
 
@@ -59,10 +60,26 @@ function M.writer(path)
   return setmetatable({ path = path, appender = a }, Writer), torn
 end
 
--- writer:write(record): one line, fsynced before it returns.
+-- line(record) -> the record as one line of valid UTF-8 JSON, whatever bytes its
+-- strings hold (engine output, model replies, server errors): NUL is escaped,
+-- invalid UTF-8 becomes U+FFFD and the record says how many bytes were
+-- replaced (replaced_invalid_utf8); API keys are redacted.
+function M.line(rec)
+  local text, replaced = json.encode(rec)
+  if not text then error("cannot encode a record as JSON: " .. replaced, 2) end
+  if replaced > 0 then
+    rec.replaced_invalid_utf8 = replaced
+    text = json.canonical(rec)
+  end
+  return secrets.redact(text)
+end
+
+-- writer:write(record): one line, fsynced before it returns. A failed write
+-- (a full disk) stops the run with one line naming the file and the error;
+-- the records written before it stay intact.
 function Writer:write(rec)
-  local ok, err = self.appender:write(json.canonical(rec))
-  if not ok then error(self.path .. ": " .. err, 2) end
+  local ok, err = self.appender:write(M.line(rec))
+  if not ok then error(cli.user_error(string.format("%s: %s", self.path, err), 1), 0) end
 end
 
 function Writer:close() self.appender:close() end
