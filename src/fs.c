@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -178,4 +179,29 @@ int fs_sha256_file(const char *path, char hex[65])
     sha256_final(&c, d);
     sha256_hex(d, hex);
     return 0;
+}
+
+int fs_lock(const char *path, long *holder)
+{
+    *holder = 0;
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        char buf[32] = "";
+        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+        if (n > 0) { buf[n] = 0; *holder = strtol(buf, NULL, 10); }
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, (size_t)n, 0) != n) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
 }

@@ -23,4 +23,10 @@ int fs_appender_close(fs_appender *a);
 
 int fs_sha256_file(const char *path, char hex[65]);
 
+/* An advisory lock (flock) on path, created if needed, holding the locking
+ * process's id. Returns the open fd (the lock lasts until it is closed or the
+ * process ends), or -1 with errno; EWOULDBLOCK when another open file holds
+ * it, with the holder's pid (as written in the file, 0 if unknown) in *holder. */
+int fs_lock(const char *path, long *holder);
+
 #endif

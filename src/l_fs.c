@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #define APPENDER_MT "tabula.fs.appender"
+#define LOCK_MT "tabula.fs.lock"
 
 static int fail_errno(lua_State *L, const char *what, const char *path)
 {
@@ -171,6 +172,33 @@ static int l_appender_close(lua_State *L)
     return 0;
 }
 
+/* lock(path) -> lock | nil, message, holder_pid: an advisory lock held until
+ * lock:unlock(), garbage collection or the end of the process */
+static int l_lock(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    int *fd = lua_newuserdatauv(L, sizeof *fd, 0);
+    *fd = -1;
+    luaL_setmetatable(L, LOCK_MT);
+    long holder;
+    *fd = fs_lock(path, &holder);
+    if (*fd < 0) {
+        if (errno != EWOULDBLOCK) return fail_errno(L, "cannot lock", path);
+        luaL_pushfail(L);
+        lua_pushfstring(L, "%s is locked by process %d", path, (int)holder);
+        lua_pushinteger(L, holder);
+        return 3;
+    }
+    return 1;
+}
+
+static int l_unlock(lua_State *L)
+{
+    int *fd = luaL_checkudata(L, 1, LOCK_MT);
+    if (*fd >= 0) { close(*fd); *fd = -1; }
+    return 0;
+}
+
 static int l_appender_tostring(lua_State *L)
 {
     fs_appender *a = check_appender(L);
@@ -190,11 +218,18 @@ int luaopen_tabula_fs(lua_State *L)
     static const luaL_Reg fns[] = {
         {"mkdir_p", l_mkdir_p}, {"write_atomic", l_write_atomic}, {"read", l_read},
         {"kind", l_kind}, {"list", l_list}, {"remove", l_remove}, {"sha256", l_sha256},
-        {"sha256_file", l_sha256_file}, {"appender", l_appender}, {NULL, NULL},
+        {"sha256_file", l_sha256_file}, {"appender", l_appender}, {"lock", l_lock}, {NULL, NULL},
     };
+    static const luaL_Reg lock_methods[] = {{"unlock", l_unlock}, {NULL, NULL}};
+    static const luaL_Reg lock_meta[] = {{"__gc", l_unlock}, {"__close", l_unlock}, {NULL, NULL}};
     luaL_newmetatable(L, APPENDER_MT);
     luaL_setfuncs(L, meta, 0);
     luaL_newlib(L, methods);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, LOCK_MT);
+    luaL_setfuncs(L, lock_meta, 0);
+    luaL_newlib(L, lock_methods);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
     luaL_newlib(L, fns);

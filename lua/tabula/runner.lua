@@ -11,6 +11,8 @@ local json = require "tabula.json"
 local records = require "tabula.records"
 local loop = require "tabula.loop"
 local cli = require "tabula.cli"
+local secrets = require "tabula.secrets"
+local failures = require "tabula.failures"
 
 local M = {}
 
@@ -22,6 +24,7 @@ local function same(a, b) return json.canonical(a) == json.canonical(b) end
 -- prepare(dir, meta) -> done (trial_id -> record), info: creates or checks run.json
 function M.prepare(dir, meta)
   fs.mkdir_p(dir)
+  M.lock = failures.lock_dir(dir)   -- held until the process ends
   local run_path = dir .. "/run.json"
   if fs.kind(run_path) == "file" then
     local old = json.read_file(run_path)
@@ -65,21 +68,23 @@ function M.run(spec)
   if #pending < #spec.trials then
     io.stderr:write(string.format("resuming: %d of %d trials already recorded\n", #spec.trials - #pending, #spec.trials))
   end
+  local stop   -- a configuration error (bad key, unknown model): no more trials start
   loop.map(pending, math.max(1, spec.concurrency or 1), function(trial)
+    if stop then return end
     local rec, err
     for attempt = 0, spec.retries or 2 do
-      local ok, r, e = pcall(spec.play, trial)
+      local ok, r, e = failures.call(spec.play, trial, spec.meta and spec.meta.scenario_file)
       if ok and r then rec = r; break end
-      if ok then err = e else
-        if type(r) == "table" and r.infra then err = r else error(r, 0) end   -- a bug: stop the run
-      end
+      if ok then err = e else err = r end
+      if stop then return end                 -- cut: not recorded, it runs again on resume
+      if failures.is_config(err) then stop = err; return end
       if attempt < (spec.retries or 2) then
-        io.stderr:write(string.format("trial %s: infrastructure error, re-queued: %s\n", trial.id, tostring(err.message)))
+        io.stderr:write(secrets.redact(string.format("trial %s: infrastructure error, re-queued: %s\n", trial.id, tostring(err.message))))
       end
     end
     if not rec then
       errors = errors + 1
-      rec = { trial_id = trial.id, status = "error", reason = "error", error = err and err.message or "unknown" }
+      rec = { trial_id = trial.id, status = "error", reason = "error", error = err and tostring(err.message) or "unknown" }
     end
     writer:write(rec)
     if rec.status ~= "error" then done[trial.id] = rec end
@@ -87,6 +92,7 @@ function M.run(spec)
     if spec.progress then spec.progress(rec, finished, #pending) end
   end)
   writer:close()
+  if stop then failures.stop_run(stop, #pending - finished) end
   local out = {}
   for _, t in ipairs(spec.trials) do
     if done[t.id] then out[#out + 1] = done[t.id] end

@@ -1,0 +1,67 @@
+-- tabula.failures — how a run meets failure (see README, "Failure handling"):
+-- the run-directory lock, configuration errors that stop a run, and bugs in
+-- scenario code shown at the scenario's own file and line.
+local fs = require "tabula.fs"
+local cli = require "tabula.cli"
+local secrets = require "tabula.secrets"
+
+local M = {}
+
+-- lock_dir(dir) -> lock: an advisory lock on dir/.lock for the process's
+-- lifetime; a second run on the same directory stops at once naming the holder.
+function M.lock_dir(dir)
+  local lock, err, holder = fs.lock(dir .. "/.lock")
+  if lock then return lock end
+  if holder then
+    cli.fail("%s is in use by another run (process %d holds %s/.lock); wait for it to finish or use another --out",
+      dir, holder, dir)
+  end
+  cli.fail("%s", err)
+end
+
+-- is_config(err): an error no retry will cure (bad key, no permission, unknown
+-- model, a request the server calls invalid)
+function M.is_config(err)
+  return type(err) == "table" and err.config == true
+end
+
+-- stop_run(err, not_run): one line naming the model, the URL and the server's message
+function M.stop_run(err, not_run)
+  error(cli.user_error(secrets.redact(string.format(
+    "configuration error, the run stopped: %s (%d trials not run; fix it and run again with the same --out to continue)",
+    tostring(err.message), not_run)), 2), 0)
+end
+
+-- the first "file:line" of the traceback that lies in the scenario's file
+local function scenario_line(tb, file)
+  if not file then return nil end
+  local base = fs.basename(file)
+  for line in tb:gmatch("[^\n]+") do
+    local where = line:match("^%s*(%S-" .. base:gsub("%p", "%%%0") .. ":%d+):")
+    if where then return where end
+  end
+  return nil
+end
+
+-- call(play, trial, scenario_file) -> true, record | true, nil, infra_error | false, infra_error.
+-- A user error passes through; any other error is a bug in the scenario (or
+-- below it) and stops the run with its place in the scenario first.
+function M.call(play, trial, scenario_file)
+  local tb
+  local res = table.pack(xpcall(play, function(e)
+    if type(e) ~= "table" then tb = debug.traceback(tostring(e), 2) end
+    return e
+  end, trial))
+  if res[1] then return true, res[2], res[3] end
+  local e = res[2]
+  if type(e) == "table" and (e.infra or cli.is_user_error(e)) then
+    if e.infra then return false, e end
+    error(e, 0)
+  end
+  local where = tb and scenario_line(tb, scenario_file)
+  -- first line: where in the scenario; then the traceback, for whoever fixes it
+  error(cli.user_error(secrets.redact(string.format("bug in the scenario%s (trial %s): %s\n%s",
+    where and (" at " .. where) or "", trial.id, tostring(e), tb or "")), 1), 0)
+end
+
+return M
