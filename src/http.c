@@ -20,6 +20,8 @@ struct http_req {
     char errbuf[CURL_ERROR_SIZE];
     loop_t *lp;
     int chunk_signalled;
+    size_t max_bytes, received;
+    int too_large;
 };
 
 static CURLM *multi;
@@ -119,6 +121,12 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 {
     http_req *r = ud;
     size_t len = size * n;
+    r->received += len;
+    if (r->max_bytes && r->received > r->max_bytes) {
+        r->too_large = 1;
+        snprintf(r->errbuf, sizeof r->errbuf, "the reply is larger than %zu bytes", r->max_bytes);
+        return 0;                                  /* aborts the transfer */
+    }
     if (r->stream) {
         if (buf_add(&r->chunk, p, len)) return 0;
         if (!r->chunk_signalled) { r->chunk_signalled = 1; loop_signal(r->lp, r->stream_token); }
@@ -146,6 +154,7 @@ http_req *http_start(loop_t *lp, const http_options *o, char *err, size_t errlen
     if (!r->easy) { free(r); snprintf(err, errlen, "cannot create a curl handle"); return NULL; }
     r->lp = lp;
     r->stream = o->stream;
+    r->max_bytes = o->max_bytes;
     r->done_token = loop_token(lp);
     r->stream_token = loop_token(lp);
     CURL *e = r->easy;
@@ -211,6 +220,8 @@ int http_error(const http_req *r, const char **message)
     *message = r->errbuf;
     return r->curl_code;
 }
+
+int http_too_large(const http_req *r) { return r->too_large; }
 
 const char *http_take_chunk(http_req *r, size_t *len)
 {

@@ -23,6 +23,7 @@ typedef struct {
     long timeout_ms;             /* whole transfer; 0: none */
     long idle_timeout_ms;        /* abort when no byte arrives for this long; 0: none */
     int stream;                  /* deliver the body in chunks as it arrives */
+    size_t max_bytes;            /* abort a body larger than this; 0: no limit */
 } http_options;
 
 /* Start a request. Returns NULL (with a message in err) when it cannot start. */
@@ -37,6 +38,8 @@ const char *http_headers(const http_req *r, size_t *len);
 const char *http_body(const http_req *r, size_t *len);
 /* Transport error: curl's code (0 if none) and message. */
 int         http_error(const http_req *r, const char **message);
+/* 1 when the transfer was aborted because the body passed max_bytes */
+int         http_too_large(const http_req *r);
 double      http_total_seconds(const http_req *r);
 
 /* Streaming: take what arrived since the last call (the buffer is reset). */

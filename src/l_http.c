@@ -1,9 +1,10 @@
 /* l_http.c — tabula.c.http: start transfers and read their results; the Lua
  * side (lua/tabula/http.lua) waits on the tokens through the event loop.
  *   request{ method=, url=, headers={...}, body=, connect_timeout=, timeout=,
- *            idle_timeout= (seconds), stream=bool } -> req | nil, message
+ *            idle_timeout= (seconds), stream=bool, max_bytes= } -> req | nil, message
  *   req:tokens() -> done_token, stream_token
  *   req:result() -> { status, headers = {name=value}, body, seconds } | nil, code, message
+ *                   (code "too_large" when the body passed max_bytes)
  *   req:chunk() -> data, finished      req:cancel() */
 #include "http.h"
 
@@ -37,6 +38,8 @@ static long field_ms(lua_State *L, const char *k)
     lua_getfield(L, 1, k);
     double v = lua_isnil(L, -1) ? 0 : luaL_checknumber(L, -1);
     lua_pop(L, 1);
+    if (!(v > 0)) return 0;
+    if (v > 1e9) v = 1e9;                           /* about 30 years: no limit */
     return (long)(v * 1000);
 }
 
@@ -53,6 +56,10 @@ static int l_request(lua_State *L)
     o.connect_timeout_ms = field_ms(L, "connect_timeout");
     o.timeout_ms = field_ms(L, "timeout");
     o.idle_timeout_ms = field_ms(L, "idle_timeout");
+    lua_getfield(L, 1, "max_bytes");
+    lua_Integer mb = lua_isnil(L, -1) ? 0 : luaL_checkinteger(L, -1);
+    o.max_bytes = mb > 0 ? (size_t)mb : 0;
+    lua_pop(L, 1);
     lua_getfield(L, 1, "stream");
     o.stream = lua_toboolean(L, -1);
     lua_pop(L, 1);
@@ -134,7 +141,8 @@ static int l_result(lua_State *L)
     int code = http_error(r, &msg);
     if (code) {
         luaL_pushfail(L);
-        lua_pushinteger(L, code);
+        if (http_too_large(r)) lua_pushliteral(L, "too_large");
+        else lua_pushinteger(L, code);
         lua_pushstring(L, msg);
         return 3;
     }

@@ -13,13 +13,19 @@
 --
 -- Retries: 429, 5xx, transport failures, malformed bodies and cut streams are
 -- retried with exponential backoff and jitter (Retry-After honoured) within
--- max_attempts and a total time budget; 400/401/403/404 fail at once. A failure
--- is an infrastructure error: the runner re-queues it, it is never a loss.
+-- max_attempts and a total time budget (time_budget, also enforced while a
+-- reply streams in); a reply larger than max_reply_bytes fails at once. A
+-- failure is an infrastructure error: the runner re-queues it, it is never a
+-- loss. 400/401/403/404 are configuration errors (err.config: bad key, no
+-- permission, unknown model, invalid request): they fail at once, every later
+-- call of that model fails the same way without a request, and the runner
+-- stops the run. Keys echoed by a server are redacted from every message.
 local http = require "tabula.http"
 local json = require "tabula.json"
 local fs = require "tabula.fs"
 local loop = require "tabula.loop"
 local models = require "tabula.models"
+local secrets = require "tabula.secrets"
 
 local M = {}
 
@@ -32,14 +38,15 @@ local PROVIDERS = {
 local Agent = {}
 Agent.__index = Agent
 
--- per-model limits shared by every agent of the same model name
+-- per-model limits shared by every agent of the same model (name and server)
 local limits = {}
 
-local function limiter(cfg)
-  local l = limits[cfg.name]
+local function limiter(cfg, opts)
+  local id = cfg.name .. " " .. tostring(cfg.base_url)
+  local l = limits[id]
   if not l then
-    l = { in_flight = 0, max = cfg.max_in_flight or 64, rpm = cfg.rpm, sent = {}, waiting = {} }
-    limits[cfg.name] = l
+    l = { in_flight = 0, max = cfg.max_in_flight or opts.max_in_flight or 64, rpm = cfg.rpm, sent = {}, waiting = {} }
+    limits[id] = l
   end
   return l
 end
@@ -95,8 +102,20 @@ function Agent:describe()
 end
 
 local function infra(kind, message, status)
-  return { infra = true, kind = kind, message = message, status = status }
+  return { infra = true, kind = kind, message = secrets.redact(message), status = status }
 end
+
+-- the server's own words from an error body (JSON or not), shortened
+local function server_said(provider, body)
+  local d = json.decode(body)
+  local said = type(d) == "table" and provider.error_message(d)
+  if not said and type(d) == "table" and d.error ~= nil then said = json.canonical(d.error) end
+  said = said or body
+  if #said > 500 then said = said:sub(1, 500) .. "..." end
+  return said
+end
+
+M.MAX_REPLY_BYTES = 8 * 1024 * 1024
 
 -- parse "data:" events out of an SSE byte stream
 local function sse_reader(on_event)
@@ -116,34 +135,47 @@ local function sse_reader(on_event)
 end
 
 -- one HTTP attempt -> reply | nil, err (err.retry = true when worth retrying)
-function Agent:attempt(req, stream)
+function Agent:attempt(req, stream, deadline)
+  deadline = deadline or math.huge
   local cfg = self.cfg
   local headers = { "Content-Type: application/json" }
   for _, h in ipairs(self.provider.auth_headers(models.key(cfg))) do headers[#headers + 1] = h end
   local url = cfg.base_url:gsub("/+$", "") .. req.path
   local acc = stream and self.provider.stream()
   local stream_error
+  local raw, raw_len = {}, 0   -- the first bytes of a stream: the body of an HTTP error
+  local sse = stream and sse_reader(function(ev, data)
+    local ok, e = pcall(acc.event, acc, ev, data)
+    if not ok and not stream_error then stream_error = type(e) == "table" and e.stream_error or tostring(e) end
+  end)
+  local max_bytes = self.opts.max_reply_bytes or M.MAX_REPLY_BYTES
   local res, code, msg = http.request({
     method = "POST", url = url, headers = headers, body = json.canonical(req.body),
     connect_timeout = self.opts.connect_timeout or 20,
-    timeout = (not stream) and (self.opts.timeout or 600) or nil,
+    -- the whole request: the request timeout, and never past the call's deadline
+    timeout = math.max(0.001, math.min((not stream) and (self.opts.timeout or 600) or 1e9, deadline - loop.now())),
     idle_timeout = stream and (self.opts.idle_timeout or 300) or nil,
-    on_chunk = stream and sse_reader(function(ev, data)
-      local ok, e = pcall(acc.event, acc, ev, data)
-      if not ok and not stream_error then stream_error = type(e) == "table" and e.stream_error or tostring(e) end
-    end) or nil,
+    max_bytes = max_bytes,
+    on_chunk = stream and function(data)
+      if raw_len < 65536 then raw[#raw + 1] = data; raw_len = raw_len + #data end
+      sse(data)
+    end or nil,
   })
   local where = string.format("model %s at %s", cfg.name, url)
   if not res then
+    if code == "too_large" then
+      return nil, infra("too_large", string.format("%s: the reply is larger than %d bytes (--max-reply-bytes)", where, max_bytes))
+    end
     local e = infra("transport", string.format("%s: transport error %s: %s", where, tostring(code), tostring(msg)))
     e.retry = true
+    e.timed_out = code == 28
     return nil, e
   end
   if res.status ~= 200 then
-    local d = json.decode(res.body)
-    local said = d and self.provider.error_message(d) or res.body:sub(1, 300)
+    local said = server_said(self.provider, stream and table.concat(raw) or res.body)
     local e = infra("http", string.format("%s: HTTP %d: %s", where, res.status, said), res.status)
     e.retry = res.status == 429 or res.status == 408 or res.status >= 500
+    e.config = res.status == 400 or res.status == 401 or res.status == 403 or res.status == 404
     e.retry_after = tonumber(res.headers["retry-after"])
     return nil, e
   end
@@ -154,6 +186,7 @@ function Agent:attempt(req, stream)
     local d, err = json.decode(res.body)
     if not d then why = "the reply is not JSON: " .. err
     elseif type(d) ~= "table" then why = "the reply is not a JSON object"
+    elseif d.error ~= nil and d.error ~= json.null then why = "the server answered with an error: " .. server_said(self.provider, res.body)
     else reply, why = self.provider.parse(d) end
   end
   if not reply then
@@ -163,6 +196,21 @@ function Agent:attempt(req, stream)
   end
   reply.seconds = res.seconds
   return reply
+end
+
+-- store(path, reply): write a reply to the cache; a failure (a full disk) is
+-- reported once per run, and the call will be paid again on resume
+local cache_failure_shown = false
+function Agent:store(cpath, reply)
+  local stored = {}
+  for k, v in pairs(reply) do stored[k] = v end
+  stored.cached = nil
+  local ok, err = fs.mkdir_p(fs.dirname(cpath))
+  if ok then ok, err = fs.write_atomic(cpath, secrets.redact(json.canonical(stored))) end
+  if not ok and not cache_failure_shown then
+    cache_failure_shown = true
+    io.stderr:write(string.format("warning: the response cache cannot be written (%s); replies are not cached, so a resumed run pays for them again (reported once)\n", err))
+  end
 end
 
 function Agent:cache_path(key)
@@ -188,30 +236,31 @@ function Agent:reply(conversation, ctx)
     local hit = text and json.decode(text)
     if hit then hit.cached = true; hit.cost = 0; return hit end
   end
-  local l = limiter(self.cfg)
+  local l = limiter(self.cfg, self.opts)
+  if l.config_error then return nil, l.config_error end   -- no request: it would fail the same way
   local max_attempts = self.opts.max_attempts or 6
   local budget = self.opts.time_budget or 1800
   local started = loop.now()
+  local deadline = started + budget
   local last
   for attempt = 1, max_attempts do
     acquire(l)
-    local ok, reply, err = pcall(self.attempt, self, req, stream)
+    local ok, reply, err = pcall(self.attempt, self, req, stream, deadline)
     release(l)
     if not ok then error(reply, 0) end
     if reply then
       reply.attempts = attempt
       reply.cost = models.cost(self.cfg.prices, reply.usage)
-      if cpath then
-        fs.mkdir_p(fs.dirname(cpath))
-        local stored = {}
-        for k, v in pairs(reply) do stored[k] = v end
-        stored.cached = nil
-        fs.write_atomic(cpath, json.canonical(stored))
-      end
+      if cpath then self:store(cpath, reply) end
       reply.cached = false
       return reply
     end
     last = err
+    if err.config then l.config_error = l.config_error or err end
+    if err.timed_out and loop.now() >= deadline then
+      last.message = last.message .. string.format(" (the call's deadline of %gs passed)", budget)
+      break
+    end
     if not err.retry then break end
     if attempt < max_attempts then
       local base = self.opts.backoff or 1

@@ -2,6 +2,7 @@
 --
 --   local res, code, msg = http.request{ method = "POST", url = ..., headers = {"A: b"},
 --     body = "...", connect_timeout = 10, timeout = 600, idle_timeout = 120,
+--     max_bytes = 8388608,                  -- a longer body fails with code "too_large"
 --     on_chunk = function(data) ... end }   -- on_chunk streams the body as it arrives
 --   res = { status = 200, headers = { ["content-type"] = ... }, body = "...", seconds = 0.12 }
 --
@@ -18,7 +19,7 @@ function M.request(opts)
   local req, err = C.request({
     method = opts.method, url = opts.url, headers = opts.headers, body = opts.body,
     connect_timeout = opts.connect_timeout, timeout = opts.timeout,
-    idle_timeout = opts.idle_timeout, stream = streaming,
+    idle_timeout = opts.idle_timeout, stream = streaming, max_bytes = opts.max_bytes,
   })
   if not req then return nil, -1, err end
   local done, stream = req:tokens()
