@@ -8,8 +8,14 @@
  *   {"match": "text in the last user message", "times": 1,
  *    "reply": "...", "reasoning": "...", "finish": "stop",
  *    "usage": {"input": 10, "cached": 2, "output": 5, "reasoning": 3},
- *    "fault": "429|500|503|400|401|404|drop|malformed|sse_cut", "retry_after": 1,
- *    "delay_ms": 100}
+ *    "fault": "429|500|503|400|401|403|404|drop|malformed|sse_cut|bad_bytes|error200|
+ *             null_content|number_content|trickle|big", "retry_after": 1,
+ *    "delay_ms": 100, "echo_auth": true}
+ * bad_bytes: content with invalid UTF-8 and an escaped NUL; error200: a 200
+ * reply holding {"error": ...}; null_content / number_content: OpenAI content
+ * that is not text; trickle: a 200 stream that sends one byte every 100 ms for
+ * 10 s and never finishes; big: a 1 MB reply; echo_auth: the error message
+ * repeats the request's Authorization header (a server that echoes keys).
  * "match" absent: any request; "times" absent: no limit. With no rule left the
  * reply is "ok". Control endpoints: GET /_stats, GET /_log (JSONL of requests),
  * POST /_reset (usage counts and log), POST /_script (replace the rules). */
@@ -31,7 +37,7 @@
 
 typedef struct {
     char *match, *reply, *reasoning, *finish, *fault;
-    int times, used, retry_after, delay_ms;
+    int times, used, retry_after, delay_ms, echo_auth;
     int u_input, u_cached, u_output, u_reasoning;   /* -1: computed */
 } rule;
 
@@ -39,6 +45,7 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static rule *rules;
 static int nrules;
 static long requests;
+static int active, max_active;     /* model requests being answered now, and the most at once */
 static int global_delay_ms;
 static char *req_log;
 static size_t log_len, log_cap;
@@ -95,6 +102,7 @@ static int load_rules(const char *text)
         r->times = getint(o, "times", -1);
         r->retry_after = getint(o, "retry_after", 1);
         r->delay_ms = getint(o, "delay_ms", 0);
+        r->echo_auth = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "echo_auth"));
         const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, "usage");
         r->u_input = getint(u, "input", -1);
         r->u_cached = getint(u, "cached", 0);
@@ -128,7 +136,8 @@ static int respond(int fd, int status, const char *ctype, const char *extra, con
 {
     char head[512];
     const char *reason = status == 200 ? "OK" : status == 429 ? "Too Many Requests" : status == 400 ? "Bad Request" :
-                         status == 401 ? "Unauthorized" : status == 404 ? "Not Found" : status == 503 ? "Service Unavailable" :
+                         status == 401 ? "Unauthorized" : status == 403 ? "Forbidden" : status == 404 ? "Not Found" :
+                         status == 503 ? "Service Unavailable" :
                          "Internal Server Error";
     int n = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s\r\n",
                      status, reason, ctype, strlen(body), extra ? extra : "");
@@ -446,7 +455,7 @@ static int handle(int fd, const char *method, const char *path, const char *head
     if (strcmp(path, "/_stats") == 0) {
         char b[128];
         pthread_mutex_lock(&mu);
-        snprintf(b, sizeof b, "{\"requests\":%ld}", requests);
+        snprintf(b, sizeof b, "{\"max_active\":%d,\"requests\":%ld}", max_active, requests);
         pthread_mutex_unlock(&mu);
         return respond(fd, 200, "application/json", NULL, b) == 0;
     }
@@ -461,6 +470,7 @@ static int handle(int fd, const char *method, const char *path, const char *head
     if (strcmp(path, "/_reset") == 0 || strcmp(path, "/_script") == 0) {
         pthread_mutex_lock(&mu);
         requests = 0;
+        max_active = 0;
         log_len = 0;
         if (req_log) req_log[0] = 0;
         for (int i = 0; i < nrules; i++) rules[i].used = 0;
@@ -499,6 +509,7 @@ static int handle(int fd, const char *method, const char *path, const char *head
         chosen.fault = r->fault ? strdup(r->fault) : NULL;
         found = 1;
     }
+    if (++active > max_active) max_active = active;
     pthread_mutex_unlock(&mu);
     sleep_ms(global_delay_ms + (found ? chosen.delay_ms : 0));
     char mbuf[128];
@@ -513,15 +524,43 @@ static int handle(int fd, const char *method, const char *path, const char *head
     a.rsn = found && chosen.u_reasoning >= 0 ? chosen.u_reasoning : (a.reasoning ? (int)strlen(a.reasoning) / 4 + 1 : 0);
     a.out = found && chosen.u_output >= 0 ? chosen.u_output : (int)strlen(a.text) / 4 + 1 + a.rsn;
     if (fault && (!strcmp(fault, "429") || !strcmp(fault, "500") || !strcmp(fault, "503") || !strcmp(fault, "400") ||
-                  !strcmp(fault, "401") || !strcmp(fault, "404"))) {
+                  !strcmp(fault, "401") || !strcmp(fault, "403") || !strcmp(fault, "404"))) {
         int status = atoi(fault);
         char extra[64] = "";
         if (status == 429) snprintf(extra, sizeof extra, "Retry-After: %d\r\n", chosen.retry_after);
-        char msg[96];
-        snprintf(msg, sizeof msg, "mock fault %d", status);
+        char msg[512];
+        const char *auth = chosen.echo_auth ? strcasestr(headers, "Authorization: ") : NULL;
+        if (auth) snprintf(msg, sizeof msg, "mock fault %d: bad key in %.*s", status, (int)strcspn(auth, "\r\n"), auth);
+        else snprintf(msg, sizeof msg, "mock fault %d", status);
         char *e = error_body(pv, status, msg);
         keep = respond(fd, status, "application/json", extra, e) == 0;
         free(e);
+    } else if (fault && !strcmp(fault, "bad_bytes")) {
+        keep = respond(fd, 200, "application/json", NULL,
+                       "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"win \xff\xfe and \\u0000 nul\"},"
+                       "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1}}") == 0;
+    } else if (fault && !strcmp(fault, "error200")) {
+        keep = respond(fd, 200, "application/json", NULL, "{\"error\":{\"message\":\"the model is overloaded, mock says\"}}") == 0;
+    } else if (fault && (!strcmp(fault, "null_content") || !strcmp(fault, "number_content"))) {
+        char b[256];
+        snprintf(b, sizeof b, "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":%s},\"finish_reason\":\"stop\"}]}",
+                 !strcmp(fault, "null_content") ? "null" : "42");
+        keep = respond(fd, 200, "application/json", NULL, b) == 0;
+    } else if (fault && !strcmp(fault, "trickle")) {
+        const char *head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
+        send_all(fd, head, strlen(head));
+        for (int i = 0; i < 100 && send_all(fd, ":", 1) == 0; i++) sleep_ms(100);
+        keep = 0;
+    } else if (fault && !strcmp(fault, "big")) {
+        answer big = a;
+        char *text = malloc(1 << 20);
+        memset(text, 'x', (1 << 20) - 1);
+        text[(1 << 20) - 1] = 0;
+        big.text = text;
+        char *b = full_body(pv, model, &big);
+        keep = respond(fd, 200, "application/json", NULL, b) == 0;
+        free(b);
+        free(text);
     } else if (fault && !strcmp(fault, "malformed")) {
         keep = respond(fd, 200, "application/json", NULL, "{\"choices\": [{\"message\": ") == 0;
     } else if (fault && !strcmp(fault, "drop")) {
@@ -542,6 +581,9 @@ static int handle(int fd, const char *method, const char *path, const char *head
     }
     free(chosen.reply); free(chosen.reasoning); free(chosen.finish); free(chosen.fault);
     free(user);
+    pthread_mutex_lock(&mu);
+    active--;
+    pthread_mutex_unlock(&mu);
     cJSON_Delete(req);
     return keep;
 }

@@ -257,7 +257,7 @@ function Agent:reply(conversation, ctx)
     end
     last = err
     if err.config then l.config_error = l.config_error or err end
-    if err.timed_out and loop.now() >= deadline then
+    if err.timed_out and loop.now() >= deadline - 0.01 then
       last.message = last.message .. string.format(" (the call's deadline of %gs passed)", budget)
       break
     end
@@ -267,7 +267,7 @@ function Agent:reply(conversation, ctx)
       local wait = math.min(base * 2 ^ (attempt - 1), 60) * (0.5 + math.random())   -- jitter
       if err.retry_after then wait = math.max(wait, err.retry_after) end
       if loop.now() - started + wait > budget then
-        last.message = last.message .. string.format(" (time budget of %gs used up)", budget)
+        last.message = last.message .. string.format(" (the call's deadline of %gs would pass before the next attempt)", budget)
         last.kind_detail = "budget"
         break
       end

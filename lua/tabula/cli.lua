@@ -1,6 +1,6 @@
 -- tabula.cli — the option parser shared by commands and scenarios, and user errors.
 --
--- An option spec is a list of { name, type, default, help [, choices = {...}] }.
+-- An option spec is a list of { name, type, default, help [, choices = {...}, min = n] }.
 -- Types: "string", "int", "number", "bool" (--x / --no-x), "list" (comma-separated).
 -- parse() returns opts (defaults filled in) and the positional arguments, or nil
 -- after printing --help. Mistakes raise a user error naming the option.
@@ -44,12 +44,14 @@ local function convert(o, raw)
   elseif t == "number" then
     v = tonumber(raw)
     if v == nil then M.fail("option --%s expects a number, got '%s'", name, raw) end
+    if v ~= v or v == math.huge or v == -math.huge then M.fail("option --%s expects a finite number, got '%s'", name, raw) end
   elseif t == "list" then
     v = {}
     for item in raw:gmatch("[^,]+") do v[#v + 1] = item end
   else
     error("option --" .. name .. " has an unknown type " .. tostring(t))
   end
+  if o.min and v < o.min then M.fail("option --%s must be at least %s, got '%s'", name, o.min, raw) end
   if o.choices then
     local ok = false
     for _, c in ipairs(o.choices) do if c == v then ok = true end end

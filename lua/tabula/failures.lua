@@ -7,6 +7,29 @@ local secrets = require "tabula.secrets"
 
 local M = {}
 
+-- the run options about waiting and limits (`tabula run --help` lists them);
+-- they change how a run goes, not what it measures, so a run can be continued
+-- with other values
+M.OPTIONS = {
+  { "request-timeout", "number", 600, "seconds one model request may take (not streamed)", min = 0.001 },
+  { "idle-timeout", "number", 300, "seconds a streamed reply may stay silent", min = 0.001 },
+  { "call-deadline", "number", 1800, "seconds one model call may take in all, retries and streaming included", min = 0.001 },
+  { "max-in-flight", "int", nil, "model requests in flight at once per model (default: --concurrency)", min = 1 },
+  { "max-reply-bytes", "int", 8388608, "largest model reply; a larger one is an infrastructure error", min = 1 },
+}
+
+-- agent_options(opts) -> the agent's options for these run options
+function M.agent_options(opts)
+  return { timeout = opts["request-timeout"], idle_timeout = opts["idle-timeout"], time_budget = opts["call-deadline"],
+    max_in_flight = opts["max-in-flight"] or opts.concurrency, max_reply_bytes = opts["max-reply-bytes"] }
+end
+
+-- how_only(name): an option of this module (not part of the run's identity)
+function M.how_only(name)
+  for _, o in ipairs(M.OPTIONS) do if o[1] == name then return true end end
+  return false
+end
+
 -- lock_dir(dir) -> lock: an advisory lock on dir/.lock for the process's
 -- lifetime; a second run on the same directory stops at once naming the holder.
 function M.lock_dir(dir)

@@ -11,6 +11,7 @@
 local cli = require "tabula.cli"
 local fs = require "tabula.fs"
 local host = require "tabula.c.host"
+local secrets = require "tabula.secrets"
 
 local M = {}
 
@@ -57,6 +58,7 @@ end
 -- resolve(name [, models_file]) -> config { name, provider, base_url, model, key_env, settings, prices, ... }
 function M.resolve(name, models_file)
   if not name or name == "" then cli.fail("no model given") end
+  for _, p in pairs(M.PRESETS) do M.key(p) end   -- every configured key is redacted, used or not
   if M.BUILTIN[name] then return { name = name, provider = "builtin", player = name } end
   local replay = name:match("^replay:(.+)$")
   if replay then return { name = name, provider = "builtin", player = "replay", file = replay } end
@@ -97,6 +99,7 @@ function M.key(cfg)
   if not cfg.key_env then return nil end
   local v = host.getenv(cfg.key_env)
   if v == "" then v = nil end
+  secrets.add(v)          -- whatever tabula writes or prints, this value is redacted from it
   return v
 end
 

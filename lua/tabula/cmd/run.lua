@@ -11,6 +11,7 @@ local models = require "tabula.models"
 local agent = require "tabula.agent"
 local runner = require "tabula.runner"
 local metrics = require "tabula.metrics"
+local failures = require "tabula.failures"
 
 local M = {}
 
@@ -18,10 +19,10 @@ M.COMMON = {
   { "model", "string", "engine", "model: provider:name, local:URL:name, a models.lua name, engine, random, replay:FILE, human" },
   { "models", "string", nil, "models file (default ./models.lua)" },
   { "out", "string", nil, "run directory (default runs/<scenario>-<time>); an existing one is continued" },
-  { "trials", "int", 3, "trials per case and setting" },
-  { "concurrency", "int", 8, "trials at once" },
+  { "trials", "int", 3, "trials per case and setting", min = 1 },
+  { "concurrency", "int", 8, "trials at once", min = 1 },
   { "seed", "int", 1, "seed for the built-in players and sampling" },
-  { "retries", "int", 2, "times an infrastructure error is re-queued before it is recorded as error" },
+  { "retries", "int", 2, "times an infrastructure error is re-queued before it is recorded as error", min = 0 },
   { "no-cache", "bool", false, "do not read or write the response cache" },
   { "stream", "bool", false, "stream replies (server-sent events)" },
   { "temperature", "number", nil, "sampling temperature" },
@@ -29,10 +30,11 @@ M.COMMON = {
   { "max-tokens", "int", nil, "maximum output tokens" },
   { "reasoning-effort", "string", nil, "reasoning effort (OpenAI-compatible servers)" },
   { "thinking-budget", "int", nil, "thinking budget in tokens (Anthropic, Gemini)" },
-  { "max-attempts", "int", 6, "HTTP attempts per call" },
+  { "max-attempts", "int", 6, "HTTP attempts per call", min = 1 },
   { "quiet", "bool", false, "no progress lines" },
   { "no-transcripts", "bool", false, "do not record what the model was sent and answered (transcripts/)" },
 }
+for _, o in ipairs(failures.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 
 -- load(path) -> the scenario module
 function M.load(path)
@@ -55,7 +57,7 @@ function M.spec(s)
   local spec = {}
   for _, o in ipairs(M.COMMON) do
     local d = s.defaults and s.defaults[o[1]]
-    if d ~= nil then o = { o[1], o[2], d, o[4] } end
+    if d ~= nil then o = { o[1], o[2], d, o[4], min = o.min } end
     spec[#spec + 1] = o
   end
   for _, o in ipairs(s.options or {}) do spec[#spec + 1] = o end
@@ -75,8 +77,10 @@ function M.execute(s, opts, forced)
   end
   local out = opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
   local env = { opts = opts }
-  env.agent = agent.new(cfg, { cache_dir = out .. "/cache", no_cache = opts["no-cache"], stream = opts.stream,
-    settings = settings, max_attempts = opts["max-attempts"] })
+  local agent_opts = failures.agent_options(opts)
+  agent_opts.cache_dir, agent_opts.no_cache, agent_opts.stream = out .. "/cache", opts["no-cache"], opts.stream
+  agent_opts.settings, agent_opts.max_attempts = settings, opts["max-attempts"]
+  env.agent = agent.new(cfg, agent_opts)
   -- each trial's own random stream: from the run's seed and the trial's id
   env.rng_for = function(trial)
     return metrics.rng(opts.seed * 1000003 + tonumber(fs.sha256(trial.id):sub(1, 12), 16))
@@ -88,7 +92,7 @@ function M.execute(s, opts, forced)
   local identity = {}
   for k, v in pairs(opts) do
     if k ~= "out" and k ~= "concurrency" and k ~= "quiet" and k ~= "retries" and k ~= "max-attempts"
-      and k ~= "no-transcripts" then identity[k] = v end
+      and k ~= "no-transcripts" and not failures.how_only(k) then identity[k] = v end
   end
   local meta = {
     tabula_version = host.version, scenario = s.name, scenario_file = s.path,

@@ -72,6 +72,10 @@ function M.parse(d)
   local c = type(d.choices) == "table" and d.choices[1]
   if type(c) ~= "table" or type(c.message) ~= "table" then return nil, "no choices[1].message in the reply" end
   local m = c.message
+  -- content is text; null only when the model ran out of tokens (all of them reasoning)
+  if type(m.content) ~= "string" and not (m.content == json.null and c.finish_reason == "length") then
+    return nil, "choices[1].message.content is " .. (m.content == json.null and "null" or type(m.content)) .. ", not text"
+  end
   return {
     text = str(m.content) or "",
     reasoning = str(m.reasoning_content) or str(m.reasoning),

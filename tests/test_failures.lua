@@ -1,0 +1,264 @@
+-- Failure handling (issue 12): faulty model servers (tests/mock_server.c
+-- faults), a full disk, a second run on one directory, bugs and bad input;
+-- each run is small and bounded in time.
+local t = require "tabula.testing"
+local mock = require "tests.mock"
+local agent = require "tabula.agent"
+local fs = require "tabula.fs"
+local json = require "tabula.json"
+local records = require "tabula.records"
+local loop = require "tabula.loop"
+local test, T = t.suite()
+
+local SCENARIO = t.root() .. "/tests/faulty_scenario.lua"
+
+local function tmpdir()
+  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
+  return d
+end
+
+local function model_of(s) return "local:" .. s.url .. "/v1:mock" end
+
+-- run the faulty scenario in this process -> ok, rc | error text, out dir
+local function run(s, args)
+  local out = tmpdir() .. "/run"
+  local all = { "--model", model_of(s), "--out", out, "--quiet", "--no-transcripts", "--max-attempts", "2" }
+  for _, a in ipairs(args or {}) do all[#all + 1] = a end
+  local ok, rc = pcall(t.run_scenario, SCENARIO, all)
+  if not ok then rc = type(rc) == "table" and rc.message or tostring(rc) end
+  return ok, rc, out
+end
+
+-- run a shell command line -> exit status, stdout, stderr
+local function sh(cmd)
+  local d = tmpdir()
+  local h = io.popen(string.format("( %s ) > %s/out 2> %s/err; echo $?", cmd, d, d))
+  local rc = tonumber(h:read("a")); h:close()
+  return rc, fs.read(d .. "/out") or "", fs.read(d .. "/err") or ""
+end
+
+local function lines_of(path)
+  local out = {}
+  for line in (fs.read(path) or ""):gmatch("[^\n]+") do out[#out + 1] = line end
+  return out
+end
+
+-- 1. bytes from outside never crash a run, and records stay valid UTF-8 JSON
+test("a reply with invalid UTF-8 and \\u0000 is recorded as valid UTF-8 JSON, saying so", function()
+  local s = mock.start({ { fault = "bad_bytes" } })
+  local ok, rc, out = run(s, { "--trials", "2" })
+  t.ok(ok, rc)
+  t.eq(rc, 0)
+  local files = { out .. "/trials.jsonl" }
+  for _, sub in ipairs(fs.list(out .. "/cache") or {}) do
+    for _, f in ipairs(fs.list(out .. "/cache/" .. sub) or {}) do files[#files + 1] = out .. "/cache/" .. sub .. "/" .. f end
+  end
+  t.ok(#files >= 3, "records and two cache files")
+  for _, f in ipairs(files) do
+    local text = fs.read(f)
+    t.ok(utf8.len(text), f .. " is valid UTF-8")
+  end
+  local recs = records.read(out .. "/trials.jsonl")
+  t.eq(#recs, 2)
+  t.eq(recs[1].text, "win \u{FFFD}\u{FFFD} and \0 nul")   -- the NUL kept, the two bad bytes replaced
+  t.eq(recs[1].replaced_invalid_utf8, 2)
+  t.eq(recs[1].status, "success")
+  s:close()
+end)
+
+test("json: any byte string encodes; \\u0000 decodes; 1e999 is refused", function()
+  local text, replaced = json.encode({ s = "a\0b\255", ["k\254"] = 1 })
+  t.ok(utf8.len(text), "valid UTF-8")
+  t.eq(replaced, 2)
+  t.eq(json.decode(text), { s = "a\0b\u{FFFD}", ["k\u{FFFD}"] = 1 })
+  t.eq(json.decode('"x\\u0000y"'), "x\0y")
+  local v, err = json.decode('{"a": 1e999}')
+  t.eq(v, nil)
+  t.contains(err, "number out of range")
+  t.eq(json.decode("[1e308]")[1], 1e308)
+end)
+
+-- 2. one run per directory
+test("a second run on a locked directory stops at once, naming the process", function()
+  local s = mock.start({ { reply = "win" } })
+  local out = tmpdir() .. "/run"
+  fs.mkdir_p(out)
+  local lock = assert(fs.lock(out .. "/.lock"))       -- as another run would hold it
+  local ok, msg = pcall(t.run_scenario, SCENARIO, { "--model", model_of(s), "--out", out, "--quiet", "--trials", "3" })
+  t.eq(ok, false)
+  msg = msg.message or tostring(msg)
+  t.contains(msg, out .. " is in use by another run (process " .. require("tabula.c.proc").getpid())
+  t.eq(s:requests(), 0, "no trial ran")
+  t.eq(fs.kind(out .. "/trials.jsonl"), nil)
+  lock:unlock()
+  local ok2, rc = pcall(t.run_scenario, SCENARIO, { "--model", model_of(s), "--out", out, "--quiet", "--trials", "3" })
+  t.ok(ok2, tostring(rc))
+  t.eq(#records.read(out .. "/trials.jsonl"), 3)
+  s:close()
+end)
+
+-- 3. a full disk (a file size limit: writes fail with EFBIG)
+test("a full disk stops the run with one line, earlier records intact; cache failures reported once", function()
+  t.need_program("/bin/bash")
+  local s = mock.start({ { reply = "win" } })
+  local out = tmpdir() .. "/run"
+  fs.mkdir_p(out)
+  fs.write_atomic(out .. "/cache", "not a directory")   -- the cache cannot be written
+  local rc, _, err = sh(string.format("/bin/bash -c \"trap '' XFSZ; ulimit -f 6; exec %s run %s --model %s --out %s --trials 40 --pad 600 --concurrency 1 --quiet --no-transcripts\"",
+    t.tabula_bin(), SCENARIO, model_of(s), out))
+  t.ok(rc ~= 0, "non-zero exit")
+  t.ok(not err:find("internal error", 1, true) and not err:find("traceback", 1, true), err)
+  t.contains(err, "tabula: " .. out .. "/trials.jsonl: cannot append record: File too large")
+  local _, n = err:gsub("the response cache cannot be written", "")
+  t.eq(n, 1, "the cache failure is reported once")
+  local recs, info = records.read(out .. "/trials.jsonl", { skip_bad = true })
+  t.ok(#recs >= 3 and #recs < 40, #recs .. " records")
+  t.eq(#info.bad, 0)
+  s:close()
+end)
+
+-- 4. configuration errors stop the run
+test("401 stops the run: no more requests, nothing recorded as error, one line", function()
+  for _, code in ipairs({ "401", "403", "404", "400" }) do
+    local s = mock.start({ { fault = code } })
+    local ok, msg, out = run(s, { "--trials", "30", "--concurrency", "4", "--retries", "2" })
+    t.eq(ok, false, code)
+    t.contains(msg, "configuration error, the run stopped: model " .. model_of(s) .. " at " .. s.url
+      .. "/v1/chat/completions: HTTP " .. code .. ": mock fault " .. code)
+    t.ok(not msg:find("\n"), "one line")
+    t.ok(s:requests() <= 4, code .. ": " .. s:requests() .. " requests (at most the trials in flight)")
+    t.eq(#records.read(out .. "/trials.jsonl"), 0, "no trial recorded as error")
+    s:close()
+  end
+end)
+
+-- 5. timeouts: a stream that trickles forever is cut by the call's deadline
+test("the call deadline is enforced while a reply streams in", function()
+  local s = mock.start({ { fault = "trickle" } })
+  local a = agent.new({ name = "m", provider = "openai", base_url = s.url .. "/v1", model = "m" },
+    { stream = true, idle_timeout = 5, time_budget = 0.6, max_attempts = 3, backoff = 0.01 })
+  local t0 = loop.now()
+  local r, err = a:reply({ { role = "user", content = "hi" } })
+  t.eq(r, nil)
+  t.ok(loop.now() - t0 < 3, "stopped near the deadline, not after the 10 s trickle")
+  t.contains(err.message, "deadline of 0.6s")
+  s:close()
+end)
+
+test("run options: request and idle timeouts, call deadline, in-flight and reply limits reach the agent", function()
+  local run_cmd = require("tabula.cmd.run").lib
+  local s = run_cmd.load(SCENARIO)
+  local opts = require("tabula.cli").parse(run_cmd.spec(s), { "--request-timeout", "7", "--idle-timeout", "8",
+    "--call-deadline", "9", "--concurrency", "100", "--max-reply-bytes", "1000" })
+  t.eq(require("tabula.failures").agent_options(opts),
+    { timeout = 7, idle_timeout = 8, time_budget = 9, max_in_flight = 100, max_reply_bytes = 1000 })
+  t.raises(function() require("tabula.cli").parse(run_cmd.spec(s), { "--max-in-flight", "0" }) end,
+    "option --max-in-flight must be at least 1")
+end)
+
+-- 8. in-flight limit: the run's concurrency, not a hidden 64
+test("requests in flight per model follow --concurrency (and --max-in-flight)", function()
+  local s = mock.start({ { reply = "win", delay_ms = 300 } })
+  local ok, rc = run(s, { "--trials", "80", "--concurrency", "80" })
+  t.ok(ok, rc)
+  t.eq(json.decode(s:get("/_stats")).max_active, 80)
+  s:close()
+  s = mock.start({ { reply = "win", delay_ms = 100 } })
+  ok, rc = run(s, { "--trials", "12", "--concurrency", "12", "--max-in-flight", "3" })
+  t.ok(ok, rc)
+  t.eq(json.decode(s:get("/_stats")).max_active, 3)
+  s:close()
+end)
+
+-- 9. the server's words, and malformed replies as infrastructure errors
+test("error bodies are shown with --stream and in 200 replies; non-text content is malformed", function()
+  local cfg = function(s) return { name = "m", provider = "openai", base_url = s.url .. "/v1", model = "m" } end
+  local fast = { max_attempts = 2, backoff = 0.01 }
+  local s = mock.start({ { fault = "401" } })
+  local a = agent.new(cfg(s), { stream = true, max_attempts = 2, backoff = 0.01 })
+  local _, err = a:reply({ { role = "user", content = "hi" } })
+  t.contains(err.message, "HTTP 401: mock fault 401")
+  t.eq(err.config, true)
+  s:close()
+  s = mock.start({ { fault = "error200" } })
+  _, err = agent.new(cfg(s), fast):reply({ { role = "user", content = "hi" } })
+  t.contains(err.message, "the model is overloaded, mock says")
+  t.eq(err.kind, "malformed")
+  s:close()
+  for _, f in ipairs({ "null_content", "number_content" }) do
+    s = mock.start({ { fault = f } })
+    local r
+    r, err = agent.new(cfg(s), fast):reply({ { role = "user", content = "hi" } })
+    t.eq(r, nil, f)
+    t.eq(err.kind, "malformed", f)
+    t.contains(err.message, "content")
+    s:close()
+  end
+end)
+
+-- 10. reply size limit
+test("a reply past --max-reply-bytes is an infrastructure error, not retried", function()
+  local s = mock.start({ { fault = "big" } })
+  local a = agent.new({ name = "m", provider = "openai", base_url = s.url .. "/v1", model = "m" },
+    { max_attempts = 3, backoff = 0.01, max_reply_bytes = 100000 })
+  local r, err = a:reply({ { role = "user", content = "hi" } })
+  t.eq(r, nil)
+  t.eq({ err.infra, err.kind }, { true, "too_large" })
+  t.contains(err.message, "larger than 100000 bytes")
+  t.eq(s:requests(), 1)
+  s:close()
+end)
+
+-- 11. a bug in scenario code: the scenario's file:line first
+test("a runtime error in a scenario shows the scenario's file:line on the first line", function()
+  local s = mock.start({ { reply = "win" } })
+  local rc, _, err = sh(string.format("%s run %s --model %s --out %s --bug --quiet --trials 1",
+    t.tabula_bin(), SCENARIO, model_of(s), tmpdir() .. "/run"))
+  t.ok(rc ~= 0)
+  local first = err:match("^[^\n]*")
+  t.contains(first, "tabula: bug in the scenario at ")
+  local n = 0
+  for line in fs.read(SCENARIO):gmatch("[^\n]*\n") do
+    n = n + 1
+    if line:find("trial.missing.field", 1, true) then break end
+  end
+  t.contains(first, "faulty_scenario.lua:" .. n .. " ")
+  t.ok(not first:find("internal error", 1, true))
+  s:close()
+end)
+
+-- 12. keys echoed by a server are redacted everywhere
+test("a key echoed in an error message is redacted from records and output", function()
+  local s500 = mock.start({ { fault = "500", echo_auth = true } })
+  local s401 = mock.start({ { fault = "401", echo_auth = true } })
+  local dir = tmpdir()
+  local secret = "sk-echo-" .. string.rep("Q9x", 10)
+  fs.write_atomic(dir .. "/models.lua", string.format([[return {
+    m500 = { provider = "openai", model = "x", base_url = %q, key_env = "TABULA_ECHO_KEY" },
+    m401 = { provider = "openai", model = "x", base_url = %q, key_env = "TABULA_ECHO_KEY" } }]],
+    s500.url .. "/v1", s401.url .. "/v1"))
+  local base = string.format("cd %s && TABULA_ECHO_KEY=%s %s run %s --models %s/models.lua --retries 0 --max-attempts 1 --no-transcripts --trials 2",
+    dir, secret, t.tabula_bin(), SCENARIO, dir)
+  -- a 500 that echoes the key: recorded as an error; a 401: the run stops with one line
+  local rc, out, err = sh(base .. " --model m500 --out " .. dir .. "/r500")
+  t.eq(rc, 3, "infrastructure errors, not scored")
+  local rc2, out2, err2 = sh(base .. " --model m401 --out " .. dir .. "/r401")
+  t.ok(rc2 ~= 0)
+  t.contains(err2, "HTTP 401: mock fault 401: bad key in Authorization: Bearer [redacted]")
+  local texts = { out, err, out2, err2 }
+  local function scan(p)
+    for _, name in ipairs(fs.list(p) or {}) do
+      local f = p .. "/" .. name
+      if fs.kind(f) == "dir" then scan(f) elseif name ~= "models.lua" then texts[#texts + 1] = fs.read(f) end
+    end
+  end
+  scan(dir)
+  local recorded = fs.read(dir .. "/r500/trials.jsonl") or ""
+  t.contains(recorded, "Bearer [redacted]")
+  for _, text in ipairs(texts) do
+    t.ok(not text:find(secret, 1, true), "the key leaked: " .. text:sub(1, 200))
+  end
+  s500:close(); s401:close()
+end)
+
+return T
