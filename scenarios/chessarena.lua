@@ -415,4 +415,6 @@ function S.report(dir, all, floor)
   return text
 end
 
+S.view = require "games.chess.arena_view"
+
 return S

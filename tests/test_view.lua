@@ -153,4 +153,29 @@ test("view: in Chromium the trial view has a board per ply, the transcript, a wo
   t.ok(#data > 20000, "the screenshot shows something (" .. #data .. " bytes)")
 end)
 
+test("view: an arena's report.html has the leaderboard, the rating plot and a board per ply of each game", function()
+  t.need_program("/usr/games/stockfish")
+  local dir = tmpdir() .. "/arena"
+  t.run_scenario("scenarios/chessarena.lua", { "--arena", dir, "--players", "random,stockfish:depth=1", "--games", "2",
+    "--max-moves", "6", "--quiet" })
+  local h = io.popen(t.tabula_bin() .. " report " .. dir .. " 2>&1; echo rc=$?")
+  local out = h:read("a"); h:close()
+  t.contains(out, "rc=0")
+  local page = fs.read(dir .. "/report.html")
+  local games = records.read(dir .. "/games.jsonl")
+  t.eq(#games, 2)
+  t.contains(page, "Leaderboard (Glicko-1")
+  t.contains(page, "rating with its 95% band")
+  t.eq(count(page, '<tr class="trow'), 2, "one row per game")
+  local plies = 0
+  for _, g in ipairs(games) do plies = plies + #g.moves + 1 end
+  t.eq(count(page, '<svg class="board chess"'), plies, "a board per ply of every game, and the start")
+  if not fs.kind(CHROMIUM) then return end
+  local dom, log = chromium("--dump-dom", "file://" .. dir .. "/report.html#selftest=" .. games[2].game_id)
+  t.ok(not log:find(":CONSOLE", 1, true), "console messages: " .. (log:match("[^\n]*:CONSOLE[^\n]*") or ""))
+  local res = require("tabula.json").decode(unescape(assert(dom:match('<pre id="selftest%-result">(.-)</pre>'))))
+  t.eq(res.frames, #games[2].moves + 1)
+  t.eq(res.key.changed, true, "the scrubber moves through the game")
+end)
+
 return T

@@ -6,18 +6,25 @@ local fs = require "tabula.fs"
 
 return {
   summary = "recompute metrics from a run's records: writes report.md, summary.json and report.html",
-  usage = "RUN_DIR",
+  usage = "RUN_DIR | ARENA_DIR",
   main = function(_, args)
     local dir = args[1] or cli.fail("report: give a run directory")
     if #args > 1 then cli.fail("report: unexpected argument '%s' (one run directory; to compare runs use tabula compare)", args[2]) end
-    if fs.kind(dir .. "/run.json") ~= "file" then cli.fail("%s is not a run directory (no run.json)", dir) end
-    local meta = json.read_file(dir .. "/run.json")
+    local meta
+    if fs.kind(dir .. "/run.json") == "file" then
+      meta = json.read_file(dir .. "/run.json")
+    elseif fs.kind(dir .. "/games.jsonl") == "file" then   -- a ChessArena arena directory
+      meta = { scenario = "chessarena", scenario_file = "scenarios/chessarena.lua" }
+    else
+      cli.fail("%s is not a run directory (no run.json) nor an arena (no games.jsonl)", dir)
+    end
     local run = require("tabula.cmd.run").lib
     local s = run.load(meta.scenario_file)
     if not s.report then cli.fail("scenario %s has no report", meta.scenario) end
     io.write(s.report(dir) or "")
     local _, bytes = require("tabula.view").write(dir, s)
-    io.write(string.format("wrote %s/report.md, %s/summary.json and %s/report.html (%d KB)\n", dir, dir, dir, (bytes + 1023) // 1024))
+    io.write(string.format("wrote %s/%s, %s/summary.json and %s/report.html (%d KB)\n", dir,
+      meta.scenario == "chessarena" and "leaderboard.md" or "report.md", dir, dir, (bytes + 1023) // 1024))
     return 0
   end,
 }

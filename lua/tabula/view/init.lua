@@ -91,7 +91,7 @@ local function identity(meta)
 end
 
 -- headline(recs) -> counts every run has: trials, outcomes, tokens, cost
-local function headline(recs, rows)
+local function headline(recs, rows, unit)
   local outcomes, tokens, cost = {}, 0, 0
   for i, _ in ipairs(recs) do
     local r = rows[i]
@@ -102,7 +102,8 @@ local function headline(recs, rows)
   local parts = {}
   for k, v in pairs(outcomes) do parts[#parts + 1] = k .. " " .. v end
   table.sort(parts)
-  return string.format('<p class="headline">%d trials (%s); %d tokens; $%.4f</p>', #recs, html.esc(table.concat(parts, ", ")), tokens, cost)
+  return string.format('<p class="headline">%d %s (%s); %d tokens; $%.4f</p>', #recs, unit or "trials",
+    html.esc(table.concat(parts, ", ")), tokens, cost)
 end
 
 local function trial_list(rows)
@@ -243,7 +244,7 @@ end
 function M.build(dir, S)
   local hook = S.view or {}
   local src = (hook.load or M.load_run)(dir)
-  src.dir = dir
+  src.dir, src.scenario = dir, S
   local rows, views = {}, {}
   for i, rec in ipairs(src.recs) do
     local row = M.default_row(rec)
@@ -258,7 +259,7 @@ function M.build(dir, S)
   return M.page({
     title = string.format("tabula report: %s — %s", tostring(meta.scenario or S.name),
       type(meta.model) == "table" and tostring(meta.model.name) or tostring(meta.model or src.subtitle or "")),
-    identity = meta, headline = headline(src.recs, rows),
+    identity = meta, headline = headline(src.recs, rows, src.unit),
     panels = hook.overview and hook.overview(src, M.kit) or {},
     rows = rows, views = views, list_title = src.list_title,
   })
