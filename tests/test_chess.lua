@@ -80,6 +80,61 @@ test("SAN: every solution move of the 1000 puzzles round-trips UCI -> SAN -> UCI
   t.ok(n > 3000, n .. " moves")
 end)
 
+-- every legal move of a position: its UCI parses to itself, its SAN to it
+local function check_all_moves(g, where)
+  local n = 0
+  for _, u in ipairs(g:moves()) do
+    local got, why = g:parse_move(u)
+    if got ~= u then error(string.format("%s: UCI %s parsed as %s (%s)", where, u, tostring(got), tostring(why))) end
+    local san = assert(g:san(u))
+    got, why = g:parse_move(san)
+    if got ~= u then error(string.format("%s: SAN %s of %s parsed as %s (%s)", where, san, u, tostring(got), tostring(why))) end
+    n = n + 1
+  end
+  return n
+end
+
+test("every legal move's UCI parses to itself and its SAN to it (random games, puzzles, promotions)", function()
+  -- the reported cases: after 1.d4 d5 the knight's b1d2 (not "B1d2"), and b8d7 after 2.e3 Nf6
+  local g = chess.new()
+  for _, m in ipairs({ "d2d4", "d7d5" }) do g:play(m) end
+  t.eq(g:parse_move("b1d2"), "b1d2")
+  t.eq(g:parse_move("Bd2"), "c1d2")
+  for _, m in ipairs({ "e2e3", "g8f6" }) do g:play(m) end
+  g:play("g1f3")
+  t.eq(g:parse_move("b8d7"), "b8d7")
+  t.eq(g:parse_move("b7-b6"), "b7b6")
+  local rng = require("tabula.metrics").rng(11)
+  local positions, moves = 0, 0
+  -- random games from the start and from promotion-rich positions
+  local starts = { chess.START, "1n2k3/PPP5/8/8/8/8/6pp/K5N1 w - - 0 1", "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1",
+    "n1n4k/1P1P4/8/8/8/8/8/4K3 w - - 0 1" }
+  for gi = 1, 24 do
+    local game = assert(chess.new(starts[(gi - 1) % #starts + 1]))
+    for ply = 1, 60 do
+      if game:status() ~= "ongoing" then break end
+      moves = moves + check_all_moves(game, "game " .. gi .. " ply " .. ply)
+      positions = positions + 1
+      local ms = game:moves()
+      game:play(ms[rng(#ms)])
+    end
+  end
+  local dir = t.shared_data("chessarena")
+  if dir then
+    for _, p in ipairs(records.read(dir .. "/puzzles_1400_1800.jsonl", { lenient = true })) do
+      local pg = assert(chess.new(p.FEN))
+      for i, u in ipairs(p.Moves) do
+        if i > 3 then break end
+        moves = moves + check_all_moves(pg, p.PuzzleId)
+        positions = positions + 1
+        assert(pg:play(u))
+      end
+    end
+  end
+  t.ok(positions > 1000, positions .. " positions")
+  t.ok(moves > 20000, moves .. " moves")
+end)
+
 test("tricky SAN inputs are accepted when unambiguous and refused otherwise", function()
   local kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
   local cases = {
@@ -109,12 +164,12 @@ test("tricky SAN inputs are accepted when unambiguous and refused otherwise", fu
     local u, why = g:parse_move(c[2])
     if c[3] then t.eq(u, nil, c[2]); t.contains(why, c[3]) else t.eq(u, "b2b3") end
   end
-  -- "b" lowercase: the b-pawn and the bishop can both take on c3 -> refused as ambiguous
+  -- "b" lowercase: the b-pawn and the bishop can both take on c3 -> SAN's reading, the pawn;
+  -- lowercase for the bishop only where no pawn move reads so
   local amb = assert(chess.new("4k3/8/8/B7/8/2p5/1P6/4K3 w - - 0 1"))
-  local u, why = amb:parse_move("bxc3")
-  t.eq(u, nil)
-  t.contains(why, "ambiguous")
+  t.eq(amb:parse_move("bxc3"), "b2c3")
   t.eq(amb:parse_move("Bxc3"), "a5c3")
+  t.eq(amb:parse_move("bb6"), "a5b6")
 end)
 
 test("SAN output: disambiguation, checks, mates, castling", function()

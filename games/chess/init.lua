@@ -78,31 +78,44 @@ local function forms(mv)
   return out
 end
 
--- parse_move(text) -> uci | nil, reason. Accepts UCI and forgiving SAN: missing
+-- parse_move(text) -> uci | nil, reason. Accepts UCI (always read as UCI when
+-- it is a legal move) and forgiving SAN: missing
 -- +/#, 0-0, e8Q / e8=Q / e8(Q), exd6e.p., lowercase piece letters where that is
 -- unambiguous; never an ambiguous or illegal move.
 function Game:parse_move(text)
   if type(text) ~= "string" or text == "" then return nil, "no move" end
   local s = strip(text)
   local all = self:moves(true)
+  -- a legal move in coordinates is itself, before any SAN reading ("b1d2" is
+  -- the knight's move even where "B1d2" could be read as a bishop's)
+  local from, to, promo = s:match("^([a-h][1-8])%-?([a-h][1-8])([qrbnQRBN]?)$")
+  if from then
+    local uci = from .. to .. promo:lower()
+    for _, mv in ipairs(all) do if mv.uci == uci then return uci end end
+  end
   local function match(input)
     local found = {}
     for _, mv in ipairs(all) do
-      for _, f in ipairs(forms(mv)) do
-        if f == input then found[mv.uci] = true end
+      -- every form but castling names the destination square
+      if mv.castle or input:find(mv.to, 1, true) then
+        for _, f in ipairs(forms(mv)) do
+          if f == input then found[mv.uci] = true end
+        end
       end
     end
     return found
   end
-  local candidates = { s }
-  -- a lowercase piece letter, or a lowercase promotion piece
-  local head = s:sub(1, 1)
-  if head:match("[nrqk]") and #s >= 3 then candidates[#candidates + 1] = head:upper() .. s:sub(2) end
-  if head == "b" and #s >= 3 then candidates[#candidates + 1] = "B" .. s:sub(2) end
-  if s:match("[18][qrbn]$") then candidates[#candidates + 1] = s:sub(1, -2) .. s:sub(-1):upper() end
-  local found = {}
-  for _, c in ipairs(candidates) do
-    for u in pairs(match(c)) do found[u] = true end
+  -- the text as written (SAN: a lowercase b is the b-file); only when that reads
+  -- as no move, a lowercase piece letter or a lowercase promotion piece
+  local found = match(s)
+  if not next(found) then
+    local candidates = {}
+    local head = s:sub(1, 1)
+    if head:match("[nrqkb]") and #s >= 3 then candidates[#candidates + 1] = head:upper() .. s:sub(2) end
+    if s:match("[18][qrbn]$") then candidates[#candidates + 1] = s:sub(1, -2) .. s:sub(-1):upper() end
+    for _, c in ipairs(candidates) do
+      for u in pairs(match(c)) do found[u] = true end
+    end
   end
   local list = {}
   for u in pairs(found) do list[#list + 1] = u end
