@@ -69,6 +69,7 @@ S.options = {
   { "defender-depth", "int", nil, "defender search depth (engines default to 18)" },
   { "defender-nodes", "int", nil, "defender node budget (built-in default 300000)" },
   { "defender-fallback", "bool", true, "use the rule-based fallback defender when the engine fails" },
+  { "defender-timeout", "number", 120, "seconds the defender engine may take for one move", min = 0.001 },
   { "max-plies", "int", 40, "game length cap in plies (both sides)" },
   { "actions", "int", 8, "actions per turn" },
   { "view-budget", "int", 1, "view_board uses per turn" },
@@ -200,9 +201,17 @@ function Trial:defend()
       return { move = m, backend = d.name, score = line.cp, mate = line.mate, depth = line.depth, engine_id = d.id }
     end
     fallback_reason = "engine answered " .. tostring(res.bestmove) .. ", not a legal move here"
+    if not o["defender-fallback"] then
+      error({ infra = true, engine = d.name, message = string.format("defender %s %s (--no-defender-fallback)", d.name, fallback_reason) }, 0)
+    end
   else
     if not o["defender-fallback"] then error(res, 0) end
     fallback_reason = type(res) == "table" and res.message or tostring(res)
+  end
+  if not self.fallback_said then      -- once per trial: the fallback answered, and why
+    self.fallback_said = true
+    io.stderr:write(string.format("trial %s: the fallback defender answered for %s: %s\n", self.trial.id, d.name,
+      (fallback_reason:gsub("%c", "?"))))
   end
   local ranking = xq.defend(b, { horizon = 5 })
   return { move = ranking[1] and ranking[1].move, backend = "fallback", reason = fallback_reason,
@@ -499,11 +508,12 @@ function S.setup(opts, env)
       argv, options = { path }, { Threads = 1, Hash = 64 }
     end
     local name = d
-    local probe = engine.uci({ name = name, argv = argv, options = options, timeout = 120 })
+    local timeout = opts["defender-timeout"]
+    local probe = engine.uci({ name = name, argv = argv, options = options, timeout = timeout })
     local ok, err = pcall(probe.ensure, probe)
     if not ok then cli.fail("the defender engine cannot start: %s", type(err) == "table" and err.message or tostring(err)) end
     env.defender = { kind = "uci", name = name, id = probe.id and probe.id.name,
-      pool = engine.pool(function() return engine.uci({ name = name, argv = argv, options = options, timeout = 120 }) end,
+      pool = engine.pool(function() return engine.uci({ name = name, argv = argv, options = options, timeout = timeout }) end,
         opts.concurrency) }
     probe:close()
   end

@@ -46,7 +46,7 @@ function M.start(spec)
     error(setmetatable({ infra = true, engine = spec.name or spec.argv[1], message = err }, Failure), 0)
   end
   return setmetatable({
-    name = spec.name or spec.argv[1], argv = spec.argv, proc = p, buffer = "",
+    name = spec.name or spec.argv[1], argv = spec.argv, proc = p, buffer = "", pos = 1, partial = {}, partial_len = 0,
     timeout = spec.timeout or 30, id = {},
   }, Engine)
 end
@@ -57,16 +57,42 @@ function Engine:send(line)
   if not ok then fail(self, "cannot be written to: " .. err) end
 end
 
+-- the longest line an engine may send (a longer one is a failure: no engine
+-- line is that long, and an unbounded one would take all memory)
+M.MAX_LINE = 1024 * 1024
+
 -- read_line([timeout]) -> the next line of output. (shown: the timeout to name
--- in the error, when it differs from the time left)
+-- in the error, when it differs from the time left.) Reads in linear time:
+-- each byte is searched once, a line is joined once; the deadline holds even
+-- for an engine that never stops talking.
 function Engine:read_line(timeout, shown)
   local deadline = loop.now() + (timeout or self.timeout)
   while true do
-    local nl = self.buffer:find("\n", 1, true)
-    if nl then
-      local line = self.buffer:sub(1, nl - 1):gsub("\r$", "")
-      self.buffer = self.buffer:sub(nl + 1)
-      return line
+    local buf, pos = self.buffer, self.pos
+    if pos <= #buf then
+      local nl = buf:find("\n", pos, true)
+      if nl then
+        self.pos = nl + 1
+        local line = buf:sub(pos, nl - 1)
+        if #self.partial > 0 then
+          self.partial[#self.partial + 1] = line
+          line = table.concat(self.partial)
+          self.partial, self.partial_len = {}, 0
+        end
+        if #line > M.MAX_LINE then self:kill(); fail(self, string.format("sent a line longer than %d bytes", M.MAX_LINE)) end
+        return (line:gsub("\r$", ""))
+      end
+      self.partial[#self.partial + 1] = pos == 1 and buf or buf:sub(pos)
+      self.partial_len = self.partial_len + #buf - pos + 1
+      self.buffer, self.pos = "", 1
+      if self.partial_len > M.MAX_LINE then
+        self:kill()
+        fail(self, string.format("sent a line longer than %d bytes", M.MAX_LINE))
+      end
+    end
+    if loop.now() >= deadline then
+      self:kill()
+      fail(self, string.format("did not answer within %gs", shown or timeout or self.timeout))
     end
     local data, err = self.proc:read()
     if data == nil then fail(self, "read failed: " .. tostring(err)) end
@@ -75,17 +101,14 @@ function Engine:read_line(timeout, shown)
       fail(self, string.format("died (%s %s)", tostring(how), tostring(code)))
     end
     if data then
-      self.buffer = self.buffer .. data
-    else
-      local left = deadline - loop.now()
-      if left <= 0 or not loop.await_fd(self.proc:fd(), "r", left) then
-        -- one last look: the data may have come with the timer
-        local late = self.proc:read()
-        if late and late ~= "" then self.buffer = self.buffer .. late
-        else
-          self:kill()
-          fail(self, string.format("did not answer within %gs", shown or timeout or self.timeout))
-        end
+      self.buffer, self.pos = data, 1
+    elseif not loop.await_fd(self.proc:fd(), "r", math.max(0, deadline - loop.now())) then
+      -- one last look: the data may have come with the timer
+      local late = self.proc:read()
+      if late and late ~= "" then self.buffer, self.pos = late, 1
+      else
+        self:kill()
+        fail(self, string.format("did not answer within %gs", shown or timeout or self.timeout))
       end
     end
   end
