@@ -14,8 +14,10 @@ local function tmpdir()
 end
 
 -- an executable that starts the fake engine in MODE
+local bin_dir
 local function fake(mode)
-  local path = tmpdir() .. "/fake-" .. mode
+  bin_dir = bin_dir or tmpdir()
+  local path = bin_dir .. "/fake-" .. mode
   fs.write_atomic(path, string.format("#!/bin/sh\nexec %s %s/tests/fake_uci.lua %s\n", t.tabula_bin(), t.root(), mode))
   assert(os.execute("chmod +x " .. path))
   return path
