@@ -43,13 +43,19 @@ local S = {
   summary = "XiangqiBench: checkmate from won Xiangqi endgames through a REPL",
 }
 
+-- Each setting names its system prompt and first message. Sighted has the
+-- won-endgame prompt; Restricted the paper's generic blindfold prompt (never
+-- shown the board, the standard opening's pieces, no won-endgame framing),
+-- while its first message still shows the board once, as in the paper; the
+-- ablation arms share one endgame prompt whose observation and command
+-- paragraphs vary.
 S.SETTINGS = {
-  sighted    = { prompt = "system", refresh = true, queries = true },
-  restricted = { prompt = "system", refresh = false, queries = false },
-  full       = { prompt = "ablation_system", refresh = true, queries = true },
-  ["no-queries"] = { prompt = "ablation_system", refresh = true, queries = false },
-  ["no-refresh"] = { prompt = "ablation_system", refresh = false, queries = true },
-  neither    = { prompt = "ablation_system", refresh = false, queries = false },
+  sighted    = { prompt = "system", initial = "initial", refresh = true, queries = true },
+  restricted = { prompt = "restricted_system", initial = "initial_restricted", refresh = false, queries = false },
+  full       = { prompt = "ablation_system", initial = "initial", refresh = true, queries = true },
+  ["no-queries"] = { prompt = "ablation_system", initial = "initial", refresh = true, queries = false },
+  ["no-refresh"] = { prompt = "ablation_system", initial = "initial", refresh = false, queries = true },
+  neither    = { prompt = "ablation_system", initial = "initial", refresh = false, queries = false },
 }
 
 S.REASONS = {
@@ -127,11 +133,19 @@ end
 local Trial = {}
 Trial.__index = Trial
 
-local function material(b)
+local MATERIAL_ORDER = { "R", "N", "B", "A", "C", "P" }
+
+-- material(P, b) -> each side's pieces by type (R N B A C P) and the balance
+local function material(P, b)
   local c = b:census()
-  local function n(k) return k == 1 and "1 piece" or (k .. " pieces") end
-  return string.format("Red %g points (%s), Black %g points (%s)", c.red.points, n(c.red.count),
-    c.black.points, n(c.black.count))
+  local function counts(side)
+    local parts = {}
+    for _, t in ipairs(MATERIAL_ORDER) do parts[#parts + 1] = t .. #(side[t] or {}) end
+    return table.concat(parts, " ")
+  end
+  local d = c.red.points - c.black.points
+  local balance = d == 0 and "even" or string.format("%s +%g", d > 0 and "Red" or "Black", math.abs(d))
+  return P:fill("material", { red = counts(c.red), black = counts(c.black), balance = balance })
 end
 
 local function move_command(m) return "```bash\nmove " .. m .. "\n```" end
@@ -143,12 +157,18 @@ function Trial:legal_block(b)
   return self:fill("legal_block", { count = #moves, moves = table.concat(moves, " ") })
 end
 
+function Trial:commands_text()
+  local o = self.opts
+  return self:fill(self.setting.queries and "commands_queries" or "commands_noqueries",
+    { view_budget = o["view-budget"], simulate_budget = o["simulate-budget"], simulate_max = o["simulate-max"] })
+end
+
 function Trial:system_prompt()
   local st, o = self.setting, self.opts
   local budget_vals = { view_budget = o["view-budget"], simulate_budget = o["simulate-budget"], simulate_max = o["simulate-max"] }
   return self:fill(st.prompt, {
     observation = self:fill(st.refresh and "observation_refresh" or "observation_brief", {}),
-    commands = self:fill(st.queries and "commands_queries" or "commands_noqueries", budget_vals),
+    commands = self:commands_text(),
     budget_paragraph = self:fill(st.queries and "budget_queries" or "budget_noqueries", budget_vals),
     max_plies = o["max-plies"], action_budget = o.actions, no_command_budget = o["no-command"],
   })
@@ -156,7 +176,7 @@ end
 
 function Trial:initial_message()
   local b = self.board
-  return self:fill("initial", { board = b:render("chinese"), fen = b:fen(),
+  return self:fill(self.setting.initial, { board = b:render("chinese"), fen = b:fen(),
     legal_block = self.setting.refresh and self:legal_block(b) or "" })
 end
 
@@ -165,10 +185,11 @@ function Trial:after_ply(agent_desc, defender_desc, agent_check, defender_check)
   local b = self.board
   local check = string.format("your move %s; Black's reply %s", agent_check and "gave check" or "did not give check",
     defender_check and "puts your general in check" or "does not give check")
-  local v = { agent_move = agent_desc, defender_move = defender_desc, check = check, material = material(b) }
+  local v = { agent_move = agent_desc, defender_move = defender_desc, check = check, material = material(self.P, b) }
   if self.setting.refresh then
     local moves = b:moves()
     v.board, v.fen, v.census = b:render("chinese"), b:fen(), b:census_text()
+    v.move_number = b:fen():match("(%d+)%s*$")     -- the FEN's move number: the move Red plays next
     v.count, v.moves = #moves, table.concat(moves, " ")
     return self:fill("after_ply_refresh", v)
   end
@@ -382,6 +403,8 @@ function Trial:play()
         local queries = self.setting.queries
         if name == "unknown" then
           reject("unknown command '" .. cmd.raw .. "'")
+          feedback = self:fill("rejected_unknown", { command = cmd.raw, rejected = rejected,
+            rejected_budget = opts.rejected, commands = self:commands_text() })
         elseif name == "malformed" then
           reject(cmd.why)
         elseif (name == "view_board" or name == "legal_moves" or name == "simulate") and not queries then

@@ -222,6 +222,40 @@ test("a disabled command under Restricted is rejected", function()
   t.eq(r.actions[2].reject_reason, "simulate is disabled in this setting")
 end)
 
+test("an unknown command is rejected with the list of the setting's commands", function()
+  local r = scripted("mate1", { cmd("board"), cmd("move b1b9") })
+  t.eq(r.reason, "win_mate")
+  t.eq(r.actions[1].reject_reason, "unknown command 'board'")
+  t.contains(r.actions[1].feedback, "Rejected: unknown command 'board' (1 of 3 rejected actions this turn). The commands are:\n- move <from><to>")
+  t.contains(r.actions[1].feedback, "- simulate <m1> <m2>")
+  local rr = scripted("mate1", { cmd("board"), cmd("move b1b9") }, { "--setting", "restricted" })
+  t.contains(rr.actions[1].feedback, "- history:")
+  t.eq(rr.actions[1].feedback:find("simulate", 1, true), nil, "Restricted lists only its own commands")
+end)
+
+test("per-ply material by piece type and the balance, Sighted and Restricted; the move number when Sighted", function()
+  for _, setting in ipairs({ "sighted", "restricted" }) do
+    local r = scripted("calm", { cmd("move a1a2"), cmd("resign") }, { "--setting", setting })
+    local fb = r.actions[1].feedback
+    t.contains(fb, "Material: Red R1 N0 B0 A0 C0 P0 | Black R0 N0 B0 A0 C0 P0 | balance: Red +9 (nominal)")
+    if setting == "sighted" then t.contains(fb, "Move 2. The board now:") else t.eq(fb:find("FEN", 1, true), nil) end
+  end
+end)
+
+test("Restricted has its own blindfold system prompt; Sighted the won-endgame one", function()
+  local r = scripted("mate1", { cmd("move b1b9") }, { "--setting", "restricted" })
+  local s = scripted("mate1", { cmd("move b1b9") })
+  t.ok(r.system_prompt ~= s.system_prompt)
+  t.contains(r.system_prompt, "You are never shown the board")
+  t.contains(r.system_prompt, "Red: general e0; advisors d0, f0; elephants c0, g0; horses b0, h0; chariots a0, i0; cannons b2, h2; soldiers a3, c3, e3, g3, i3.")
+  t.contains(r.system_prompt, "Giving check three or more times in a row")
+  t.eq(r.system_prompt:find("force checkmate", 1, true), nil, "no won-endgame framing")
+  t.eq(r.system_prompt:find("endgame", 1, true), nil, "no won-endgame framing")
+  t.contains(r.initial_message, "This is the only time you are shown the board")
+  t.contains(s.system_prompt, "Red can force checkmate")
+  t.contains(s.system_prompt, "one slack or quiet move")
+end)
+
 test("the mock server plays a trial over HTTP; usage and cost are recorded", function()
   local mock = require "tests.mock"
   local s = mock.start({ { match = "The game begins", reply = cmd("think the chariot mates on b9"),
