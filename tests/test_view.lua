@@ -138,6 +138,9 @@ test("view: in Chromium the trial view has a board per ply, the transcript, a wo
   local want = 2
   for _, a in ipairs(rec.actions) do want = want + 1 + (a.feedback and 1 or 0) end
   t.eq(count(view, 'class="msg '), want, "transcript messages")
+  t.eq(fs.kind(dir .. "/transcripts/trials.jsonl"), "file", "the run recorded its transcript")
+  t.eq(count(view, "assistant · call "), #rec.actions, "the replies come from the recorded transcript")
+  t.contains(view, '<span class="badge">illegal</span>', "the illegal move's reply is marked")
   t.eq(res.key, { before = 0, after = 1, changed = true }, "the right-arrow key moves to the next board")
   t.eq(res.button, { before = 1, after = 2, changed = true }, "the next button moves to the next board")
   t.eq(res.home, 0)

@@ -95,11 +95,12 @@ function M.trial(rec, kit)
       reply.label = reply.label .. " — simulated reply: " .. tostring(sim.plies[2] and sim.plies[2].move or "none")
     end
   end
-  local msgs = {}
+  local msgs, marks = {}, {}
   if rec.system_prompt then msgs[#msgs + 1] = { role = "system", text = rec.system_prompt, fold = true, frame = 0 } end
   if rec.initial_message then msgs[#msgs + 1] = { role = "user", text = rec.initial_message, frame = 0 } end
-  for _, a in ipairs(rec.actions or {}) do
+  for i, a in ipairs(rec.actions or {}) do
     local bad = a.kind ~= "accepted" and a.kind or nil
+    marks[i] = bad
     local at = a.ply or 0
     msgs[#msgs + 1] = { role = "assistant", title = string.format("assistant · turn %s", tostring(a.turn)), text = a.model_text,
       reasoning = a.reasoning, usage = a.usage, cost = a.cost, mark = bad, frame = at }
@@ -115,7 +116,7 @@ function M.trial(rec, kit)
   end
   local u = rec.usage or {}
   return {
-    frames = frames, messages = msgs, legend = M.LEGEND,
+    frames = frames, messages = msgs, call_marks = marks, legend = M.LEGEND,
     facts = {
       { "case", tostring(rec.case_id) .. (rec.category and (" (" .. rec.category .. ")") or "") },
       { "setting", rec.setting }, { "outcome", tostring(rec.status) .. ": " .. tostring(rec.reason) },

@@ -12,7 +12,11 @@
 --     trial = function(rec, kit, src) -> tv,    -- { frames = { { board = spec, label = }... },
 --   }                                           --   messages = { { role, text, reasoning, usage, mark, frame }... },
 --                                               --   facts = { { name, value }... } }
--- kit = { html, board, plot, metrics, transcript } (the modules a panel draws with).
+-- kit = { html, board, plot, metrics } (the modules a panel draws with).
+-- When the run recorded transcripts (tabula.transcripts), a trial view shows
+-- them instead of the scenario's messages: every request message and reply,
+-- placed on the frame whose board has the call's FEN; tv.call_marks[i] marks
+-- the reply of call i (rejected, illegal…).
 local html = require "tabula.view.html"
 local board = require "tabula.view.board"
 local plot = require "tabula.view.plot"
@@ -205,6 +209,46 @@ function M.trial_view(id, tv)
   return table.concat(out)
 end
 
+-- transcript_messages(tr, tv) -> the messages of a recorded transcript
+-- (tabula.transcripts): per call the new request messages, then the reply.
+-- A call is placed on the first frame (from the previous call's on) whose board
+-- has the call's FEN; tv.call_marks[i] marks call i's reply (e.g. "illegal").
+function M.transcript_messages(tr, tv)
+  local frames, marks = tv.frames or {}, tv.call_marks or {}
+  local out, at = {}, 1
+  for i, c in ipairs(tr.calls or {}) do
+    if c.fen then
+      for j = at, #frames do
+        if frames[j].board and frames[j].board.fen == c.fen then at = j; break end
+      end
+    end
+    for j = c.new_from or 1, #(c.messages or {}) do
+      local m = c.messages[j]
+      local text = m.content
+      if type(text) == "table" then
+        local parts = {}
+        for _, p in ipairs(text) do parts[#parts + 1] = p.type == "image" and ("[image: " .. tostring(p.file) .. "]") or (p.text or "") end
+        text = table.concat(parts, "\n")
+      end
+      out[#out + 1] = { role = m.role, text = text, fold = m.role == "system", frame = at - 1 }
+    end
+    local r = c.reply
+    if r then
+      out[#out + 1] = { role = "assistant", title = string.format("assistant · call %d%s", i, r.cached and " (from cache)" or ""),
+        text = r.text, reasoning = r.reasoning, usage = r.usage, cost = r.cost, mark = marks[i], frame = at - 1 }
+    else
+      out[#out + 1] = { role = "error", text = "no reply: " .. tostring(c.error or "infrastructure error"), mark = "error", frame = at - 1 }
+    end
+  end
+  return out
+end
+
+-- load_transcripts(dir) -> trial_id -> transcript (none when the run has none)
+local function load_transcripts(dir)
+  if fs.kind(dir .. "/transcripts/trials.jsonl") ~= "file" then return {} end
+  return require("tabula.transcripts").load_all(dir)
+end
+
 M.kit = { html = html, board = board, plot = plot, metrics = metrics }
 
 -- panels(list) -> the overview's figures
@@ -245,6 +289,7 @@ function M.build(dir, S)
   local hook = S.view or {}
   local src = (hook.load or M.load_run)(dir)
   src.dir, src.scenario = dir, S
+  src.transcripts = src.transcripts or load_transcripts(dir)
   local rows, views = {}, {}
   for i, rec in ipairs(src.recs) do
     local row = M.default_row(rec)
@@ -253,6 +298,8 @@ function M.build(dir, S)
     rows[i] = row
     local tv = hook.trial and hook.trial(rec, M.kit, src) or
       { messages = { { role = "record", text = json.encode(rec, { pretty = true }) } } }
+    local tr = rec.trial_id and src.transcripts[rec.trial_id]
+    if tr and #(tr.calls or {}) > 0 then tv.messages = M.transcript_messages(tr, tv) end
     views[i] = M.trial_view(row.id, tv)
   end
   local meta = src.meta or {}
