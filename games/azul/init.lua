@@ -100,7 +100,7 @@ local function label(s, f, k, line)
   return string.format("take %d %s from %s%s to %s", cnt, COLOURS[k], from, extra, to)
 end
 
-function G.legal_actions(s, seat)
+function G.legal_actions(s, seat, bare)
   local r = {}
   if s.over or seat ~= s.turn then return r end
   local p = s.players[seat]
@@ -111,9 +111,9 @@ function G.legal_actions(s, seat)
       if src[k] > 0 then
         local name = (fi == 0 and "c" or ("f" .. fi)) .. ":" .. COLOURS[k] .. ":"
         for line = 1, 5 do
-          if can_place(p, line, k) then r[#r + 1] = { id = name .. line, label = label(s, fi, k, line) } end
+          if can_place(p, line, k) then r[#r + 1] = { id = name .. line, label = bare and "" or label(s, fi, k, line) } end
         end
-        r[#r + 1] = { id = name .. "floor", label = label(s, fi, k, 0) }
+        r[#r + 1] = { id = name .. "floor", label = bare and "" or label(s, fi, k, 0) }
       end
     end
   end

@@ -185,8 +185,39 @@ function G._visit(s, p, i)
   p.points = p.points + 3
 end
 
+-- legal_id(s, seat, id): whether id is one of the seat's legal actions, checked directly
+-- (the same conditions main_actions and legal_actions list by)
 local function legal_id(s, seat, id)
-  for _, a in ipairs(G.legal_actions(s, seat, true)) do if a.id == id then return true end end
+  local p = s.players[seat]
+  local verb, arg = id:match("^(%w+):?(.*)$")
+  if s.phase ~= "main" or verb == "pass" or verb == "take" then
+    if s.phase == "return" and verb == "return" then return CODE[arg] ~= nil and p.tokens[CODE[arg]] > 0 end
+    if s.phase == "noble" and verb == "noble" then
+      for _, i in ipairs(qualifying_nobles(s, p)) do if "noble:" .. i == id then return true end end
+      return false
+    end
+    if s.phase ~= "main" then return false end
+    for _, a in ipairs(main_actions(s, p, true)) do if a.id == id then return true end end
+    return false
+  end
+  if verb == "take2" then return CODE[arg] ~= nil and CODE[arg] <= 5 and s.bank[CODE[arg]] >= 4 end
+  if verb == "reserve" then
+    if #p.reserved >= 3 then return false end
+    local level = tonumber(arg:match("^deck(%d)$") or "")
+    if level then return level >= 1 and level <= 3 and #s.decks[level] > 0 end
+    local cid = math.tointeger(tonumber(arg))
+    if not cid or not CARDS[cid] or tostring(cid) ~= arg then return false end
+    for _, x in ipairs(s.market[CARDS[cid][1]]) do if x == cid then return true end end
+    return false
+  end
+  if verb == "buy" then
+    local cid = math.tointeger(tonumber(arg))
+    if not cid or not CARDS[cid] or tostring(cid) ~= arg then return false end
+    local held = false
+    for _, x in ipairs(s.market[CARDS[cid][1]]) do if x == cid then held = true end end
+    for _, res in ipairs(p.reserved) do if res.id == cid then held = true end end
+    return held and payment(p, card_of(cid)) ~= nil
+  end
   return false
 end
 
@@ -346,8 +377,7 @@ end
 
 -- heuristic: buy the most points (with nobles' colours a little more), take the tokens
 -- the visible cards lack, reserve rarely, return what is needed least
-function G.heuristic(s, seat, id)
-  local p = s.players[seat]
+local function score(s, p, id, need)
   local verb, arg = id:match("^(%w+):?(.*)$")
   if verb == "buy" then
     local c = card_of(tonumber(arg))
@@ -355,13 +385,15 @@ function G.heuristic(s, seat, id)
     for _, i in ipairs(s.nobles) do if NOBLES[i][c.bonus] > p.bonus[c.bonus] then noble = noble + 0.5 end end
     return 5 + 3 * c.points + noble - 0.1 * (payment(p, c)[GOLD] or 0)
   elseif verb == "take" or verb == "take2" then
-    local need = needs(s, p)
-    local v = verb == "take2" and 0.5 or 1
+    need = need or needs(s, p)
+    local v, taken = verb == "take2" and 0.5 or 1, 0
     for name in arg:gmatch("[^,]+") do
       local k = CODE[name]
-      v = v + math.min(need[k], verb == "take2" and 2 or 1) * 0.3
+      local n = verb == "take2" and 2 or 1
+      v = v + math.min(need[k], n) * 0.3
+      taken = taken + n
     end
-    if token_count(p) + (verb == "take2" and 2 or #arg:gsub("[^,]", "") + 1) > 10 then v = v - 1 end
+    if token_count(p) + taken > 10 then v = v - 1 end
     return v
   elseif verb == "reserve" then
     local cid = tonumber(arg)
@@ -371,11 +403,23 @@ function G.heuristic(s, seat, id)
   elseif verb == "return" then
     local k = CODE[arg]
     if k == GOLD then return -5 end
-    return -needs(s, p)[k] + p.tokens[k] * 0.1
+    need = need or needs(s, p)
+    return -need[k] + p.tokens[k] * 0.1
   elseif verb == "noble" then
     return 1
   end
   return -10
+end
+
+function G.heuristic(s, seat, id) return score(s, s.players[seat], id, nil) end
+
+-- heuristic_all(s, seat, legal) -> the scores of a whole legal list (needs computed once)
+function G.heuristic_all(s, seat, legal)
+  local p = s.players[seat]
+  local need = needs(s, p)
+  local r = {}
+  for i, a in ipairs(legal) do r[i] = score(s, p, a.id, need) end
+  return r
 end
 
 -- from `seat`'s view the unknown cards of a level are its deck and the other seats'

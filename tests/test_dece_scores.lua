@@ -1,0 +1,173 @@
+-- DECE scores against hand values and an independent fit: PWS with ties, Bradley–Terry
+-- (penalised Newton fit, its stationarity, and the plain fit against minorization–
+-- maximization), seat effects, Kendall τ_b and pair-order accuracy with ties, Pareto
+-- frontier and staircase, quantiles, cost, the whole-match bootstrap and matched studies.
+local t = require "tabula.testing"
+local S = require "scenarios.dece.scores"
+local test, T = t.suite()
+
+test("dece scores: PWS with ties by hand", function()
+  t.eq(S.pws({ 1, 2, 3 }), { 1, 0.5, 0 })
+  t.eq(S.pws({ 1, 2, 2 }), { 1, 0.25, 0.25 })
+  t.eq(S.pws({ 1, 1, 3 }), { 0.75, 0.75, 0 })
+  t.eq(S.pws({ 2, 1 }), { 0, 1 })
+  local p, c = S.pws_by({ { seats = { "a", "b", "c" }, ranks = { 1, 2, 3 } }, { seats = { "b", "c", "a" }, ranks = { 1, 1, 3 } } })
+  t.eq(p, { a = 0.5, b = 0.625, c = 0.375 }); t.eq(c, { a = 2, b = 2, c = 2 })
+end)
+
+local function two_player(wins_a, wins_b)
+  local ms = {}
+  for _ = 1, wins_a do ms[#ms + 1] = { seats = { "A", "B" }, ranks = { 1, 2 } } end
+  for _ = 1, wins_b do ms[#ms + 1] = { seats = { "A", "B" }, ranks = { 2, 1 } } end
+  return ms
+end
+
+test("dece scores: Bradley-Terry by hand: 3 wins of 4 is a log-odds of ln 3 (190.8 Elo) without penalty", function()
+  local elo, theta = S.elo_fit(two_player(3, 1), { "A", "B" }, { penalty = 0 })
+  t.near(theta[1] - theta[2], math.log(3), 1e-9)
+  t.near(theta[1] + theta[2], 0, 1e-12)
+  t.near(elo.A - elo.B, 400 * math.log(3) / math.log(10), 1e-6)
+  t.near(elo.A, 1500 + 200 * math.log(3) / math.log(10), 1e-6)
+end)
+
+test("dece scores: the penalised fit is the stationary point of loss + 0.02·Σθ²/2 and is centred", function()
+  local _, theta = S.elo_fit(two_player(3, 1), { "A", "B" })
+  local a = theta[1]
+  t.near(theta[2], -a, 1e-12)
+  local p = 1 / (1 + math.exp(-(2 * a)))
+  t.near(4 * (p - 0.75) + 0.02 * a, 0, 1e-9, "gradient for A")
+  t.ok(2 * a < math.log(3), "the penalty shrinks the gap")
+  -- a participant that always wins still gets a finite rating with the penalty
+  local _, th2 = S.elo_fit(two_player(4, 0), { "A", "B" })
+  t.ok(th2[1] > 2 and th2[1] < 20, "finite")
+end)
+
+-- independent fit: Hunter's MM iterations for Bradley–Terry with weighted, half-credit ties
+local function mm(matches, names)
+  local idx, k = {}, #names
+  for i, n in ipairs(names) do idx[n] = i end
+  local W, N = {}, {}
+  for i = 1, k do W[i] = 0; N[i] = {}; for j = 1, k do N[i][j] = 0 end end
+  for _, m in ipairs(matches) do
+    local n = #m.ranks
+    for a = 1, n - 1 do for b = a + 1, n do
+      local i, j, w = idx[m.seats[a]], idx[m.seats[b]], 1 / (n - 1)
+      local y = m.ranks[a] < m.ranks[b] and 1 or (m.ranks[a] == m.ranks[b] and 0.5 or 0)
+      W[i] = W[i] + w * y; W[j] = W[j] + w * (1 - y)
+      N[i][j] = N[i][j] + w; N[j][i] = N[j][i] + w
+    end end
+  end
+  local g = {}
+  for i = 1, k do g[i] = 1 end
+  for _ = 1, 5000 do
+    local new = {}
+    for i = 1, k do
+      local d = 0
+      for j = 1, k do if j ~= i and N[i][j] > 0 then d = d + N[i][j] / (g[i] + g[j]) end end
+      new[i] = W[i] / d
+    end
+    g = new
+  end
+  local th, mean = {}, 0
+  for i = 1, k do th[i] = math.log(g[i]); mean = mean + th[i] / k end
+  for i = 1, k do th[i] = th[i] - mean end
+  return th
+end
+
+test("dece scores: Bradley-Terry Newton fit (no penalty) equals an independent MM fit on 3-player matches with ties", function()
+  local names = { "p", "q", "r", "s" }
+  local ms = {}
+  local rand = require("games.kit").generator(17)
+  local strength = { p = 1.0, q = 0.4, r = 0, s = -0.6 }
+  for i = 1, 40 do
+    local seats = {}
+    local pool = { "p", "q", "r", "s" }
+    for j = 1, 3 do seats[j] = table.remove(pool, rand(#pool)) end
+    local score = {}
+    for j = 1, 3 do score[j] = math.floor((strength[seats[j]] + rand(100) / 40) * 2) end
+    local ranks = require("games.kit").ranks(score)
+    ms[i] = { seats = seats, ranks = ranks }
+  end
+  local _, newton = S.elo_fit(ms, names, { penalty = 0 })
+  local ref = mm(ms, names)
+  for i = 1, 4 do t.near(newton[i], ref[i], 1e-6, names[i]) end
+  local _, pen = S.elo_fit(ms, names)
+  t.ok(math.abs(pen[1]) < math.abs(newton[1]), "the penalty shrinks towards 0")
+end)
+
+test("dece scores: seat effects: seat 1 always ahead among rotating equals", function()
+  local ms = {}
+  local names = { "a", "b", "c" }
+  for r = 0, 5 do
+    local seats = { names[r % 3 + 1], names[(r + 1) % 3 + 1], names[(r + 2) % 3 + 1] }
+    ms[#ms + 1] = { seats = seats, ranks = { 1, 2, 3 } }
+  end
+  local eff = S.seat_effects(ms, names)
+  t.ok(eff[1] > 100 and eff[3] < -100, "first seat ahead, last behind")
+  t.near(eff[1] + eff[2] + eff[3], 0, 1e-9)
+  local elo = S.elo_fit(ms, names)
+  t.near(elo.a, 1500, 1e-6, "rotating seats: equal participants")
+end)
+
+test("dece scores: Kendall tau-b and pair-order accuracy with ties by hand", function()
+  t.near(S.kendall_tau_b({ 1, 2, 3, 4 }, { 1, 3, 2, 4 }), 4 / 6, 1e-12)
+  t.near(S.kendall_tau_b({ 1, 2, 2, 3 }, { 1, 2, 3, 3 }), 0.8, 1e-12)
+  t.near(S.kendall_tau_b({ 1, 2, 3 }, { 3, 2, 1 }), -1, 1e-12)
+  t.eq(S.kendall_tau_b({ 1, 1 }, { 1, 2 }), nil)
+  t.near(S.pair_order_accuracy({ 3, 2, 2, 1 }, { 4, 3, 1, 1 }), 0.9, 1e-12)
+  local r = S.loeo({ g1 = { a = 0.9, b = 0.5, c = 0.1 }, g2 = { a = 0.8, b = 0.2, c = 0.4 }, g3 = { a = 0.7, b = 0.6, c = 0.2 } }, { "a", "b", "c" })
+  -- hold out g2: training means a .8, b .55, c .15 against a .8, b .2, c .4 -> 2 concordant, 1 discordant
+  t.near(r.g2.tau, 1 / 3, 1e-12)
+  t.near(r.g2.accuracy, 2 / 3, 1e-12)
+  t.near(r.g1.tau, 1, 1e-12)
+end)
+
+test("dece scores: Pareto frontier and staircase on a hand set", function()
+  local pts = { { name = "A", elo = 1600, cost = 2 }, { name = "B", elo = 1550, cost = 1 }, { name = "C", elo = 1500, cost = 1.5 },
+                { name = "D", elo = 1600, cost = 3 }, { name = "E", elo = 1400, cost = 0 } }
+  t.eq(S.frontier(pts), { "A", "B", "E" })
+  local st = S.staircase(pts)
+  t.eq(#st, 3)
+  t.eq({ st[1].cost, st[1].elo, st[2].cost, st[2].elo, st[3].cost, st[3].elo }, { 0, 1400, 1, 1550, 2, 1600 })
+  t.eq(S.value_at(st, 0.5), 1400); t.eq(S.value_at(st, 2.5), 1600); t.eq(S.value_at(st, -1), nil)
+  t.eq(S.frontier({ { name = "x", elo = 1, cost = 1 }, { name = "y", elo = 1, cost = 1 } }), { "x", "y" }, "equal points dominate neither")
+end)
+
+test("dece scores: quantiles (linear interpolation), cost from a price table", function()
+  t.near(S.quantile({ 1, 2, 3, 4 }, 0.5), 2.5, 1e-12)
+  t.near(S.quantile({ 1, 2, 3, 4 }, 0.25), 1.75, 1e-12)
+  t.near(S.quantile({ 7 }, 0.9), 7, 1e-12)
+  t.near(S.cost({ input = 1000, cached = 400, output = 200 }, { input = 2, cached = 0.5, output = 8 }), 0.003, 1e-15)
+  t.eq(S.cost({ input = 10 }, nil), 0)
+end)
+
+test("dece scores: whole-match bootstrap: deterministic, redraws samples missing a participant, intervals bracket", function()
+  local ms = {}
+  for i = 1, 6 do ms[#ms + 1] = { game = "g1", seats = { "a", "b" }, ranks = { i <= 4 and 1 or 2, i <= 4 and 2 or 1 } } end
+  ms[#ms + 1] = { game = "g1", seats = { "a", "c" }, ranks = { 2, 1 } }     -- c appears once only
+  for i = 1, 4 do ms[#ms + 1] = { game = "g2", seats = { "b", "a", "c" }, ranks = { 1, i % 2 + 2, (i + 1) % 2 + 2 } } end
+  local names = { "a", "b", "c" }
+  local b1 = S.bootstrap(ms, names, { draws = 300, seed = 5 })
+  local b2 = S.bootstrap(ms, names, { draws = 300, seed = 5 })
+  t.eq(b1.games.g1.elo.a, b2.games.g1.elo.a, "same seed, same draws")
+  t.eq(#b1.games.g1.pws.c, 300, "c is in every draw of g1 (draws without it are redrawn)")
+  for _, v in ipairs(b1.games.g1.pws.c) do t.eq(v, 1) end
+  local p = S.pws_by({ table.unpack(ms, 8, 11) })
+  local lo, hi = S.interval(b1.games.g2.pws.b)
+  t.ok(lo <= p.b and p.b <= hi)
+  t.eq(#b1.overall.a, 300)
+  t.ok(b1.overall.a[1] ~= nil)
+end)
+
+test("dece scores: matched study: delta of (3 - rank)/2 over scenarios with a cluster bootstrap", function()
+  local ms = {}
+  -- scenario 1: A first, B second; scenario 2: A second, B third; scenario 3: both second
+  local function add(sc, who, rank) ms[#ms + 1] = { scenario = sc, focal_seat = 2, seats = { "x", who, "y" }, ranks = { rank == 1 and 2 or 1, rank, 3 } } end
+  add(1, "A", 1); add(1, "B", 2); add(2, "A", 2); add(2, "B", 3); add(3, "A", 2); add(3, "B", 2)
+  local r = S.matched_delta(ms, "A", "B", { draws = 2000 })
+  t.near(r.delta, (0.5 + 0.5 + 0) / 3, 1e-12)
+  t.eq(r.scenarios, 3)
+  t.ok(r.lo >= 0 - 1e-12 and r.hi <= 0.5 + 1e-12 and r.lo <= r.delta and r.delta <= r.hi)
+end)
+
+return T
