@@ -1,8 +1,9 @@
 -- games.ismcts — single-observer information-set Monte Carlo tree search (Cowling,
 -- Powley and Whitehouse 2012) over the game interface of games/README.md, the DECE
 -- reference baseline: every simulation determinizes the state from the observer's view,
--- walks one tree of action ids (UCB1 with availability counts), rolls out with the game's
--- heuristic (ε-greedy) and scores the final or provisional ranking as pairwise placement.
+-- walks one tree of action ids (UCB1 with availability counts; new actions expanded in the
+-- heuristic's order), rolls out with the game's heuristic (ε-greedy) and scores the final
+-- ranking, or the game's estimate of the final scores when the simulation is cut short.
 --
 --   local id, info = ismcts.choose(G, state, seat, rand, { simulations = 1024, steps = 18 })
 --
@@ -29,15 +30,20 @@ local function pws(ranks, seat)
 end
 M.pws = pws
 
--- rewards(G, state) -> per-seat reward: placement, with a small share of the score margin
--- so that provisional standings with equal ranks still rank better moves higher
+-- rewards(G, state) -> per-seat reward in [0, 1]: the placement (pairwise) by the game's
+-- estimate of the final score (G.estimate, or the ranking's scores at the end and when the
+-- game has no estimate), plus a share for the margin to the best other seat
 local function rewards(G, state)
-  local r = G.ranking(state)
-  local best = -math.huge
-  for _, v in ipairs(r.scores) do if v > best then best = v end end
+  local est
+  if G.is_terminal(state) or not G.estimate then est = G.ranking(state).scores else est = G.estimate(state) end
+  local n = #est
+  local ranks = kit.ranks(est)
+  if G.is_terminal(state) then ranks = G.ranking(state).ranks end
   local out = {}
-  for i = 1, #r.ranks do
-    out[i] = 0.9 * pws(r.ranks, i) + 0.1 / (1 + math.max(0, best - r.scores[i]))
+  for i = 1, n do
+    local other = -math.huge
+    for j = 1, n do if j ~= i and est[j] > other then other = est[j] end end
+    out[i] = 0.7 * pws(ranks, i) + 0.3 / (1 + math.exp(-(est[i] - other) / 5))
   end
   return out
 end
@@ -81,7 +87,13 @@ function M.choose(G, state, observer, rand, opts)
       end
       local id
       if #untried > 0 then
-        id = untried[rand(#untried)]
+        -- expand the untried action the heuristic likes best (ties: at random)
+        local best, pick = -math.huge, {}
+        for _, u in ipairs(untried) do
+          local h = G.heuristic(d, seat, u)
+          if h > best then best, pick = h, { u } elseif h == best then pick[#pick + 1] = u end
+        end
+        id = pick[rand(#pick)]
         local ch = new_node(seat)
         ch.avail = 1
         node.children[id] = ch

@@ -346,6 +346,31 @@ function G.heuristic(s, seat, id)
   return score + 1.5 * pen + 0.5 * marker
 end
 
+-- estimate(state) -> per seat: the score after tiling the complete pattern lines now and
+-- paying the floor, plus half a point per tile waiting in an incomplete line (ISMCTS
+-- scores simulations cut short with it)
+function G.estimate(s)
+  local est = {}
+  for i = 1, s.n do
+    local p = s.players[i]
+    local wall = {}
+    for r = 1, 5 do wall[r] = { table.unpack(p.wall[r]) } end
+    local v = p.score
+    for line = 1, 5 do
+      local l = p.lines[line]
+      if l[2] == line then
+        local c = wall_column(line, l[1])
+        wall[line][c] = 1
+        v = v + wall_points(wall, line, c)
+      else
+        v = v + 0.5 * l[2]
+      end
+    end
+    est[i] = v + G.floor_penalty(#p.floor + (p.marker and 1 or 0))
+  end
+  return est
+end
+
 -- no hidden holdings: only the future draws from the bag are unknown, and they come
 -- from the generator, so a determinization reseeds it
 function G.determinize(s, _, rand)

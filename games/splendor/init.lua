@@ -422,6 +422,19 @@ function G.heuristic_all(s, seat, legal)
   return r
 end
 
+-- estimate(state) -> per seat: points, plus a little for bonuses (future discounts) and
+-- tokens (ISMCTS scores simulations cut short with it)
+function G.estimate(s)
+  local est = {}
+  for i = 1, s.n do
+    local p = s.players[i]
+    local b = 0
+    for k = 1, 5 do b = b + p.bonus[k] end
+    est[i] = p.points + 0.4 * b + 0.1 * token_count(p)
+  end
+  return est
+end
+
 -- from `seat`'s view the unknown cards of a level are its deck and the other seats'
 -- cards reserved unseen; they are dealt again at random, and the generator reseeded
 function G.determinize(s, seat, rand)

@@ -347,12 +347,8 @@ function M.value_at(steps, budget)
 end
 
 -- cost(usage, prices) -> dollars: 10⁻⁶ (p_in (I − H) + p_cache H + p_out O), where I counts
--- cached input H and O counts reasoning
-function M.cost(usage, prices)
-  if not prices then return 0 end
-  local I, H, O = usage.input or 0, usage.cached or 0, usage.output or 0
-  return 1e-6 * ((prices.input or 0) * (I - H) + (prices.cached or prices.input or 0) * H + (prices.output or 0) * O)
-end
+-- cached input H and O counts reasoning (the host's one formula, tabula.models.cost)
+function M.cost(usage, prices) return require("tabula.models").cost(prices, usage) end
 
 -- matched_delta(matches, A, B, opts) -> Δ̂ = mean over scenarios of Y_A − Y_B (Y = (n − rank)/(n − 1)
 -- per focal appearance, (3 − rank)/2 with three players), and its scenario-cluster bootstrap

@@ -1,0 +1,231 @@
+-- scenarios/dece/report.lua — the DECE report from a run's records: per-game and overall
+-- PWS and Elo with bootstrap intervals, leave-one-game-out agreement, resources and
+-- Pareto frontiers (Elo–cost, Elo–tokens) with frontier membership over the bootstrap draws,
+-- seat effects, decision counts, failures by kind, reconciliation with the schedule, and
+-- matched-study contrasts. Writes report.md and summary.json; returns the console text.
+local S = require "scenarios.dece.scores"
+local records = require "tabula.records"
+local models = require "tabula.models"
+local json = require "tabula.json"
+local fs = require "tabula.fs"
+
+local M = {}
+
+local function pct(x) return x and string.format("%.1f", 100 * x) or "-" end
+local function num(x, f) return x and string.format(f or "%.0f", x) or "-" end
+
+local function prices_of(meta, name)
+  local p = meta.participants[name]
+  local pr = p and p.manifest.prices
+  if pr == nil or pr == json.null then return nil end
+  return pr
+end
+
+-- resources(matches, meta) -> per game, per name: mean cost and tokens per appearance
+local function appearance_costs(ms, meta)
+  local r = {}
+  for _, m in ipairs(ms) do
+    for s, nme in ipairs(m.seats) do
+      local u = (m.usage or {})[s] or {}
+      local e = r[nme] or { cost = 0, tokens = 0, input = 0, cached = 0, output = 0, reasoning = 0, n = 0 }
+      e.cost = e.cost + models.cost(prices_of(meta, nme), u)
+      e.tokens = e.tokens + (u.input or 0) + (u.output or 0)
+      for _, k in ipairs({ "input", "cached", "output", "reasoning" }) do e[k] = e[k] + (u[k] or 0) end
+      e.n = e.n + 1
+      r[nme] = e
+    end
+  end
+  for _, e in pairs(r) do
+    for _, k in ipairs({ "cost", "tokens", "input", "cached", "output", "reasoning" }) do e[k] = e[k] / e.n end
+  end
+  return r
+end
+
+local function decision_stats(ms)
+  local Ds, turns = {}, {}
+  for _, m in ipairs(ms) do
+    Ds[#Ds + 1] = m.D
+    local t = 0
+    for _, v in ipairs(m.turns or {}) do t = t + v end
+    turns[#turns + 1] = t
+  end
+  local d, tt = S.sorted(Ds), S.sorted(turns)
+  return { median = S.quantile(d, 0.5), q1 = S.quantile(d, 0.25), q3 = S.quantile(d, 0.75),
+           turns_median = S.quantile(tt, 0.5), matches = #ms }
+end
+
+function M.compute(dir)
+  local meta = json.read_file(dir .. "/run.json")
+  local sch = json.read_file(dir .. "/schedule.json")
+  local recs = records.read(dir .. "/matches.jsonl", { skip_bad = true })
+  local by_id = {}
+  for _, r in ipairs(recs) do by_id[r.match_id] = r end
+  local matches, missing = {}, {}
+  for _, m in ipairs(sch.matches) do
+    if by_id[m.id] then matches[#matches + 1] = by_id[m.id] else missing[#missing + 1] = m.id end
+  end
+  local names = meta.order
+  local games, gnames = S.by_game(matches)
+  local draws = (meta.bootstrap or {}).draws or S.BOOTSTRAP_DRAWS
+  local out = { games = {}, overall = {}, missing = missing, matches = #matches, scheduled = #sch.matches,
+                names = names, game_names = gnames }
+  local cost_by_game = {}
+  for _, g in ipairs(gnames) do cost_by_game[g] = appearance_costs(games[g], meta) end
+  local boot = S.bootstrap(matches, names, { draws = draws, seed = (meta.bootstrap or {}).seed, extra = function(sample, nme)
+    local c, n = 0, 0
+    for _, m in ipairs(sample) do
+      for s, x in ipairs(m.seats) do
+        if x == nme then c = c + models.cost(prices_of(meta, nme), (m.usage or {})[s] or {}); n = n + 1 end
+      end
+    end
+    return n > 0 and c / n or 0
+  end })
+  local per_game_pws = {}
+  for _, g in ipairs(gnames) do
+    local ms = games[g]
+    local present = {}
+    for _, m in ipairs(ms) do for _, nme in ipairs(m.seats) do present[nme] = true end end
+    local here = {}
+    for _, nme in ipairs(names) do if present[nme] then here[#here + 1] = nme end end
+    local pws, cnt = S.pws_by(ms)
+    local elo = S.elo_fit(ms, here)
+    local seat = S.seat_effects(ms, here)
+    local b = boot.games[g]
+    local rows = {}
+    local costs = cost_by_game[g]
+    local pts_cost, pts_tok = {}, {}
+    for _, nme in ipairs(here) do
+      local plo, phi = S.interval(b.pws[nme])
+      local elo_lo, elo_hi = S.interval(b.elo[nme])
+      rows[nme] = { pws = pws[nme], pws_lo = plo, pws_hi = phi, elo = elo[nme], elo_lo = elo_lo, elo_hi = elo_hi,
+                    appearances = cnt[nme], cost = costs[nme].cost, tokens = costs[nme].tokens, usage = costs[nme] }
+      pts_cost[#pts_cost + 1] = { name = nme, elo = elo[nme], cost = costs[nme].cost }
+      pts_tok[#pts_tok + 1] = { name = nme, elo = elo[nme], cost = costs[nme].tokens }
+    end
+    -- frontier membership over the bootstrap draws (Elo and mean cost of the same draw)
+    local member = {}
+    for _, nme in ipairs(here) do member[nme] = 0 end
+    for d = 1, draws do
+      local pts = {}
+      for _, nme in ipairs(here) do pts[#pts + 1] = { name = nme, elo = b.elo[nme][d], cost = b.extra[nme][d] } end
+      for _, nme in ipairs(S.frontier(pts)) do member[nme] = member[nme] + 1 end
+    end
+    for _, nme in ipairs(here) do rows[nme].frontier_frequency = member[nme] / draws end
+    per_game_pws[g] = pws
+    local fails = {}
+    for _, m in ipairs(ms) do
+      for _, f in ipairs(m.failures or {}) do
+        local nme = m.seats[f.seat]
+        fails[nme] = fails[nme] or {}
+        fails[nme][f.kind] = (fails[nme][f.kind] or 0) + 1
+      end
+    end
+    out.games[g] = { rows = rows, names = here, seat_effects = seat, decisions = decision_stats(ms),
+      frontier_cost = S.frontier(pts_cost), frontier_tokens = S.frontier(pts_tok),
+      staircase_cost = S.staircase(pts_cost), staircase_tokens = S.staircase(pts_tok), failures = fails, matches = #ms }
+  end
+  for _, nme in ipairs(names) do
+    local s, c = 0, 0
+    for _, g in ipairs(gnames) do if per_game_pws[g][nme] then s = s + per_game_pws[g][nme]; c = c + 1 end end
+    local lo, hi
+    if boot.overall[nme] and #boot.overall[nme] > 0 then lo, hi = S.interval(boot.overall[nme]) end
+    out.overall[nme] = { pws = c > 0 and s / c or nil, lo = lo, hi = hi, games = c }
+  end
+  out.loeo = S.loeo(per_game_pws, names)
+  if sch.kind == "matched" and #names >= 2 then
+    out.matched = {}
+    local focal = (meta.options or {}).matched or {}
+    for i = 1, #focal - 1 do
+      for j = i + 1, #focal do
+        local r = S.matched_delta(matches, focal[i], focal[j], { draws = 100000, level = 1 - 0.05 / math.max(1, #focal * (#focal - 1) / 2) })
+        if r then r.a, r.b = focal[i], focal[j]; out.matched[#out.matched + 1] = r end
+      end
+    end
+  end
+  return out
+end
+
+function M.write(dir)
+  local r = M.compute(dir)
+  local L = {}
+  local function add(...) L[#L + 1] = string.format(...) end
+  add("# DECE report: %s", dir)
+  add("")
+  add("%d of %d scheduled matches finished%s.", r.matches, r.scheduled,
+    #r.missing > 0 and (" — missing: " .. table.concat(r.missing, ", ")) or "")
+  add("")
+  add("## Overall PWS (equal-weight mean over games, %%; 95%% bootstrap interval)")
+  add("")
+  add("| participant | PWS | 95%% interval | games |")
+  add("|---|---|---|---|")
+  local order = {}
+  for _, nme in ipairs(r.names) do order[#order + 1] = nme end
+  table.sort(order, function(a, b) return (r.overall[a].pws or -1) > (r.overall[b].pws or -1) end)
+  for _, nme in ipairs(order) do
+    local o = r.overall[nme]
+    add("| %s | %s | [%s, %s] | %d |", nme, pct(o.pws), pct(o.lo), pct(o.hi), o.games)
+  end
+  local console = { table.unpack(L, 3) }
+  for _, g in ipairs(r.game_names) do
+    local gr = r.games[g]
+    add("")
+    add("## %s (%d matches)", g, gr.matches)
+    add("")
+    add("| participant | PWS %% | 95%% interval | Elo | 95%% interval | appearances | cost $/appearance | tokens/appearance | on cost frontier (bootstrap) |")
+    add("|---|---|---|---|---|---|---|---|---|")
+    local names = { table.unpack(gr.names) }
+    table.sort(names, function(a, b) return gr.rows[a].elo > gr.rows[b].elo end)
+    for _, nme in ipairs(names) do
+      local x = gr.rows[nme]
+      add("| %s | %s | [%s, %s] | %s | [%s, %s] | %d | %.4f | %.0f | %s |", nme, pct(x.pws), pct(x.pws_lo), pct(x.pws_hi),
+        num(x.elo), num(x.elo_lo), num(x.elo_hi), x.appearances, x.cost, x.tokens, pct(x.frontier_frequency))
+    end
+    add("")
+    add("Elo–cost frontier: %s. Elo–token frontier: %s.", table.concat(gr.frontier_cost, ", "), table.concat(gr.frontier_tokens, ", "))
+    local st = {}
+    for _, s in ipairs(gr.staircase_cost) do st[#st + 1] = string.format("B ≥ $%.4f: %.0f (%s)", s.cost, s.elo, s.name) end
+    add("Staircase V(B) (best Elo within a mean cost per appearance B): %s.", table.concat(st, "; "))
+    local se = {}
+    for s, v in ipairs(gr.seat_effects) do se[#se + 1] = string.format("seat %d %+.0f", s, v) end
+    add("Seat effects (Bradley–Terry seat term, Elo points, centred): %s; first-seat advantage %+.0f.", table.concat(se, ", "), gr.seat_effects[1] or 0)
+    local d = gr.decisions
+    add("Decisions per match D: median %s (IQR %s–%s), D/%d %s; engine turns median %s.", num(d.median, "%.1f"), num(d.q1, "%.1f"),
+      num(d.q3, "%.1f"), 3, num(d.median and d.median / 3, "%.1f"), num(d.turns_median, "%.1f"))
+    local fl = {}
+    for nme, kinds in pairs(gr.failures) do
+      for k, c in pairs(kinds) do fl[#fl + 1] = string.format("%s %s %d", nme, k, c) end
+    end
+    table.sort(fl)
+    add("Failures by kind: %s.", #fl > 0 and table.concat(fl, ", ") or "none")
+    -- console: the per-game PWS/Elo table
+    console[#console + 1] = ""
+    console[#console + 1] = string.format("%s (%d matches): participant, PWS %%, Elo [95%% interval]", g, gr.matches)
+    for _, nme in ipairs(names) do
+      local x = gr.rows[nme]
+      console[#console + 1] = string.format("  %-16s %5s  %5s [%s, %s]", nme, pct(x.pws), num(x.elo), num(x.elo_lo), num(x.elo_hi))
+    end
+  end
+  add("")
+  add("## Leave-one-game-out agreement (PWS)")
+  add("")
+  add("| held-out game | Kendall τ_b | pair-order accuracy | participants |")
+  add("|---|---|---|---|")
+  for _, g in ipairs(r.game_names) do
+    local x = r.loeo[g]
+    if x then add("| %s | %s | %s | %d |", g, num(x.tau, "%.3f"), num(x.accuracy, "%.3f"), x.n) end
+  end
+  if r.matched then
+    add("")
+    add("## Matched study (Δ̂ = mean over scenarios of Y_A − Y_B, Y = (3 − rank)/2; scenario-cluster bootstrap, Bonferroni)")
+    add("")
+    for _, x in ipairs(r.matched) do
+      add("- %s vs %s: Δ̂ = %.3f [%.3f, %.3f] over %d scenarios", x.a, x.b, x.delta, x.lo, x.hi, x.scenarios)
+    end
+  end
+  local text = table.concat(L, "\n") .. "\n"
+  fs.write_atomic(dir .. "/report.md", text)
+  fs.write_atomic(dir .. "/summary.json", json.encode(r, { pretty = true, lenient = true }) .. "\n")
+  return table.concat(console, "\n") .. "\n"
+end
+
+return M

@@ -1,0 +1,219 @@
+-- The DECE arena: seat-balanced schedules and matched studies, participants and their
+-- manifest hashes, full matches between built-in players, a model participant over the mock
+-- server (invalid answers: forfeit by default, fallback when asked), a killed match resumed
+-- from its events to the same result, and a whole run with its report.
+local t = require "tabula.testing"
+local schedule = require "scenarios.dece.schedule"
+local participants = require "scenarios.dece.participants"
+local match = require "scenarios.dece.match"
+local records = require "tabula.records"
+local json = require "tabula.json"
+local fs = require "tabula.fs"
+local test, T = t.suite()
+
+local function tmpdir()
+  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d); return d
+end
+
+test("dece schedule: 12 participants, 48 matches per game: 12 appearances per game, 4 in each seat, never twice in a match", function()
+  local names = {}
+  for i = 1, 12 do names[i] = "p" .. i end
+  local sch = schedule.balanced({ names = names, games = { "azul", "splendor" }, matches_per_game = 48, seed = 20260924 })
+  t.eq(#sch.matches, 96)
+  local bal = schedule.balance(sch)
+  for _, g in ipairs({ "azul", "splendor" }) do
+    for _, nme in ipairs(names) do
+      t.eq(bal[g][nme].appearances, 12)
+      t.eq(bal[g][nme].seats, { 4, 4, 4 }, g .. " " .. nme)
+    end
+  end
+  local seeds = {}
+  for _, m in ipairs(sch.matches) do
+    t.ok(m.seats[1] ~= m.seats[2] and m.seats[2] ~= m.seats[3] and m.seats[1] ~= m.seats[3])
+    seeds[m.setup_seed] = true
+  end
+  t.eq(json.canonical(schedule.balanced({ names = names, games = { "azul", "splendor" }, matches_per_game = 48, seed = 20260924 })),
+       json.canonical(sch), "the same seed gives the same schedule")
+  t.ok(json.canonical(schedule.balanced({ names = names, games = { "azul" }, matches_per_game = 12, seed = 2 })) ~=
+       json.canonical(schedule.balanced({ names = names, games = { "azul" }, matches_per_game = 12, seed = 3 })))
+  t.raises(function() schedule.balanced({ names = names, games = { "azul" }, matches_per_game = 10 }) end, "not a multiple")
+  local two = schedule.balanced({ names = { "a", "b", "c", "d" }, games = { "azul" }, matches_per_game = 8, players = 2, seed = 1 })
+  for _, e in pairs(schedule.balance(two).azul) do t.eq(e.seats, { 2, 2 }) end
+end)
+
+test("dece schedule: a matched study fixes seed and focal seat per scenario; focal configurations never meet", function()
+  local sch = schedule.matched({ games = { "azul" }, focal = { "A", "B", "C", "D" }, anchors = { "X", "Y" }, scenarios = 6, seed = 4 })
+  t.eq(#sch.matches, 24)
+  local by = {}
+  for _, m in ipairs(sch.matches) do
+    by[m.scenario] = by[m.scenario] or {}
+    table.insert(by[m.scenario], m)
+    local focal = 0
+    for s, nme in ipairs(m.seats) do
+      if nme == "A" or nme == "B" or nme == "C" or nme == "D" then focal = focal + 1; t.eq(s, m.focal_seat) end
+    end
+    t.eq(focal, 1)
+  end
+  local seats = {}
+  for _, list in pairs(by) do
+    t.eq(#list, 4)
+    for _, m in ipairs(list) do t.eq(m.setup_seed, list[1].setup_seed); t.eq(m.focal_seat, list[1].focal_seat) end
+    seats[list[1].focal_seat] = (seats[list[1].focal_seat] or 0) + 1
+  end
+  t.eq(seats, { 2, 2, 2 }, "focal seats rotate")
+end)
+
+test("dece participants: defaults, manifest hash identity, one-line errors", function()
+  local ps = participants.load(nil)
+  t.eq(#ps, 3)
+  t.eq(ps[3].manifest, { name = "ismcts", player = "ismcts", simulations = 1024, steps = 18, epsilon = 0.1 })
+  local a = participants.normalize({ name = "m", model = "random", harness = { format = "json" } }, "x")
+  local b = participants.normalize({ name = "m", model = "random", harness = { format = "json" } }, "x")
+  local c = participants.normalize({ name = "m", model = "random", harness = { format = "json", memory = "last:3" } }, "x")
+  t.eq(a.id, b.id); t.ok(a.id ~= c.id, "another memory scope is another participant")
+  t.eq(a.manifest.harness.retries, 0); t.eq(a.manifest.harness.fallback, "none"); t.eq(a.manifest.harness.legal_actions, true)
+  t.ok(a.manifest.prompt_sha256["system.txt"], "prompt files are part of the manifest")
+  t.raises(function() participants.normalize({ name = "m", model = "random", harness = { colour = 1 } }, "f") end, "unknown harness option 'colour'")
+  t.raises(function() participants.normalize({ name = "m", model = "random", harness = { memory = "forever" } }, "f") end, "memory must be")
+  t.raises(function() participants.normalize({ name = "m", player = "minimax" }, "f") end, "player must be")
+end)
+
+local function arena_for(dir, list, games)
+  local by, agents, prompts = {}, {}, {}
+  for _, e in ipairs(list) do
+    local p = participants.normalize(e, "test", e.models_file)
+    by[p.name] = p
+    if p.kind == "model" then
+      local models = require "tabula.models"
+      agents[p.name] = require("tabula.agent").new(models.resolve(p.manifest.model, e.models_file), { cache_dir = dir .. "/cache" })
+      prompts[p.name] = require("tabula.prompt").set("dece")
+    end
+  end
+  local gs = {}
+  for _, g in ipairs(games) do gs[g] = require("games." .. g) end
+  return { dir = dir, participants = by, agents = agents, prompts = prompts, games = gs }
+end
+
+local BUILTIN = { { name = "random", player = "random" }, { name = "heuristic", player = "heuristic" },
+                  { name = "ismcts", player = "ismcts", simulations = 8, steps = 18 } }
+
+test("dece match: a full match per game between built-in players; decisions counted", function()
+  local dir = tmpdir()
+  local arena = arena_for(dir, BUILTIN, { "azul", "splendor" })
+  for _, g in ipairs({ "azul", "splendor" }) do
+    local rec = match.play(arena, { id = g .. "-1", game = g, seats = { "ismcts", "random", "heuristic" }, setup_seed = 77 })
+    t.eq(rec.status, "finished")
+    t.eq(#rec.ranks, 3)
+    local D = 0
+    for s = 1, 3 do D = D + rec.decisions[s]; t.ok(rec.turns[s] >= rec.decisions[s]) end
+    t.eq(rec.D, D)
+    t.ok(D >= 15, "a real game")
+    local ev = records.read(dir .. "/matches/" .. g .. "-1.jsonl")
+    t.eq(ev[1].k, "setup"); t.eq(ev[#ev].k, "end"); t.eq(ev[#ev].ranks, rec.ranks)
+    t.eq(#ev - 2, rec.steps)
+  end
+end)
+
+test("dece match: a match killed mid-way resumes from its events to the same result", function()
+  local a, b = tmpdir(), tmpdir()
+  local m = { id = "splendor-1", game = "splendor", seats = { "heuristic", "ismcts", "random" }, setup_seed = 5 }
+  local full = match.play(arena_for(a, BUILTIN, { "splendor" }), m)
+  local text = fs.read(a .. "/matches/splendor-1.jsonl")
+  local lines = {}
+  for l in text:gmatch("[^\n]+") do lines[#lines + 1] = l end
+  fs.mkdir_p(b .. "/matches")
+  -- the first 25 steps, and a torn half line as a kill in the middle of a write leaves it
+  local keep = table.concat(lines, "\n", 1, 26) .. "\n" .. lines[27]:sub(1, 40)
+  fs.write_atomic(b .. "/matches/splendor-1.jsonl", keep)
+  local resumed = match.play(arena_for(b, BUILTIN, { "splendor" }), m)
+  t.eq(resumed.resumed_steps, 25)
+  for _, k in ipairs({ "ranks", "scores", "decisions", "D", "turns", "steps" }) do t.eq(resumed[k], full[k], k) end
+  local ev = records.read(b .. "/matches/splendor-1.jsonl", { skip_bad = true })
+  local ev_full = records.read(a .. "/matches/splendor-1.jsonl")
+  t.eq(#ev, #ev_full)
+  for i = 2, #ev - 1 do
+    for j, c in ipairs(ev[i].choices) do t.eq(c.action, ev_full[i].choices[j].action, "step " .. i) end
+  end
+end)
+
+-- a models.lua pointing a model named m at the mock server
+local function mock_models(dir, url)
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+    base_url = %q, optional_key = true, prices = { input = 2, cached = 1, output = 10 } } }]], url .. "/v1"))
+  return dir .. "/models.lua"
+end
+
+test("dece match: a model participant over the mock server; an invalid answer forfeits by default", function()
+  local mock = require "tests.mock"
+  local s = mock.start({ { match = "Decision 1 ", reply = "I take three.\nACTION: take:white,blue,green", times = 1,
+                           usage = { input = 100, cached = 40, output = 20, reasoning = 5 } },
+                         { reply = "ACTION: buy:everything", usage = { input = 120, cached = 0, output = 10, reasoning = 0 } } })
+  local dir = tmpdir()
+  local mf = mock_models(dir, s.url)
+  local list = { { name = "llm", model = "m", models_file = mf }, BUILTIN[1], BUILTIN[2] }
+  local ok, rec = pcall(match.play, arena_for(dir, list, { "splendor" }),
+    { id = "splendor-1", game = "splendor", seats = { "llm", "random", "heuristic" }, setup_seed = 3 })
+  local log = s:log()
+  s:close()
+  if not ok then error(rec, 0) end
+  t.eq(rec.status, "forfeit"); t.eq(rec.forfeits, { 1 })
+  t.eq(rec.ranks[1], 3, "the forfeiting seat is last")
+  t.eq(rec.invalid[1], 1); t.eq(rec.failures[1].kind, "invalid")
+  t.eq(rec.decisions[1], 2)
+  t.eq(rec.usage[1], { input = 220, cached = 40, output = 30, reasoning = 5 })
+  t.eq(#log, 2)
+  local first = log[1].body and json.decode(log[1].body) or log[1]
+  t.contains(json.encode(first), "take:white,blue,green: take 1 white, 1 blue and 1 green", "the legal actions are listed")
+end)
+
+test("dece match: retries with feedback, then a fallback action; tools answer through the harness", function()
+  local mock = require "tests.mock"
+  local s = mock.start({ { match = "Decision 2 ", reply = "TOOL: rules", times = 1 },
+                         { match = "Result of rules", reply = "ACTION: take:white,blue,green", times = 1 },
+                         { reply = "ACTION: nope" } })
+  local dir = tmpdir()
+  local mf = mock_models(dir, s.url)
+  local list = { { name = "llm", model = "m", models_file = mf, harness = { retries = 1, fallback = "random", tools = { "rules" }, memory = "last:1" } },
+                 BUILTIN[1], BUILTIN[2] }
+  local ok, rec = pcall(match.play, arena_for(dir, list, { "azul" }),
+    { id = "azul-1", game = "azul", seats = { "random", "llm", "heuristic" }, setup_seed = 9 })
+  local n = #s:log()
+  s:close()
+  if not ok then error(rec, 0) end
+  t.eq(rec.status, "finished")
+  t.eq(rec.fallbacks[2], rec.decisions[2], "every answer was invalid (the first was an illegal Azul id)")
+  t.eq(rec.invalid[2], rec.decisions[2])
+  t.eq(rec.tools[2], 1)
+  t.eq(n, 2 * rec.decisions[2] + 1, "one retry per decision plus the tool call")
+end)
+
+test("dece run: the scenario end to end with a participants file, reconciliation and report", function()
+  local dir = tmpdir()
+  fs.write_atomic(dir .. "/parts.json", json.encode({ participants = BUILTIN }))
+  local rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
+    "--matches-per-game", "3", "--draws", "200", "--quiet" })
+  t.eq(rc, 0)
+  local recs = records.read(dir .. "/run/matches.jsonl")
+  t.eq(#recs, 6)
+  local report = fs.read(dir .. "/run/report.md")
+  t.contains(report, "6 of 6 scheduled matches finished.")
+  t.contains(report, "## azul (3 matches)")
+  t.contains(report, "Seat effects")
+  local summary = json.read_file(dir .. "/run/summary.json")
+  t.eq(#summary.missing, 0)
+  t.ok(summary.overall.heuristic.pws > summary.overall.random.pws, "heuristic ahead of random")
+  -- running again continues: nothing left to play; a different schedule is refused
+  rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
+    "--matches-per-game", "3", "--draws", "200", "--quiet" })
+  t.eq(#records.read(dir .. "/run/matches.jsonl"), 6)
+  t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
+    "--matches-per-game", "6", "--quiet" }) end, "holds a different run")
+  -- a missing match is listed
+  local lines = {}
+  for l in fs.read(dir .. "/run/matches.jsonl"):gmatch("[^\n]+") do lines[#lines + 1] = l end
+  fs.write_atomic(dir .. "/run/matches.jsonl", table.concat(lines, "\n", 1, 5) .. "\n")
+  local out = require("scenarios.dece.report").compute(dir .. "/run")
+  t.eq(#out.missing, 1)
+end)
+
+return T
