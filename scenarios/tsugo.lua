@@ -1,0 +1,365 @@
+-- scenarios/tsugo.lua — TsuGO: Go life-and-death problems in five input
+-- modalities, with four options or an open answer, robustness transforms, the
+-- reasoning turned into process search trees (SearchE, TokenE), and MCTS/UCT
+-- and GNU Go references (../shared/specs/tsugo.md).
+--
+--   tabula run scenarios/tsugo.lua                               # offline: engine player, own suite
+--   tabula run scenarios/tsugo.lua --model openai:gpt-5.5 --modality symbolic,grid,visual --extractor gemini:gemini-2.5-pro
+--   tabula run scenarios/tsugo.lua --problems gogameguru.jsonl --candidates open --transform rot180,mirror_h,colour
+--   tabula run scenarios/tsugo.lua --robustness --transform rot180,mirror_h,colour --temperature 0 --model M
+--   tabula report RUN
+--
+-- Choices where the spec is silent (the modules under scenarios/tsugo/ say more):
+--  * Each problem is one reference trial (MCTS open and restricted, GNU Go)
+--    plus one trial per modality x candidate setting x transform x trial index.
+--  * Options (K=4) are built once per problem in the original frame by the
+--    paper's rule (options.lua) from the reference tree's wrong first moves,
+--    the open-root MCTS proposals and GNU Go's move, then mapped through each
+--    transform; the option sets go into run.json.
+--  * Trees are extracted from responses to symbolic prompts without a
+--    transform (the paper computes process metrics on Symbolic input);
+--    responses whose reasoning is hidden (reasoning tokens billed, none shown)
+--    are summary-only: scored, but left out of the process metrics.
+--  * ITT: the output tokens the provider reports when the whole output is
+--    visible, output minus hidden reasoning tokens when it is not, and
+--    ceil(bytes / 4) of the visible text for built-in players (no usage).
+--  * The built-in `engine` player reads the presented problem with MCTS
+--    (--engine-playouts, 1000) and writes its reading as a narrative;
+--    `random` picks an option or a local legal point.
+--  * Defaults follow the paper: temperature 0.7, up to 32768 output tokens;
+--    --robustness switches to the terse answer-only prompts at temperature 0.
+local json = require "tabula.json"
+local fs = require "tabula.fs"
+local cli = require "tabula.cli"
+local prompt = require "tabula.prompt"
+local host = require "tabula.c.host"
+local models = require "tabula.models"
+local agent = require "tabula.agent"
+local engine = require "tabula.engine"
+local go = require "games.go"
+local trees = require "scenarios.tsugo.trees"
+local tm = require "scenarios.tsugo.metrics"
+local tp = require "scenarios.tsugo.prompts"
+local answers = require "scenarios.tsugo.answers"
+local options = require "scenarios.tsugo.options"
+local transforms = require "scenarios.tsugo.transforms"
+local mcts = require "scenarios.tsugo.mcts"
+local refs = require "scenarios.tsugo.references"
+local player = require "scenarios.tsugo.player"
+local extract = require "scenarios.tsugo.extract"
+local replay = require "scenarios.tsugo.replay"
+local problems = require "scenarios.tsugo.problems"
+
+local S = {
+  name = "tsugo",
+  summary = "TsuGO: Go life-and-death problems, five modalities, process search trees, SearchE/TokenE",
+  defaults = { trials = 1, temperature = 0.7, ["max-tokens"] = 32768 },
+}
+
+S.options = {
+  { "problems", "string", nil, "normalized problems, JSONL (default: the own suite games/go/suite.jsonl)" },
+  { "ids", "list", nil, "problem ids to keep" },
+  { "limit", "int", nil, "at most this many problems (after --ids and --tier)" },
+  { "tier", "list", nil, "tiers to keep (Easy, Intermediate, Medium, Hard)" },
+  { "modality", "list", { "symbolic" }, "symbolic, grid, symbolic+grid, visual, symbolic+visual (several at once)" },
+  { "candidates", "list", { "4", "open" }, "4 (four options A-D) and/or open" },
+  { "transform", "list", {}, "also run under: " .. table.concat(transforms.NAMES, ", ", 2) },
+  { "robustness", "bool", false, "the terse answer-only prompts at temperature 0 (the paper's robustness probe)" },
+  { "extractor", "string", "builtin", "model that turns reasoning into trees (builtin: the engine narrative's own reader)" },
+  { "references", "bool", true, "run the MCTS and GNU Go references (one trial per problem)" },
+  { "mcts-playouts", "int", 200, "playouts of the MCTS/UCT reference" },
+  { "engine-playouts", "int", 1000, "playouts of the built-in engine player's search" },
+  { "gnugo", "string", "/usr/games/gnugo", "GNU Go binary (none: no GNU Go)" },
+  { "image-detail", "string", nil, "image detail hint for providers that take one (low, high, auto)" },
+  { "dry-run", "bool", false, "print the assembled prompts and exit" },
+  { "prompts", "string", nil, "prompt folder (default prompts/tsugo)" },
+}
+
+local SIDE = { black = "B", white = "W" }
+
+local function check_opts(opts)
+  for _, m in ipairs(opts.modality) do
+    local ok = false
+    for _, v in ipairs(tp.MODALITIES) do if v == m then ok = true end end
+    if not ok then cli.fail("option --modality: unknown modality '%s' (valid: %s)", m, table.concat(tp.MODALITIES, ", ")) end
+    if m:find("visual", 1, true) and not problems.renderer() then
+      cli.fail("option --modality %s needs the Go board renderer, which this build does not have", m)
+    end
+  end
+  for _, c in ipairs(opts.candidates) do
+    if c ~= "4" and c ~= "open" then cli.fail("option --candidates: '%s' is not 4 or open", c) end
+  end
+  for _, t in ipairs(opts.transform) do
+    if not transforms.valid(t) or t == "identity" then
+      cli.fail("option --transform: unknown transform '%s' (valid: %s)", t, table.concat(transforms.NAMES, ", ", 2))
+    end
+  end
+end
+
+-- gnugo_pool(opts) -> a pool of one GNU Go, or nil
+local function gnugo_pool(opts)
+  if opts.gnugo == "none" or fs.kind(opts.gnugo) ~= "file" then return nil end
+  return engine.pool(function()
+    return engine.gtp({ name = "gnugo", argv = { opts.gnugo, "--mode", "gtp", "--level", "10" }, timeout = 60 })
+  end, 1)
+end
+
+-- the K=4 option set of a problem (original frame, SGF), by the paper's rule
+local function option_set(p, opts, gnugo, seed)
+  local s = mcts.setting(p)
+  local accepted = {}
+  for _, c in ipairs(p.correct) do accepted[c] = true end
+  local local_set = {}
+  for _, pt in ipairs(s.points) do local_set[pt] = true end
+  local function gtp(list) local o = {} for i, v in ipairs(list) do o[i] = go.to_gtp(v, p.size) end return o end
+  local r = mcts.run(p, { seed = seed, playouts = opts["mcts-playouts"] })
+  local ranked = {}
+  for _, e in ipairs(r.root) do ranked[#ranked + 1] = e end
+  table.sort(ranked, function(a, b) return a.visits > b.visits end)
+  local proposals = {}
+  for i = 1, math.min(5, #ranked) do proposals[i] = ranked[i].point end
+  local sources = { { name = "tree", points = gtp(p.wrong or {}) }, { name = "mcts", points = gtp(proposals) } }
+  if gnugo then
+    local g = gnugo:with(function(e) return refs.gnugo(e, p, s, nil) end)
+    if g.open then sources[#sources + 1] = { name = "gnugo", points = { go.to_gtp(g.open, p.size) } } end
+  end
+  local acc_gtp = {}
+  for c in pairs(accepted) do acc_gtp[go.to_gtp(c, p.size)] = true end
+  local o, log = options.choose({
+    canonical = go.to_gtp(p.correct[1], p.size), accepted = acc_gtp, sources = sources, size = p.size,
+    rng = require("tabula.metrics").rng(seed),
+    usable = function(pt)
+      local sgf = go.from_gtp(pt, p.size)
+      if not sgf then return false, "off the board" end
+      if s.game:get(sgf) then return false, "occupied" end
+      if not s.game:is_legal(sgf, p.to_play) then return false, "illegal for the side to play" end
+      if not local_set[sgf] then return false, "outside the local region" end
+      return true
+    end,
+  })
+  if not o then return nil, log end
+  local sgf = { order = {} }
+  for i, l in ipairs(options.LETTERS) do
+    sgf[l] = go.from_gtp(o[l], p.size)
+    sgf.order[i] = sgf[l]
+  end
+  return sgf, log
+end
+
+function S.plan(opts)
+  check_opts(opts)
+  local path = opts.problems or (host.root .. "/games/go/suite.jsonl")
+  local list, dropped = problems.load(path)
+  list = problems.select(list, opts)
+  local gnugo = gnugo_pool(opts)
+  S.gnugo = gnugo
+  local trials, option_sets, option_logs = {}, {}, {}
+  local want4 = false
+  for _, c in ipairs(opts.candidates) do if c == "4" then want4 = true end end
+  local tlist = { "identity" }
+  for _, t in ipairs(opts.transform) do tlist[#tlist + 1] = t end
+  for _, p in ipairs(list) do
+    local seed = opts.seed * 1000003 + tonumber(fs.sha256(p.id):sub(1, 8), 16)
+    local o, log = option_set(p, opts, gnugo, seed)
+    option_sets[p.id], option_logs[p.id] = o, log
+    if opts.references then
+      trials[#trials + 1] = { id = p.id .. "/reference", kind = "reference", problem = p, options = o, seed = seed, index = 1 }
+    end
+    for _, m in ipairs(opts.modality) do
+      for _, c in ipairs(opts.candidates) do
+        if c == "open" or o then
+          for _, t in ipairs(tlist) do
+            if not (t == "options" and c == "open") then
+              for k = 1, opts.trials do
+                trials[#trials + 1] = { id = table.concat({ p.id, m, c == "4" and "k4" or "open", t, k }, "/"), kind = "model",
+                  problem = p, modality = m, candidates = c, transform = t, options = c == "4" and o or nil, index = k, seed = seed }
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+  local data = { problems = path, problems_sha256 = fs.sha256_file(path), n_problems = #list, dropped = dropped,
+    options = {}, option_logs = {} }
+  for id, o in pairs(option_sets) do data.options[id] = o.order end
+  for id, l in pairs(option_logs) do data.option_logs[id] = l end
+  if want4 then
+    for _, p in ipairs(list) do
+      if not option_sets[p.id] then io.stderr:write("tsugo: problem ", p.id, " has no K=4 form (fewer than three usable distractors)\n") end
+    end
+  end
+  return trials, data
+end
+
+-- presented(trial, P) -> q (transformed problem), spec for prompts, options in GTP of q
+local function presented(trial)
+  local p = trial.problem
+  local q = transforms.apply(p, trial.transform)
+  local f = transforms.point_map(trial.transform, p.size)
+  local view = { size = q.size, to_play = SIDE[q.to_play], black = {}, white = {} }
+  for _, c in ipairs({ "black", "white" }) do
+    for i, pt in ipairs(q.stones[c]) do view[c][i] = go.to_gtp(pt, q.size) end
+  end
+  local o_sgf, o_gtp
+  if trial.options then
+    o_sgf = { order = {} }
+    for i, l in ipairs(options.LETTERS) do o_sgf.order[i] = f(trial.options[l]) end
+    if trial.transform == "options" then o_sgf = options.permuted(o_sgf) end
+    o_gtp = { order = {} }
+    for i, l in ipairs(options.LETTERS) do
+      o_sgf[l] = o_sgf.order[i]
+      o_gtp[l] = go.to_gtp(o_sgf[l], q.size)
+      o_gtp.order[i] = o_gtp[l]
+    end
+  end
+  return q, view, o_sgf, o_gtp
+end
+
+local function prompt_spec(trial, opts, P, view, o_gtp, q)
+  return { P = P, view = view, modality = trial.modality, options = o_gtp, terse = opts.robustness,
+    frame = q.frame, detail = opts["image-detail"] }
+end
+
+function S.dry_run(trials, opts)
+  local P = prompt.set("tsugo", opts.prompts)
+  for _, t in ipairs(trials) do
+    if t.kind == "model" and t.index == 1 then
+      local q, view, _, o_gtp = presented(t)
+      io.write("---- ", t.id, "\n", tp.text(prompt_spec(t, opts, P, view, o_gtp, q)), "\n")
+    end
+  end
+  return 0
+end
+
+function S.setup(opts, env)
+  env.prompts = prompt.set("tsugo", opts.prompts)
+  if opts.robustness and env.agent.settings then env.agent.settings.temperature = 0 end
+  if opts.extractor == "builtin" then env.extractor = "builtin"
+  else
+    local cfg = models.resolve(opts.extractor, opts.models)
+    if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
+      cli.fail("extractor %s needs the environment variable %s", cfg.name, cfg.key_env)
+    end
+    env.extractor = agent.new(cfg, { cache_dir = (opts.out or "runs") .. "/cache", no_cache = opts["no-cache"],
+      settings = { temperature = 0 }, max_attempts = opts["max-attempts"] })
+  end
+  env.gnugo = S.gnugo
+  local gnugo_version
+  if env.gnugo then gnugo_version = env.gnugo:with(function(e) return e:command("version") end) end
+  return { prompts = env.prompts:used(), extractor = opts.extractor, gnugo = gnugo_version and ("GNU Go " .. gnugo_version) or "not used",
+    guided_reference = "GNU Go (owl reader) in the role the paper gives KataGo" }
+end
+
+function S.teardown(env)
+  if env.gnugo then env.gnugo:close() end
+end
+
+-- itt(reply, visible) -> tokens, source, summary_only
+local function itt_of(reply, visible)
+  local u = reply.usage or {}
+  local hidden = (u.reasoning or 0) > 0 and not (type(reply.reasoning) == "string" and reply.reasoning ~= "")
+  if hidden then return math.max(0, (u.output or 0) - u.reasoning), "output minus hidden reasoning", true end
+  if (u.output or 0) > 0 then return u.output, "usage.output", false end
+  return math.ceil(#visible / 4), "estimate (bytes/4)", false
+end
+
+local function reference_trial(trial, env)
+  local p, opts = trial.problem, env.opts
+  local accepted = {}
+  for _, c in ipairs(p.correct) do accepted[c] = true end
+  local r = refs.mcts_both(p, trial.options and trial.options.order, trial.seed, opts["mcts-playouts"])
+  local function pack(x)
+    if not x then return nil end
+    local m = mcts.root_metrics(x, accepted)
+    m.searche = tm.searche(m.swr, m.sfh, m.scr)
+    return { top = x.top and go.to_gtp(x.top, p.size), correct = accepted[x.top] == true, metrics = m }
+  end
+  local rec = { trial_id = trial.id, kind = "reference", problem_id = p.id, tier = p.tier, status = "success", reason = "reference",
+    mcts_open = pack(r.open), mcts_restricted = pack(r.restricted) }
+  if env.gnugo then
+    local s = mcts.setting(p)
+    local g = env.gnugo:with(function(e) return refs.gnugo(e, p, s, trial.options and trial.options.order) end)
+    rec.gnugo = { open = g.open and go.to_gtp(g.open, p.size), correct = accepted[g.open] == true,
+      restricted = g.restricted and go.to_gtp(g.restricted, p.size),
+      restricted_correct = trial.options and accepted[g.restricted] == true or nil }
+    rec.agreement = rec.gnugo.correct
+  end
+  return rec
+end
+
+function S.play(trial, env)
+  if trial.kind == "reference" then return reference_trial(trial, env) end
+  local opts, p = env.opts, trial.problem
+  local q, view, o_sgf, o_gtp = presented(trial)
+  local frame = tp.frame(q.frame)
+  local spec = prompt_spec(trial, opts, env.prompts, view, o_gtp, q)
+  local png
+  if trial.modality:find("visual", 1, true) then png = problems.renderer()(q, frame) end
+  local content, text = tp.content(spec, png)
+  local legal = {}
+  if o_gtp then legal = options.LETTERS
+  else
+    local g = go.position(q.size, q.stones, q.to_play)
+    for _, pt in ipairs(mcts.local_points(q)) do
+      if g:is_legal(pt) then legal[#legal + 1] = frame.label(go.to_gtp(pt, q.size), q.size) end
+    end
+  end
+  local ctx = {
+    key = trial.id, sample = trial.index, rng = env.rng_for(trial), legal_actions = legal,
+    format = function(a) return type(a) == "table" and a.text or ("answer is " .. tostring(a)) end,
+    policy = function()
+      local show = player.show_for(q.size, frame)
+      local narrative = player.reading(q, { options = o_sgf, show = show, playouts = opts["engine-playouts"], seed = trial.seed + trial.index })
+      return { text = narrative }
+    end,
+  }
+  local reply, err = env.agent:reply({ { role = "user", content = content } }, ctx)
+  if not reply then return nil, err end
+  local got = answers.extract(reply.text, { size = q.size, options = o_gtp, parse = frame.parse })
+  local accepted_q, accepted_gtp = {}, {}
+  for _, c in ipairs(q.correct) do accepted_q[c] = true; accepted_gtp[go.to_gtp(c, q.size)] = true end
+  local chosen = got.answer and go.from_gtp(got.answer, q.size)
+  local inside = (not o_gtp) or got.letter ~= nil
+  local correct = chosen ~= nil and inside and accepted_q[chosen] == true
+  local back = chosen and transforms.point_map(trial.transform, p.size, true)(chosen)
+  local visible = extract.visible(reply)
+  local itt, itt_source, summary_only = itt_of(reply, visible)
+  local rec = {
+    trial_id = trial.id, kind = "model", problem_id = p.id, tier = p.tier, modality = trial.modality,
+    candidates = trial.candidates, transform = trial.transform, trial_index = trial.index, frame = q.frame,
+    to_play = q.to_play, options = o_gtp and o_gtp.order or nil,
+    accepted_options = o_gtp and options.accepted_count(o_gtp, accepted_gtp) or nil,
+    prompt_sha256 = fs.sha256(text), image_sha256 = png and fs.sha256(png) or nil,
+    reply = reply.text, reasoning = reply.reasoning, finish = reply.finish,
+    answer = got.answer, letter = got.letter, extraction = got.how,
+    answer_original = back and go.to_gtp(back, p.size) or nil,
+    correct = correct, status = correct and "success" or "failure",
+    reason = correct and "correct" or (got.answer and (inside and "wrong" or "not_an_option") or "no_answer"),
+    itt = itt, itt_source = itt_source, summary_only = summary_only or nil,
+    usage = reply.usage, cost = reply.cost, cached = reply.cached,
+  }
+  -- the process tree: symbolic input, no transform
+  if trial.modality == "symbolic" and trial.transform == "identity" and not summary_only then
+    local res, xerr = extract.run({ text = visible, to_play = SIDE[q.to_play], size = q.size,
+      options = o_gtp and { A = o_gtp.A, B = o_gtp.B, C = o_gtp.C, D = o_gtp.D } or nil,
+      extractor = env.extractor, prompts = env.prompts, key = trial.id .. "/extract", sample = trial.index })
+    if not res then return nil, xerr end
+    rec.extractor, rec.tree_repairs, rec.tree_rejected = res.extractor, res.repairs, res.rejected
+    if res.tree then
+      rec.tree = trees.to_schema(res.tree)
+      rec.metrics = tm.tree_metrics(res.tree, accepted_gtp, itt)
+      if rec.metrics.ccer == math.huge then rec.metrics.ccer = json.null; rec.metrics.ccer_infinite = true end
+      local rp = replay.run(res.tree, q)
+      for _, n in ipairs(rec.tree) do n.replay, n.impossible = rp.labels[n.id], rp.impossible[n.id] end
+      rec.replay = { moves = rp.moves, impossible = rp.impossible_count, refutations = rp.refutations }
+    end
+  end
+  return rec
+end
+
+function S.report(dir)
+  return require("scenarios.tsugo.report").write(dir)
+end
+
+return S
