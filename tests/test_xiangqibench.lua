@@ -304,6 +304,47 @@ test("golden prompts: the first messages and one per-turn message of every setti
   t.eq(checked, 18)
 end)
 
+test("report counts: rows give the cases they cover; an error superseded on resume is no error", function()
+  local mock = require "tests.mock"
+  local s = mock.start({ { fault = "500", times = 1 }, { reply = cmd("move b1b9") } })
+  local dir = tmpdir()
+  local lines = {}
+  for i, rank5 in ipairs({ "P8", "8P" }) do
+    lines[i] = json.canonical({ id = "case_" .. i, fen = "3k5/R8/9/9/" .. rank5 .. "/9/9/9/1R7/4K4 w - - 0 1",
+      first_winning_move = "b1b9", win_in_plies = 1 })
+  end
+  fs.write_atomic(dir .. "/cases.jsonl", table.concat(lines, "\n") .. "\n")
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { mock = { provider = "openai", model = "m",
+    base_url = %q, optional_key = true } }]], s.url .. "/v1"))
+  local command = table.concat({ t.tabula_bin(), "run", t.root() .. "/scenarios/xiangqibench.lua", "--model", "mock",
+    "--models", dir .. "/models.lua", "--cases", dir .. "/cases.jsonl", "--trials", "2", "--concurrency", "1",
+    "--retries", "0", "--max-attempts", "1", "--out", dir .. "/run", "--quiet", "2>/dev/null" }, " ")
+  local function run()
+    local h = io.popen(command)
+    local out = h:read("a")
+    h:close()
+    return out, json.read_file(dir .. "/run/summary.json"), fs.read(dir .. "/run/report.md")
+  end
+  -- first run: case_1's first trial is an infrastructure error, so k=2 covers one case of two
+  local out, sm, md = run()
+  t.contains(out, "1 infrastructure errors not scored")
+  t.eq(sm.errors, 1)
+  local rows = sm.settings.sighted.pass
+  t.eq({ sm.settings.sighted.cases, rows[1].cases, rows[2].cases }, { 2, 2, 1 })
+  t.eq(rows[2].pass_at.cases, 1)
+  t.contains(md, "| sighted | 2 | 1 |")
+  t.contains(md, "| sighted | 1 | 2 |")
+  -- the resume plays that trial again: nothing is an error any more
+  out, sm, md = run()
+  t.ok(not out:find("infrastructure", 1, true), out)
+  t.eq(sm.errors, 0)
+  t.eq(sm.trials, 4)
+  t.contains(md, "infrastructure errors not scored: 0")
+  t.eq(#records.read(dir .. "/run/trials.jsonl"), 5, "the error line stays in the file")
+  t.eq(select(2, records.final(records.read(dir .. "/run/trials.jsonl"))), 0)
+  s:close()
+end)
+
 -- ---- resume ----
 
 test("a run killed mid-way resumes to the same trials without re-sending cached calls", function()

@@ -14,8 +14,9 @@ local function acc(list)
 end
 
 function M.compute(recs)
+  local final, errors = records.final(recs)
   local scored = {}
-  for _, r in ipairs(recs) do if r.status == "success" or r.status == "failure" then scored[#scored + 1] = r end end
+  for _, r in ipairs(final) do if r.status == "success" or r.status == "failure" then scored[#scored + 1] = r end end
   local groups = { win = {}, draw = {}, answer_e = {}, answer_not_e = {} }
   local chosen, answers = {}, {}
   local methods = {}
@@ -35,7 +36,7 @@ function M.compute(recs)
     overall = acc(scored), by_circumstance = { win = acc(groups.win), draw = acc(groups.draw) },
     by_answer = { E = acc(groups.answer_e), not_E = acc(groups.answer_not_e) },
     chosen_letters = chosen, answer_letters = answers, extraction = methods,
-    tokens = tok, cost = cost, errors = #recs - #scored,
+    tokens = tok, cost = cost, errors = errors,
   }
 end
 

@@ -63,6 +63,7 @@ function M.pass_table(cases)
       local xs = per_case(units, k, hat)
       local lo, hi = metrics.bootstrap_mean(xs, M.DRAWS, M.SEED)
       row[hat and "pass_hat" or "pass_at"] = { value = metrics.mean(xs), lo = lo, hi = hi, cases = #xs }
+      row.cases = #xs   -- the cases with at least k trials: those this row averages
     end
     rows[#rows + 1] = row
   end
@@ -86,11 +87,12 @@ end
 local function rate(num, den) return den > 0 and num / den or nil end
 
 function M.compute(recs, meta)
+  local final, errors = records.final(recs)
   local scored = {}
-  for _, r in ipairs(recs) do if r.status == "success" or r.status == "failure" then scored[#scored + 1] = r end end
+  for _, r in ipairs(final) do if r.status == "success" or r.status == "failure" then scored[#scored + 1] = r end end
   local bycase, order = M.by_case(scored)
   local out = { settings = {}, order = order, trials = #scored,
-    errors = #recs - #scored, draws = M.DRAWS, seed = M.SEED }
+    errors = errors, draws = M.DRAWS, seed = M.SEED }
   for _, s in ipairs(order) do
     local rows, ncases = M.pass_table(bycase[s])
     out.settings[s] = { cases = ncases, pass = rows }
@@ -226,7 +228,8 @@ function M.console(summary)
     local st = summary.settings[s]
     out[#out + 1] = string.format("  %s (%d cases)", s, st.cases)
     for _, row in ipairs(st.pass) do
-      out[#out + 1] = string.format("    k=%d  pass@k %-24s pass^k %s", row.k, ci(row.pass_at), ci(row.pass_hat))
+      out[#out + 1] = string.format("    k=%d  pass@k %-24s pass^k %s%s", row.k, ci(row.pass_at), ci(row.pass_hat),
+        row.cases < st.cases and string.format("  (%d cases with %d+ trials)", row.cases, row.k) or "")
     end
   end
   local rs = {}
@@ -250,7 +253,7 @@ function M.markdown(sm)
   add("|---|---|---|---|---|")
   for _, s in ipairs(sm.order) do
     for _, row in ipairs(sm.settings[s].pass) do
-      add(string.format("| %s | %d | %d | %s | %s |", s, sm.settings[s].cases, row.k, ci(row.pass_at), ci(row.pass_hat)))
+      add(string.format("| %s | %d | %d | %s | %s |", s, row.cases, row.k, ci(row.pass_at), ci(row.pass_hat)))
     end
   end
   if #sm.differences > 0 then

@@ -48,6 +48,28 @@ function M.read(path, opts)
   return out, info
 end
 
+-- final(recs) -> records, errors: each trial's final state, in file order. A
+-- trial recorded as an infrastructure error and later (on resume) as a result
+-- is that result; errors counts the trials whose final state is an error.
+function M.final(recs)
+  local last = {}
+  for i, r in ipairs(recs) do
+    local id = r.trial_id
+    if id ~= nil then
+      local j = last[id]
+      if not j or r.status ~= "error" or recs[j].status == "error" then last[id] = i end
+    end
+  end
+  local out, errors = {}, 0
+  for i, r in ipairs(recs) do
+    if r.trial_id == nil or last[r.trial_id] == i then
+      out[#out + 1] = r
+      if r.status == "error" then errors = errors + 1 end
+    end
+  end
+  return out, errors
+end
+
 local Writer = {}
 Writer.__index = Writer
 

@@ -47,7 +47,7 @@ end
 -- load_run(dir) -> src: run.json and trials.jsonl of a run directory
 function M.load_run(dir)
   local meta = json.read_file(dir .. "/run.json")
-  local recs = records.read(dir .. "/trials.jsonl", { skip_bad = true })
+  local recs = records.final((records.read(dir .. "/trials.jsonl", { skip_bad = true })))
   return { dir = dir, meta = meta, recs = recs }
 end
 
