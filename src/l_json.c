@@ -61,7 +61,8 @@ static int opt_flag(lua_State *L, int idx, const char *name)
     return v;
 }
 
-/* decode(text [, {lenient=true}]) -> value | nil, message, line, column, offset */
+/* decode(text [, {lenient=true, keys={...}}]) -> value | nil, message, line, column, offset
+ * With keys, an object decodes to a table of only those top-level fields. */
 static int l_decode(lua_State *L)
 {
     size_t len;
@@ -77,7 +78,18 @@ static int l_decode(lua_State *L)
         lua_pushinteger(L, (lua_Integer)err.offset);
         return 5;
     }
-    push_tree(L, tree, 0);
+    if (lua_type(L, 2) == LUA_TTABLE && lua_getfield(L, 2, "keys") == LUA_TTABLE && cJSON_IsObject(tree)) {
+        /* only the named top-level fields: reading ids and states from big records */
+        lua_newtable(L);
+        for (lua_Integer i = 1; lua_rawgeti(L, -2, i) == LUA_TSTRING; i++) {
+            const cJSON *c = cJSON_GetObjectItemCaseSensitive(tree, lua_tostring(L, -1));
+            if (c) { push_tree(L, c, 1); lua_setfield(L, -3, lua_tostring(L, -2)); }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    } else {
+        push_tree(L, tree, 0);
+    }
     cJSON_Delete(tree);
     return 1;
 }

@@ -3,6 +3,7 @@
 #include "proc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <signal.h>
@@ -147,6 +148,25 @@ static int l_signal(lua_State *L)
     return 1;
 }
 
+/* read_fd(fd) -> data | "" at EOF | false when nothing is ready yet: a
+ * non-blocking read of an inherited descriptor (a worker reads its stdin so) */
+static int l_read_fd(lua_State *L)
+{
+    int fd = (int)luaL_checkinteger(L, 1);
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0 && !(fl & O_NONBLOCK)) fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+    char buf[65536];
+    ssize_t r = read(fd, buf, sizeof buf);
+    if (r < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK) { lua_pushboolean(L, 0); return 1; }
+        luaL_pushfail(L);
+        lua_pushstring(L, strerror(errno));
+        return 2;
+    }
+    lua_pushlstring(L, buf, (size_t)r);
+    return 1;
+}
+
 int luaopen_tabula_proc(lua_State *L)
 {
     static const luaL_Reg methods[] = {
@@ -154,7 +174,8 @@ int luaopen_tabula_proc(lua_State *L)
         {"reap", l_reap}, {"close_input", l_close_input}, {"close", l_gc}, {NULL, NULL},
     };
     static const luaL_Reg meta[] = {{"__gc", l_gc}, {"__close", l_gc}, {NULL, NULL}};
-    static const luaL_Reg fns[] = {{"spawn", l_spawn}, {"getpid", l_getpid}, {"signal", l_signal}, {NULL, NULL}};
+    static const luaL_Reg fns[] = {{"spawn", l_spawn}, {"getpid", l_getpid}, {"signal", l_signal},
+                                     {"read_fd", l_read_fd}, {NULL, NULL}};
     luaL_newmetatable(L, PROC_MT);
     luaL_setfuncs(L, meta, 0);
     luaL_newlib(L, methods);

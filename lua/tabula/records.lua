@@ -9,42 +9,45 @@ local secrets = require "tabula.secrets"
 
 local M = {}
 
--- read(path [, {lenient=true, skip_bad=true}]) -> records, info
--- info = { torn = bool, torn_bytes = n, bad = { {line=, error=}... } }
+-- each(path, fn [, {lenient=true, skip_bad=true, keys={...}}]) -> info: calls
+-- fn(record, lineno) for every whole line, reading one line at a time (memory
+-- does not grow with the file). With keys, records hold only those top-level
+-- fields. info = { torn = bool, torn_bytes = n, bad = { {line=, error=}... } }.
 -- A missing file reads as no records.
-function M.read(path, opts)
+function M.each(path, fn, opts)
   opts = opts or {}
-  local text = fs.read(path)
-  local out, info = {}, { torn = false, torn_bytes = 0, bad = {} }
-  if not text then return out, info end
-  local lineno, pos, n = 0, 1, #text
-  while pos <= n do
-    local nl = text:find("\n", pos, true)
+  local info = { torn = false, torn_bytes = 0, bad = {} }
+  local f = io.open(path, "rb")
+  if not f then return info end
+  local decode_opts = { lenient = opts.lenient, keys = opts.keys }
+  local lineno = 0
+  for line in f:lines("L") do
     lineno = lineno + 1
-    local line
-    if nl then
-      line = text:sub(pos, nl - 1)
-      pos = nl + 1
-    else
+    if line:sub(-1) ~= "\n" then
       -- no newline at the end: a torn write, whatever it holds
-      info.torn, info.torn_bytes = true, n - pos + 1
+      info.torn, info.torn_bytes = true, #line
       break
     end
-    if line:match("^%s*$") then goto continue end
-    do
-      local rec, err = json.decode(line, { lenient = opts.lenient })
-      if rec == nil then
-        if opts.skip_bad then
-          info.bad[#info.bad + 1] = { line = lineno, error = err }
-        else
-          cli.fail("%s:%d: invalid JSON record: %s", path, lineno, err)
-        end
+    if not line:match("^%s*$") then
+      local rec, err = json.decode(line, decode_opts)
+      if rec ~= nil then
+        fn(rec, lineno)
+      elseif opts.skip_bad then
+        info.bad[#info.bad + 1] = { line = lineno, error = err }
       else
-        out[#out + 1] = rec
+        f:close()
+        cli.fail("%s:%d: invalid JSON record: %s", path, lineno, err)
       end
     end
-    ::continue::
   end
+  f:close()
+  return info
+end
+
+-- read(path [, opts]) -> records, info: every record in memory (see each)
+function M.read(path, opts)
+  local out = {}
+  local info = M.each(path, function(rec) out[#out + 1] = rec end, opts)
   return out, info
 end
 

@@ -21,7 +21,7 @@ local IDENTITY = { "scenario", "model", "options_identity" }
 
 local function same(a, b) return json.canonical(a) == json.canonical(b) end
 
--- prepare(dir, meta) -> done (trial_id -> record), info: creates or checks run.json
+-- prepare(dir, meta) -> done (trial_id -> status), info: creates or checks run.json
 function M.prepare(dir, meta)
   fs.mkdir_p(dir)
   M.lock = failures.lock_dir(dir)   -- held until the process ends
@@ -38,18 +38,41 @@ function M.prepare(dir, meta)
   end
   local ok, err = fs.write_atomic(run_path, json.encode(meta, { pretty = true }) .. "\n")
   if not ok then cli.fail("%s", err) end
-  local done, info = {}, nil
-  local recs
-  recs, info = records.read(dir .. "/trials.jsonl", { skip_bad = true })
-  for _, r in ipairs(recs) do
-    if r.trial_id and r.status ~= "error" then done[r.trial_id] = r end
-  end
+  -- only ids and states are read: memory does not grow with the records' size
+  local done = {}
+  local info = records.each(dir .. "/trials.jsonl", function(r)
+    if r.trial_id and r.status ~= "error" then done[r.trial_id] = r.status end
+  end, { skip_bad = true, keys = { "trial_id", "status" } })
   return done, info
 end
 
--- run{ dir, meta, trials, play, concurrency, retries, progress } -> all final records (in plan order)
+-- attempt(play, trial, retries, scenario_file, stopped) -> record | nil[, config_error]:
+-- plays a trial, re-queueing it after an infrastructure error up to `retries`
+-- times; then it is recorded as an error. A configuration error (bad key,
+-- unknown model) is returned as the second value; nil alone means the trial was
+-- cut because the run is stopping (it runs again on resume). A bug raises.
+function M.attempt(play, trial, retries, scenario_file, stopped)
+  retries = retries or 2
+  local err
+  for attempt = 0, retries do
+    local ok, r, e = failures.call(play, trial, scenario_file)
+    if ok and r then return r end
+    if ok then err = e else err = r end
+    if stopped and stopped() then return nil end   -- cut: not recorded, it runs again on resume
+    if failures.is_config(err) then return nil, err end
+    if attempt < retries then
+      io.stderr:write(secrets.redact(string.format("trial %s: infrastructure error, re-queued: %s\n", trial.id, tostring(err.message))))
+    end
+  end
+  return { trial_id = trial.id, status = "error", reason = "error", error = err and tostring(err.message) or "unknown" }
+end
+
+-- run{ dir, meta, trials, play, concurrency, retries, progress, pool } -> recorded, errors
 -- play(trial) -> record | nil, infra_error. A record needs trial_id and status
 -- ("success" / "failure"); an infra error is { infra = true, message = ... }.
+-- With a worker pool (tabula.workers), trials are played in worker processes
+-- and only this process writes the records. `recorded` counts the trials of
+-- the plan that hold a final record.
 function M.run(spec)
   local done, info = M.prepare(spec.dir, spec.meta)
   if info.torn then
@@ -69,35 +92,29 @@ function M.run(spec)
     io.stderr:write(string.format("resuming: %d of %d trials already recorded\n", #spec.trials - #pending, #spec.trials))
   end
   local stop   -- a configuration error (bad key, unknown model): no more trials start
+  local function stopped() return stop ~= nil end
+  local scenario_file = spec.meta and spec.meta.scenario_file
+  local play_one = spec.pool and function(trial) return spec.pool:play(trial, stopped) end
+    or function(trial) return M.attempt(spec.play, trial, spec.retries, scenario_file, stopped) end
   loop.map(pending, math.max(1, spec.concurrency or 1), function(trial)
     if stop then return end
-    local rec, err
-    for attempt = 0, spec.retries or 2 do
-      local ok, r, e = failures.call(spec.play, trial, spec.meta and spec.meta.scenario_file)
-      if ok and r then rec = r; break end
-      if ok then err = e else err = r end
-      if stop then return end                 -- cut: not recorded, it runs again on resume
-      if failures.is_config(err) then stop = err; return end
-      if attempt < (spec.retries or 2) then
-        io.stderr:write(secrets.redact(string.format("trial %s: infrastructure error, re-queued: %s\n", trial.id, tostring(err.message))))
-      end
-    end
-    if not rec then
-      errors = errors + 1
-      rec = { trial_id = trial.id, status = "error", reason = "error", error = err and tostring(err.message) or "unknown" }
-    end
+    local rec, config = play_one(trial)
+    if config then stop = stop or config end
+    if not rec then return end
+    if rec.status == "error" then errors = errors + 1 end
     writer:write(rec)
-    if rec.status ~= "error" then done[trial.id] = rec end
+    if rec.status ~= "error" then done[trial.id] = rec.status end
     finished = finished + 1
     if spec.progress then spec.progress(rec, finished, #pending) end
   end)
   writer:close()
+  if spec.pool then spec.pool:close() end
   if stop then failures.stop_run(stop, #pending - finished) end
-  local out = {}
+  local recorded = 0
   for _, t in ipairs(spec.trials) do
-    if done[t.id] then out[#out + 1] = done[t.id] end
+    if done[t.id] then recorded = recorded + 1 end
   end
-  return out, errors
+  return recorded, errors
 end
 
 return M

@@ -33,8 +33,37 @@ M.COMMON = {
   { "max-attempts", "int", 6, "HTTP attempts per call", min = 1 },
   { "quiet", "bool", false, "no progress lines" },
   { "no-transcripts", "bool", false, "do not record what the model was sent and answered (transcripts/)" },
+  { "workers", "int", nil, "worker processes playing trials (default: the number of cores for the built-in engine player, else 1)", min = 1 },
+  { "shard", "string", nil, "K/N: run only the K-th of N slices of the plan (join the shards with tabula merge)" },
 }
 for _, o in ipairs(failures.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
+
+-- options that change how a run runs, not what it measures: they may differ
+-- when a run is continued
+M.HOW = { out = true, concurrency = true, quiet = true, retries = true, ["max-attempts"] = true,
+  ["no-transcripts"] = true, workers = true }
+
+-- parse_shard("K/N") -> k, n (or a one-line error)
+function M.parse_shard(text)
+  local k, n = tostring(text):match("^(%d+)/(%d+)$")
+  k, n = tonumber(k), tonumber(n)
+  if not k or n < 1 or k < 1 or k > n then
+    cli.fail("--shard: '%s' is not K/N with 1 <= K <= N (e.g. --shard 2/4)", tostring(text))
+  end
+  return k, n
+end
+
+-- shard(trials, text) -> the K-th of N slices: the trials at plan positions
+-- K, K+N, K+2N, ... (so every shard holds every kind of case)
+function M.shard(trials, text)
+  if not text then return trials end
+  local k, n = M.parse_shard(text)
+  local out = {}
+  for i, t in ipairs(trials) do
+    if (i - 1) % n == k - 1 then out[#out + 1] = t end
+  end
+  return out
+end
 
 -- load(path) -> the scenario module
 function M.load(path)
@@ -64,18 +93,16 @@ function M.spec(s)
   return spec
 end
 
-function M.execute(s, opts, forced)
-  for k, v in pairs(forced or {}) do opts[k] = v end
-  if s.run_custom then return s.run_custom(opts, {}) end
-  if opts["dry-run"] and s.dry_run then return s.dry_run(s.plan(opts), opts) end   -- needs no model
-  if s.settle_options then s.settle_options(opts) end    -- defaults that depend on other options
+-- environment(s, opts, out) -> env, trials, data, setup, cfg: the model, the
+-- per-trial random streams, the (sharded) plan and the scenario's setup; the
+-- same in the parent and in every worker process
+function M.environment(s, opts, out)
   local cfg = models.resolve(opts.model, opts.models)
   local settings = { temperature = opts.temperature, top_p = opts["top-p"], max_tokens = opts["max-tokens"],
     reasoning_effort = opts["reasoning-effort"], thinking_budget = opts["thinking-budget"], think = opts.think }
   if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
     cli.fail("model %s needs the environment variable %s (see tabula models)", cfg.name, cfg.key_env)
   end
-  local out = opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
   local env = { opts = opts }
   local agent_opts = failures.agent_options(opts)
   agent_opts.cache_dir, agent_opts.no_cache, agent_opts.stream = out .. "/cache", opts["no-cache"], opts.stream
@@ -86,13 +113,43 @@ function M.execute(s, opts, forced)
     return metrics.rng(opts.seed * 1000003 + tonumber(fs.sha256(trial.id):sub(1, 12), 16))
   end
   local trials, data = s.plan(opts)
+  trials = M.shard(trials, opts.shard)
   local setup = s.setup and s.setup(opts, env) or {}
+  return env, trials, data, setup, cfg
+end
+
+-- player(s, opts, out, env) -> play(trial), close(): the scenario's play, with
+-- the trial's conversation recorded in transcripts/ unless --no-transcripts
+function M.player(s, opts, out, env)
+  if opts["no-transcripts"] then return function(trial) return s.play(trial, env) end end
+  local recorder = require("tabula.transcripts").recorder(out)
+  local play = recorder:recording(s.play)
+  return function(trial) return play(trial, env) end, function() recorder:close() end
+end
+
+-- workers(opts, cfg) -> how many worker processes: --workers, else every core
+-- when the player is the CPU-bound built-in engine, else one
+function M.workers(opts, cfg)
+  if opts.workers then return opts.workers end
+  if cfg.provider == "builtin" and cfg.name == "engine" then return require("tabula.workers").cores() end
+  return 1
+end
+
+function M.execute(s, opts, forced)
+  for k, v in pairs(forced or {}) do opts[k] = v end
+  if s.run_custom then
+    if opts.shard then cli.fail("--shard: scenario %s plans as it runs and cannot be split", s.name) end
+    return s.run_custom(opts, {})
+  end
+  if opts["dry-run"] and s.dry_run then return s.dry_run(M.shard(s.plan(opts), opts.shard), opts) end   -- needs no model
+  if s.settle_options then s.settle_options(opts) end    -- defaults that depend on other options
+  local out = opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
+  local env, trials, data, setup, cfg = M.environment(s, opts, out)
   -- what identifies the run (must match to continue it): everything but the
   -- options that only change how it runs
   local identity = {}
   for k, v in pairs(opts) do
-    if k ~= "out" and k ~= "concurrency" and k ~= "quiet" and k ~= "retries" and k ~= "max-attempts"
-      and k ~= "no-transcripts" and not failures.how_only(k) then identity[k] = v end
+    if not M.HOW[k] and not failures.how_only(k) then identity[k] = v end
   end
   local meta = {
     tabula_version = host.version, scenario = s.name, scenario_file = s.path,
@@ -100,19 +157,22 @@ function M.execute(s, opts, forced)
     options_identity = identity, data = data, setup = setup, seed = opts.seed,
     created = os.date("!%Y-%m-%dT%H:%M:%SZ"), trials_planned = #trials,
   }
-  local play = s.play
-  local recorder = (not opts["no-transcripts"]) and require("tabula.transcripts").recorder(out) or nil
-  if recorder then play = recorder:recording(play) end
-  local recs, errors = runner.run({
+  local play, close_play = M.player(s, opts, out, env)
+  local nworkers, pool = M.workers(opts, cfg), nil
+  if nworkers > 1 then
+    pool = require("tabula.workers").pool({ n = nworkers, retries = opts.retries,
+      job = { scenario = s.path, opts = opts, out = out, retries = opts.retries } })
+  end
+  local recorded, errors = runner.run({
     dir = out, meta = meta, trials = trials, concurrency = opts.concurrency, retries = opts.retries,
-    play = function(trial) return play(trial, env) end,
+    play = play, pool = pool,
     progress = (not opts.quiet) and function(rec, n, total)
       io.stderr:write(string.format("[%d/%d] %s %s (%s)\n", n, total, rec.trial_id, rec.status, rec.reason or ""))
     end or nil,
   })
   if s.teardown then s.teardown(env) end
-  if recorder then recorder:close() end
-  io.write(string.format("run: %s (%d trials recorded%s)\n", out, #recs, errors > 0 and string.format(", %d infrastructure errors not scored", errors) or ""))
+  if close_play then close_play() end
+  io.write(string.format("run: %s (%d trials recorded%s)\n", out, recorded, errors > 0 and string.format(", %d infrastructure errors not scored", errors) or ""))
   if s.report then io.write(s.report(out) or "") end
   return errors > 0 and 3 or 0, out
 end
