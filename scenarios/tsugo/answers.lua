@@ -10,6 +10,7 @@
 --    row from the bottom (T18), or an SGF point in brackets ([oe] = P15).
 -- No valid "answer is" → no answer (scored wrong, reason no_answer).
 local trees = require "scenarios.tsugo.trees"
+local go = require "games.go"
 
 local M = {}
 
@@ -30,11 +31,9 @@ local function token_after(s)
 end
 
 -- sgf_point("oe", size) -> "P15"
-local COLS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 local function sgf_point(pair, size)
-  local x, y = pair:byte(1) - 96, pair:byte(2) - 96
-  if x < 1 or x > size or y < 1 or y > size then return nil end
-  return COLS:sub(x, x) .. (size + 1 - y)
+  local sgf = go.parse_point(pair, size)
+  return sgf and sgf ~= "pass" and go.to_gtp(sgf, size) or nil
 end
 
 -- read_one(s, size, parse) -> letter | point | nil, kind ("letter" / "point")

@@ -17,15 +17,14 @@
 --  5. the canonical answer and the three distractors are shuffled with the
 --     trial's seed and labelled A-D.
 -- Fewer than three possible distractors: the problem has no K=4 form (log.short).
+local go = require "games.go"
+
 local M = {}
 
 M.LETTERS = { "A", "B", "C", "D" }
-local COLS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-
--- xy("P15") -> column, row (1-based, row from the bottom)
+-- xy("P15") -> column, row (0-based; distances do not depend on the board size)
 function M.xy(p)
-  local col, row = p:match("^(%u)(%d+)$")
-  return COLS:find(col, 1, true), tonumber(row)
+  return go.sgf_xy(go.from_gtp(p, go.max_size))
 end
 
 function M.distance(a, b)
@@ -34,15 +33,15 @@ function M.distance(a, b)
   return math.sqrt((ax - bx) ^ 2 + (ay - by) ^ 2)
 end
 
--- nearby(p, size) -> points within distance 2.9 of p, nearest first
+-- nearby(p, size) -> points within distance 2.9 of p, in board order
 function M.nearby(p, size)
-  local x, y = M.xy(p)
+  local x, y = go.sgf_xy(go.from_gtp(p, size))
   local out = {}
   for dy = -2, 2 do
     for dx = -2, 2 do
       local nx, ny = x + dx, y + dy
-      if (dx ~= 0 or dy ~= 0) and dx * dx + dy * dy <= 8 and nx >= 1 and nx <= size and ny >= 1 and ny <= size then
-        out[#out + 1] = COLS:sub(nx, nx) .. ny
+      if (dx ~= 0 or dy ~= 0) and dx * dx + dy * dy <= 8 and nx >= 0 and nx < size and ny >= 0 and ny < size then
+        out[#out + 1] = go.to_gtp(go.xy_sgf(nx, ny), size)
       end
     end
   end

@@ -35,22 +35,18 @@
 --  closing judgment comes right after the move it closes); `src` keeps the
 --  extractor's id.
 local json = require "tabula.json"
+local go = require "games.go"
 
 local M = {}
-
-local COLS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"   -- the Go column letters, I skipped
 
 -- point(text [, size]) -> "T14" (normalized), or nil when text is not a point
 -- of a size x size board (letters A-T without I, rows 1..size from the bottom)
 function M.point(text, size)
   size = size or 19
   if type(text) ~= "string" then return nil end
-  local col, row = text:upper():match("^%s*(%a)%s*(%d%d?)%s*$")
-  if not col then return nil end
-  local x = COLS:find(col, 1, true)
-  row = tonumber(row)
-  if not x or x > size or row < 1 or row > size then return nil end
-  return col .. row
+  local sgf = go.from_gtp((text:gsub("^%s+", ""):gsub("%s+$", "")), size)
+  if not sgf or sgf == "pass" then return nil end
+  return go.to_gtp(sgf, size)
 end
 
 local SIDES = { b = "B", black = "B", w = "W", white = "W" }
