@@ -49,6 +49,7 @@ local player = require "scenarios.tsugo.player"
 local extract = require "scenarios.tsugo.extract"
 local replay = require "scenarios.tsugo.replay"
 local problems = require "scenarios.tsugo.problems"
+local closed_loop = require "scenarios.tsugo.closed_loop"
 
 local S = {
   name = "tsugo",
@@ -70,6 +71,7 @@ S.options = {
   { "mcts-playouts", "int", 200, "playouts of the MCTS/UCT reference" },
   { "engine-playouts", "int", 1000, "playouts of the built-in engine player's search" },
   { "gnugo", "string", "/usr/games/gnugo", "GNU Go binary (none: no GNU Go)" },
+  { "closed-loop", "bool", false, "play on after the first move against the reference tree's defence (GNU Go off the tree) until the goal is decided" },
   { "image-detail", "string", nil, "image detail hint for providers that take one (low, high, auto)" },
   { "dry-run", "bool", false, "print the assembled prompts and exit" },
   { "prompts", "string", nil, "prompt folder (default prompts/tsugo)" },
@@ -305,16 +307,19 @@ function S.play(trial, env)
       if g:is_legal(pt) then legal[#legal + 1] = frame.label(go.to_gtp(pt, q.size), q.size) end
     end
   end
-  local ctx = {
-    key = trial.id, sample = trial.index, rng = env.rng_for(trial), legal_actions = legal,
-    format = function(a) return type(a) == "table" and a.text or ("answer is " .. tostring(a)) end,
-    policy = function()
-      local show = player.show_for(q.size, frame)
-      local narrative = player.reading(q, { options = o_sgf, show = show, playouts = opts["engine-playouts"], seed = trial.seed + trial.index })
-      return { text = narrative }
-    end,
-  }
-  local reply, err = env.agent:reply({ { role = "user", content = content } }, ctx)
+  local show = player.show_for(q.size, frame)
+  local function context(position, opts4, legal_here)
+    return {
+      key = trial.id, sample = trial.index, rng = env.rng_for(trial), legal_actions = legal_here,
+      format = function(a) return type(a) == "table" and a.text or ("answer is " .. tostring(a)) end,
+      policy = function()
+        return { text = player.reading(position, { options = opts4, show = show, playouts = opts["engine-playouts"],
+          seed = trial.seed + trial.index }) }
+      end,
+    }
+  end
+  local conv = { { role = "user", content = content } }
+  local reply, err = env.agent:reply(conv, context(q, o_sgf, legal))
   if not reply then return nil, err end
   local got = answers.extract(reply.text, { size = q.size, options = o_gtp, parse = frame.parse })
   local accepted_q, accepted_gtp = {}, {}
@@ -339,6 +344,29 @@ function S.play(trial, env)
     itt = itt, itt_source = itt_source, summary_only = summary_only or nil,
     usage = reply.usage, cost = reply.cost, cached = reply.cached,
   }
+  if opts["closed-loop"] then
+    local turns = 0
+    local cl, cerr = closed_loop.run({ q = q, first = chosen, frame = frame, P = env.prompts, gnugo = env.gnugo, seed = trial.seed,
+      say = function(turn_text, position)
+        conv[#conv + 1] = { role = "assistant", content = reply.text }
+        conv[#conv + 1] = { role = "user", content = turn_text }
+        turns = turns + 1
+        local here = {}
+        local g = go.position(position.size, position.stones, position.to_play)
+        for _, pt in ipairs(mcts.local_points(position)) do
+          if g:is_legal(pt) then here[#here + 1] = frame.label(go.to_gtp(pt, q.size), q.size) end
+        end
+        local r, e = env.agent:reply(conv, context(position, nil, here))
+        if r then
+          reply = r
+          for k in pairs(rec.usage or {}) do rec.usage[k] = rec.usage[k] + ((r.usage or {})[k] or 0) end
+          rec.cost = (rec.cost or 0) + (r.cost or 0)
+        end
+        return r, e
+      end })
+    if not cl then return nil, cerr end
+    rec.closed_loop = cl
+  end
   -- the process tree: symbolic input, no transform
   if trial.modality == "symbolic" and trial.transform == "identity" and not summary_only then
     local res, xerr = extract.run({ text = visible, to_play = SIDE[q.to_play], size = q.size,

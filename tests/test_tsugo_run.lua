@@ -226,6 +226,22 @@ test("an extractor model over the mock server builds the trees; a resumed run re
   t.eq({ redone.correct, redone.cached }, { last.correct, true })
 end)
 
+test("closed loop over the mock server: the tree's defence, a solved line and a refuted one", function()
+  local rules = { { match = "Black answers at R19", reply = "answer is T19" },
+    { match = "White to play. No candidate", reply = "answer is S19" }, { reply = "answer is R19" } }
+  local recs, log, _, s = run_mock("openai", { "--candidates", "open", "--closed-loop", "--ids", "t1,t3" }, rules)
+  s:close()
+  local by = {}
+  for _, r in ipairs(recs) do by[r.problem_id] = r end
+  t.eq(by.t1.closed_loop, { solved = true, reason = "target_captured", moves = { "S19", "R19", "T19" }, model_moves = 2 })
+  t.eq(by.t3.closed_loop.solved, false)
+  t.eq(by.t3.correct, false)
+  local turn
+  for _, l in ipairs(log) do if l.body:find("Black answers at R19", 1, true) then turn = l.body end end
+  t.contains(turn, "The moves so far: S19, R19.")
+  t.contains(turn, '"role":"assistant"')
+end)
+
 test("GNU Go reference: owl answers, restricted to the options, agreement", function()
   t.need_program("/usr/games/gnugo")
   local dir = tmpdir()

@@ -186,6 +186,19 @@ function M.compute(recs)
   local sub = {}
   for _, r in ipairs(plain) do if agree[r.problem_id] then sub[#sub + 1] = r end end
   R.model_accuracy_where_agree = accuracy(sub)
+  -- closed loop: first-move accuracy next to the solved rate
+  sm.closed_loop = {}
+  for _, k in ipairs(sorder) do
+    local n, first, solved = 0, 0, 0
+    for _, r in ipairs(settings[k]) do
+      if r.closed_loop then
+        n = n + 1
+        if r.correct then first = first + 1 end
+        if r.closed_loop.solved then solved = solved + 1 end
+      end
+    end
+    if n > 0 then sm.closed_loop[k] = { n = n, first_move = first / n, solved = solved / n } end
+  end
   -- tokens and cost
   local tok = { input = 0, cached = 0, output = 0, reasoning = 0 }
   local cost = 0
@@ -210,6 +223,12 @@ function M.console(sm)
       local p = sm.process[k] or { mean = {} }
       L[#L + 1] = string.format("%-8s %7s%% %14s %8s %8s %6s %6s %6s %6s", SETTINGS[k], pct(a.accuracy), ci(a),
         num(p.mean.searche), num(p.tokene), pct(p.mean.swr), pct(p.mean.sfh), pct(p.mean.scr), num(p.mean.tnc))
+    end
+  end
+  for _, k in ipairs({ "4", "open" }) do
+    local c = sm.closed_loop[k]
+    if c then
+      L[#L + 1] = string.format("closed loop %s: first move %s%%, solved %s%% (n = %d)", SETTINGS[k], pct(c.first_move), pct(c.solved), c.n)
     end
   end
   local R = sm.references
@@ -278,6 +297,19 @@ function M.markdown(sm, meta)
       for _, v in ipairs(p.variants) do
         L[#L + 1] = string.format("| %s (%.2f, %.2f, %.2f) | %s | %s | %s | %d |", v.name, v.weights[1], v.weights[2], v.weights[3],
           num(v.mean), num(v.pearson, "%.3f"), num(v.spearman, "%.3f"), v.n)
+      end
+    end
+  end
+  if next(sm.closed_loop) then
+    L[#L + 1] = ""
+    L[#L + 1] = "## Closed loop"
+    L[#L + 1] = ""
+    L[#L + 1] = "| setting | first-move accuracy | solved | gap | n |"
+    L[#L + 1] = "|---|---|---|---|---|"
+    for _, k in ipairs({ "4", "open" }) do
+      local c = sm.closed_loop[k]
+      if c then
+        L[#L + 1] = string.format("| %s | %s | %s | %s | %d |", SETTINGS[k], pct(c.first_move), pct(c.solved), pct(c.first_move - c.solved), c.n)
       end
     end
   end
