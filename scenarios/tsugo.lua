@@ -390,4 +390,6 @@ function S.report(dir)
   return require("scenarios.tsugo.report").write(dir)
 end
 
+S.view = require "scenarios.tsugo.view"
+
 return S

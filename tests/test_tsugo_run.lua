@@ -139,6 +139,13 @@ test("offline run: engine player, trees, metrics, report table; a second run res
   local sm = json.decode(fs.read(out .. "/summary.json"))
   t.ok(sm.process["4"].tokene > 0)
   t.eq(sm.references.problems, 3)
+  -- report.html: the extracted tree next to the reference tree, nodes coloured by their replay label
+  local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/tsugo.lua")
+  require("tabula.view").write(out, S)
+  local page = fs.read(out .. "/report.html")
+  t.contains(page, '<svg class="board tsugo-trees"')
+  t.contains(page, "(on-tree-correct)")
+  t.contains(page, "Process metrics (Symbolic input)")
   -- rerun into the same directory: nothing is replayed
   local before = fs.read(out .. "/trials.jsonl")
   release()

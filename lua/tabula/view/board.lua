@@ -7,6 +7,7 @@
 --   board.svg{ game = "xiangqi", fen = FEN, arrows = { { move = "b5c5", kind = "agent" } },
 --              marks = { { sq = "a0", kind = "x" } } }
 --   board.svg{ game = "text", text = "..." }
+--   board.svg{ svg = "<svg ...>" }                     -- a scenario's own drawing, used as it is
 local html = require "tabula.view.html"
 
 local M = {}
@@ -234,6 +235,7 @@ end
 
 -- svg(spec) -> the <svg class="board"> of one position
 function M.svg(spec)
+  if spec.svg then return spec.svg end          -- a drawing the scenario's view made itself (texts escaped there)
   local g = M.GAMES[spec.game]
   if not g then return text_panel(spec) end
   local w, h = size(g)
