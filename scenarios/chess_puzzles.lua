@@ -40,7 +40,10 @@ function S.plan(opts)
     data.files[#data.files + 1] = { path = f, sha256 = fs.sha256_file(f) }
     for _, p in ipairs(tasks.load_puzzles(f)) do
       local g, err = chess.new(p.fen)
-      if not g then cli.fail("%s: puzzle %s: bad FEN: %s", f, tostring(p.id), err) end
+      if not g then cli.fail("%s:%d: puzzle %s: bad FEN: %s", f, p.line, tostring(p.id), err) end
+      for i, m in ipairs(p.moves) do      -- the whole line must be playable
+        if not g:play(m) then cli.fail("%s:%d: puzzle %s: move %d (%s) is not legal", f, p.line, tostring(p.id), i, m) end
+      end
       if not opts.limit or #trials < opts.limit * opts.trials then
         for k = 1, opts.trials do trials[#trials + 1] = { id = string.format("%s/%d", p.id, k), puzzle = p, index = k } end
       end

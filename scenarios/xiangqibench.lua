@@ -95,7 +95,7 @@ local function default_cases() return host.root .. "/games/xiangqi/suite.jsonl" 
 
 function S.load_cases(opts)
   local path = opts.cases or default_cases()
-  local recs = records.read(path, { lenient = true })
+  local recs, info = records.read(path, { lenient = true })
   local keep
   if opts.split then
     keep = {}
@@ -109,12 +109,14 @@ function S.load_cases(opts)
   end
   local out = {}
   for i, c in ipairs(recs) do
+    local at = string.format("%s:%d", path, info.lines[i])
+    if type(c) ~= "table" or getmetatable(c) == json.array_mt then cli.fail("%s: a case must be a JSON object", at) end
     if type(c.id) ~= "string" or type(c.fen) ~= "string" then
-      cli.fail("%s: case %d has no id or fen", path, i)
+      cli.fail("%s: case %d has no id or fen", at, i)
     end
     local b, err = xq.new(c.fen)
-    if not b then cli.fail("%s: case %s: bad FEN: %s", path, c.id, err) end
-    if b:side() ~= "red" then cli.fail("%s: case %s: Red must be to move", path, c.id) end
+    if not b then cli.fail("%s: case %s: bad FEN: %s", at, c.id, err) end
+    if b:side() ~= "red" then cli.fail("%s: case %s: Red must be to move", at, c.id) end
     if not keep or keep[c.id] then out[#out + 1] = c end
   end
   if opts.ids then

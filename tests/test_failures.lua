@@ -261,4 +261,46 @@ test("a key echoed in an error message is redacted from records and output", fun
   s500:close(); s401:close()
 end)
 
+
+-- 11. bad input: one line naming the file and the line or item, never a stack trace
+test("bad input everywhere gives one line naming the place", function()
+  local d = tmpdir()
+  local function file(name, text) fs.write_atomic(d .. "/" .. name, text); return d .. "/" .. name end
+  local good_case = '{"id": "c1", "fen": "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"}'
+  local P = '"id": 1, "Red": "K", "Black": "k", "correctAnswer": "A", "circumstance": "x", "header": "h"'
+  local problems = function(body) return '{"problems": [' .. body .. ']}' end
+  local xb, jh, cp = "scenarios/xiangqibench.lua", "scenarios/jianghu108.lua", "scenarios/chess_puzzles.lua"
+  local cases = {
+    { { "run", xb, "--cases", file("null.jsonl", good_case .. "\nnull\n") }, "null.jsonl:2: a case must be a JSON object" },
+    { { "run", xb, "--cases", file("arr.jsonl", "\n[1, 2]\n") }, "arr.jsonl:2: a case must be a JSON object" },
+    { { "run", xb, "--cases", file("inf.jsonl", '{"id": "c", "fen": "x", "n": 1e999}\n' .. good_case .. "\n") },
+      "inf.jsonl:1: invalid JSON record: line 1, column 30 (byte 29): number out of range" },
+    { { "run", jh, "--data", file("p1.json", problems("5")) }, "p1.json: problem 1 is not a JSON object" },
+    { { "run", jh, "--data", file("p2.json", problems("{" .. P .. ', "options": [1, 2, 3, 4, 5]}')) },
+      "p2.json: problem 1: option 1 is not a string" },
+    { { "run", jh, "--data", file("p3.json", problems('{"id": 1, "Red": 5, "Black": "k", "options": [], "correctAnswer": "A", "circumstance": "x", "header": "h"}')) },
+      "p3.json: problem 1: \"Red\" is not a string" },
+    { { "run", cp, "--puzzles", file("z1.jsonl", "null\n") }, "z1.jsonl:1: a puzzle must be a JSON object" },
+    { { "run", cp, "--puzzles", file("z2.jsonl", '{"PuzzleId": "a", "FEN": "8/8/8/8/8/8/8/K6k w - - 0 1", "Rating": 900}\n') },
+      "z2.jsonl:1: \"Moves\" must list at least two moves" },
+    { { "run", cp, "--puzzles", file("z3.jsonl", '{"PuzzleId": "a", "FEN": "8/8/8/8/8/8/8/K6k w - - 0 1", "Moves": ["a1a2", "h1h8"], "Rating": 900}\n') },
+      "z3.jsonl:1: puzzle a: move 2 (h1h8) is not legal" },
+    { { "perft", "chess", "startpos", "11" }, "perft: depth 11 is out of range for chess (0..10)" },
+    { { "run", xb, "--model", "replay:" .. file("r.jsonl", '{"text": "move a"}\nnull\n') }, "r.jsonl:2: a replay line must be a JSON object" },
+    { { "run", xb, "--trials", "-5" }, "option --trials must be at least 1, got '-5'" },
+    { { "run", xb, "--concurrency", "0" }, "option --concurrency must be at least 1, got '0'" },
+    { { "run", xb, "--temperature", "1e999" }, "option --temperature expects a finite number, got '1e999'" },
+  }
+  for i, c in ipairs(cases) do
+    local args = {}
+    for k, a in ipairs(c[1]) do args[k] = "'" .. a .. "'" end
+    if c[1][1] == "run" then args[#args + 1] = string.format("--out %s/out-%d --quiet", d, i) end
+    local rc, _, err = sh(string.format("cd %s && %s %s", t.root(), t.tabula_bin(), table.concat(args, " ")))
+    t.ok(rc ~= 0, c[2])
+    t.eq(err:sub(1, 8), "tabula: ", err)
+    t.contains(err, c[2])
+    t.eq(select(2, err:gsub("\n", "")), 1, "one line: " .. err)
+  end
+end)
+
 return T

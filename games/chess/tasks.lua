@@ -168,7 +168,8 @@ function M.load_puzzles(path)
         for m in (f[header.Moves] or ""):gmatch("%S+") do moves[#moves + 1] = m end
         local r = tonumber(f[header.Rating])
         if not r or #moves < 2 then cli.fail("%s:%d: a puzzle needs a rating and at least two moves", path, n) end
-        out[#out + 1] = { id = f[header.PuzzleId], fen = f[header.FEN], moves = moves, rating = r }
+        if not f[header.FEN] or not f[header.PuzzleId] then cli.fail("%s:%d: a puzzle needs an id and a FEN", path, n) end
+        out[#out + 1] = { id = f[header.PuzzleId], fen = f[header.FEN], moves = moves, rating = r, line = n }
       end
     end
   else
@@ -177,7 +178,22 @@ function M.load_puzzles(path)
       n = n + 1
       local rec, err = json.decode(line, { lenient = true })
       if not rec then cli.fail("%s:%d: %s", path, n, err) end
-      out[#out + 1] = { id = rec.PuzzleId, fen = rec.FEN, moves = rec.Moves, rating = rec.Rating }
+      if type(rec) ~= "table" or getmetatable(rec) == json.array_mt then cli.fail("%s:%d: a puzzle must be a JSON object", path, n) end
+      local moves = rec.Moves
+      if type(moves) == "string" then
+        local list = {}
+        for m in moves:gmatch("%S+") do list[#list + 1] = m end
+        moves = list
+      end
+      local ok_moves = type(moves) == "table" and #moves >= 2
+      for _, m in ipairs(ok_moves and moves or {}) do if type(m) ~= "string" then ok_moves = false end end
+      if not ok_moves then cli.fail("%s:%d: \"Moves\" must list at least two moves", path, n) end
+      if type(rec.FEN) ~= "string" then cli.fail("%s:%d: \"FEN\" must be a string", path, n) end
+      if type(rec.Rating) ~= "number" then cli.fail("%s:%d: \"Rating\" must be a number", path, n) end
+      if type(rec.PuzzleId) ~= "string" and math.type(rec.PuzzleId) ~= "integer" then
+        cli.fail("%s:%d: \"PuzzleId\" must be a string", path, n)
+      end
+      out[#out + 1] = { id = rec.PuzzleId, fen = rec.FEN, moves = moves, rating = rec.Rating, line = n }
     end
   end
   return out

@@ -18,10 +18,20 @@ function M.load(path)
   local d = json.read_file(path)
   if type(d) ~= "table" or type(d.problems) ~= "table" then cli.fail("%s: no \"problems\" list", path) end
   for i, p in ipairs(d.problems) do
+    if type(p) ~= "table" or getmetatable(p) == json.array_mt then
+      cli.fail("%s: problem %d is not a JSON object", path, i)
+    end
     for _, k in ipairs({ "id", "Red", "Black", "options", "correctAnswer", "circumstance", "header" }) do
       if p[k] == nil then cli.fail("%s: problem %d has no \"%s\"", path, i, k) end
     end
+    if type(p.id) ~= "string" and math.type(p.id) ~= "integer" then cli.fail("%s: problem %d: \"id\" is not a string or an integer", path, i) end
+    for _, k in ipairs({ "Red", "Black", "correctAnswer", "circumstance", "header" }) do
+      if type(p[k]) ~= "string" then cli.fail("%s: problem %s: \"%s\" is not a string", path, tostring(p.id), k) end
+    end
     if type(p.options) ~= "table" or #p.options ~= 5 then cli.fail("%s: problem %s needs five options", path, tostring(p.id)) end
+    for k, o in ipairs(p.options) do
+      if type(o) ~= "string" then cli.fail("%s: problem %s: option %d is not a string", path, tostring(p.id), k) end
+    end
   end
   return d.problems
 end

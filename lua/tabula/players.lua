@@ -28,11 +28,14 @@ local function load_replay(path)
     n = n + 1
     local rec, err = json.decode(line, { lenient = true })
     if not rec then cli.fail("%s:%d: %s", path, n, err) end
+    if type(rec) ~= "table" or getmetatable(rec) == json.array_mt then
+      cli.fail("%s:%d: a replay line must be a JSON object (got %s)", path, n, rec == json.null and "null" or type(rec))
+    end
     if type(rec.actions) == "table" then          -- a trial record from a run
       local key = tostring(rec.trial_id or rec.id or "")
       seqs[key] = seqs[key] or {}
       for _, a in ipairs(rec.actions) do
-        if type(a.model_text) == "string" then table.insert(seqs[key], a.model_text) end
+        if type(a) == "table" and type(a.model_text) == "string" then table.insert(seqs[key], a.model_text) end
       end
     else
       local t = rec.text or rec.reply

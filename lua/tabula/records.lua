@@ -44,10 +44,15 @@ function M.each(path, fn, opts)
   return info
 end
 
--- read(path [, opts]) -> records, info: every record in memory (see each)
+-- read(path [, opts]) -> records, info: every record in memory (see each);
+-- info.lines[i] is the line number of records[i]
 function M.read(path, opts)
-  local out = {}
-  local info = M.each(path, function(rec) out[#out + 1] = rec end, opts)
+  local out, lines = {}, {}
+  local info = M.each(path, function(rec, lineno)
+    out[#out + 1] = rec
+    lines[#out] = lineno
+  end, opts)
+  info.lines = lines
   return out, info
 end
 

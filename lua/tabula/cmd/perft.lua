@@ -12,6 +12,8 @@ return {
     local game, fen, depth = args[1], args[2], math.tointeger(tonumber(args[3] or ""))
     if game ~= "xiangqi" and game ~= "chess" then cli.fail("perft: the game must be xiangqi or chess (got %s)", tostring(game)) end
     if not fen or not depth or depth < 0 then cli.fail("usage: tabula perft xiangqi|chess FEN DEPTH") end
+    local max = game == "chess" and 10 or 12        -- what the C cores accept
+    if depth > max then cli.fail("perft: depth %d is out of range for %s (0..%d)", depth, game, max) end
     local rules = require(game == "chess" and "games.chess" or "games.xiangqi")
     local b, err = rules.new(fen == "startpos" and rules.START or fen)
     if not b then cli.fail("perft: bad FEN: %s", err) end
