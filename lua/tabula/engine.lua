@@ -62,11 +62,12 @@ end
 M.MAX_LINE = 1024 * 1024
 
 -- read_line([timeout]) -> the next line of output. (shown: the timeout to name
--- in the error, when it differs from the time left.) Reads in linear time:
+-- in the error, when it differs from the time left; deadline: an absolute one
+-- that holds over many lines, as read_until's.) Reads in linear time:
 -- each byte is searched once, a line is joined once; the deadline holds even
 -- for an engine that never stops talking.
-function Engine:read_line(timeout, shown)
-  local deadline = loop.now() + (timeout or self.timeout)
+function Engine:read_line(timeout, shown, deadline)
+  deadline = deadline or (loop.now() + (timeout or self.timeout))
   while true do
     local buf, pos = self.buffer, self.pos
     if pos <= #buf then
@@ -119,7 +120,7 @@ function Engine:read_until(pattern, timeout)
   local deadline = loop.now() + (timeout or self.timeout)
   local lines = {}
   while true do
-    local line = self:read_line(math.max(0.001, deadline - loop.now()), timeout or self.timeout)
+    local line = self:read_line(nil, timeout or self.timeout, deadline)
     lines[#lines + 1] = line
     if line:find(pattern) then return lines, line end
   end
