@@ -156,6 +156,30 @@ test("view: in Chromium the trial view has a board per ply, the transcript, a wo
   t.ok(#data > 20000, "the screenshot shows something (" .. #data .. " bytes)")
 end)
 
+test("view: tabula compare writes compare.html linking each flipped trial to both trial views", function()
+  local dir = tmpdir()
+  for _, m in ipairs({ "engine", "random" }) do
+    t.run_scenario("scenarios/xiangqibench.lua", { "--model", m, "--trials", "1", "--limit", "2", "--out", dir .. "/" .. m, "--quiet" })
+  end
+  local h = io.popen(string.format("cd %s && %s compare engine random 2>&1; echo rc=$?", dir, t.tabula_bin()))
+  local out = h:read("a"); h:close()
+  t.contains(out, "rc=0")
+  t.contains(out, "wrote engine/compare.html")
+  local page = fs.read(dir .. "/engine/compare.html")
+  local res = require("tabula.compare").runs({ dir .. "/engine", dir .. "/random" })
+  local flips = res.comparisons[1].flipped.to_failure
+  t.ok(#flips > 0, "the random player lost some trial the engine won")
+  t.contains(page, string.format("Success in A, failure in B (%d)", #flips))
+  for _, id in ipairs(flips) do
+    for run, rel in pairs({ engine = "report.html", random = "../random/report.html" }) do
+      local href = string.format('href="%s#trial=%s"', rel, id)
+      t.ok(page:find(href, 1, true), "a link to the trial view: " .. href)
+      t.ok(fs.read(dir .. "/" .. run .. "/report.html"):find('data-id="' .. id .. '"', 1, true), "the linked trial view exists: " .. run)
+    end
+  end
+  t.eq(count(page, "<script"), 1)
+end)
+
 test("view: an arena's report.html has the leaderboard, the rating plot and a board per ply of each game", function()
   t.need_program("/usr/games/stockfish")
   local dir = tmpdir() .. "/arena"

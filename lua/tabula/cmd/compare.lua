@@ -17,12 +17,15 @@ return {
     { "seed", "int", 20260101, "bootstrap seed" },
     { "draws", "int", 4000, "bootstrap draws" },
     { "max-ids", "int", 20, "flipped trial ids listed per direction in Markdown" },
+    { "html", "string", nil, "where to write the HTML comparison (default RUN_A/compare.html)" },
   },
   main = function(opts, args)
     local res = compare.runs(args, { seed = opts.seed, draws = opts.draws })
     local md = compare.markdown(res, opts["max-ids"])
     local js = json.encode(res, { pretty = true }) .. "\n"
     io.write(opts.json and js or md)
+    local page = require("tabula.view.compare").write(res, args, opts.html or (res.runs[1].dir .. "/compare.html"))
+    if not opts.json then io.stderr:write("wrote " .. page .. "\n") end
     if opts.out then
       local ok, err = fs.write_atomic(opts.out, opts.out:match("%.json$") and js or md)
       if not ok then cli.fail("compare: %s", err) end

@@ -263,6 +263,7 @@ local function panels(list)
 end
 
 -- page{ title, identity = meta, headline, panels, rows, views } -> the whole document
+-- (page{ title, body } for a page of other content in the same frame)
 function M.page(o)
   local out = {
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
@@ -270,9 +271,13 @@ function M.page(o)
     board.defs(),
     '<header><h1>', html.esc(o.title), '</h1><nav><a href="#">overview</a> · <a href="#trials">trials</a>',
     ' · <button id="letters" type="button">Latin letters</button></nav></header>',
-    '<section id="overview"><details class="ident"><summary>run identity</summary>', identity(o.identity or {}), "</details>",
-    o.headline or "", panels(o.panels), "</section>",
   }
+  if o.body then
+    out[#out + 1] = '<section id="overview">' .. o.body .. "</section>"
+  else
+    out[#out + 1] = '<section id="overview"><details class="ident"><summary>run identity</summary>' .. identity(o.identity or {})
+      .. "</details>" .. (o.headline or "") .. panels(o.panels) .. "</section>"
+  end
   if o.rows then
     out[#out + 1] = '<section id="trials"><h2>' .. html.esc(o.list_title or "Trials") .. "</h2>" .. trial_list(o.rows) .. "</section>"
     out[#out + 1] = '<section id="view" hidden></section>'
