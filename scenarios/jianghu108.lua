@@ -232,4 +232,6 @@ function S.report(dir)
   return require("games.xiangqi.jianghu_report").write(dir)
 end
 
+S.view = require "games.xiangqi.jianghu_view"
+
 return S

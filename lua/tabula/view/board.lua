@@ -27,7 +27,7 @@ M.ARROWS = {
   previous = { color = "#1565c0", opacity = 0.35 },
   sim = { color = "#8e24aa", dash = "6 4" },
   illegal = { color = "#ef6c00", dash = "3 3" },
-  hint = { color = "#2e7d32", dash = "2 3" },
+  hint = { color = "#2e7d32", dash = "9 6" },
 }
 
 local XQ_GLYPHS = { K = "帥", A = "仕", B = "相", N = "傌", R = "俥", C = "炮", P = "兵",
