@@ -8,6 +8,12 @@
 --   tabula run scenarios/chess_move_selection.lua --fens positions.txt --model M [--legal]
 --   tabula run scenarios/chess_move_selection.lua --arena arenas/main --sample 100 --model M
 --
+-- The question goes through a ChessArena play mode's own template (--mode,
+-- prompts/chessarena/), with or without the legal moves (--legal); Blindfold
+-- asks with the real game's moves as the conversation, so it needs --arena.
+-- Sampling defaults are the paper's (temperature 0.2, top_p 1, 4096 tokens,
+-- 16384 with reasoning on).
+--
 -- Choices: Q from centipawns by Lichess's logistic fit, 1/(1 + e^(-0.00368208 cp))
 -- (--wp lichess; a mate for the mover is 1, against it 0); Stockfish at
 -- --engine-depth (default 12), one thread, evaluations cached in the run.
@@ -15,6 +21,7 @@ local tasks = require "games.chess.tasks"
 local chess = require "games.chess"
 local records = require "tabula.records"
 local prompt = require "tabula.prompt"
+local arena_prompts = require "games.chess.arena_prompts"
 local metrics = require "tabula.metrics"
 local engine = require "tabula.engine"
 local fs = require "tabula.fs"
@@ -22,12 +29,15 @@ local json = require "tabula.json"
 local cli = require "tabula.cli"
 
 local S = { name = "chess_move_selection", summary = "chess move selection: LR, TR, MAR", defaults = { trials = 1 } }
+S.settle_options = arena_prompts.settle
 
 S.options = {
   { "fens", "string", nil, "FEN list (one per line)" },
   { "arena", "string", nil, "sample positions from this arena's games" },
   { "sample", "int", 100, "positions to sample from the arena" },
+  { "mode", "string", "blitz", "the play mode whose template asks", choices = { "bullet", "blitz", "standard", "blindfold" } },
   { "legal", "bool", false, "show the legal moves in the prompt" },
+  { "last-moves", "int", 10, "how many recent moves the Bullet/Blitz/Standard prompt shows" },
   { "engine-depth", "int", 12, "Stockfish depth for scoring every move" },
   { "wp", "string", "lichess", "centipawn to win-probability conversion", choices = { "lichess" } },
 }
@@ -39,7 +49,7 @@ local function fen_list(opts)
       if line:match("%S") then
         local g, err = chess.new(line)
         if not g then cli.fail("%s: bad FEN '%s': %s", opts.fens, line, err) end
-        if #g:moves() > 0 then fens[#fens + 1] = line end
+        if #g:moves() > 0 then fens[#fens + 1] = { fen = line } end
       end
     end
     return fens, opts.fens
@@ -49,8 +59,10 @@ local function fen_list(opts)
   local all = {}
   for _, g in ipairs(games) do
     local b = assert(chess.new(g.start_fen))
-    for _, u in ipairs(g.moves) do
-      if b:status() == "ongoing" then all[#all + 1] = b:fen() end
+    for i, u in ipairs(g.moves) do
+      if b:status() == "ongoing" then
+        all[#all + 1] = { fen = b:fen(), start = g.start_fen, history = table.move(g.moves, 1, i - 1, 1, {}) }
+      end
       b:play(u)
     end
   end
@@ -62,14 +74,17 @@ end
 function S.plan(opts)
   local fens, src = fen_list(opts)
   local trials = {}
-  for i, fen in ipairs(fens) do
-    for k = 1, opts.trials do trials[#trials + 1] = { id = string.format("%d/%d", i, k), fen = fen, index = k } end
+  if opts.mode == "blindfold" and opts.fens then cli.fail("--mode blindfold needs --arena: Blindfold asks with the real game's moves") end
+  for i, pos in ipairs(fens) do
+    for k = 1, opts.trials do
+      trials[#trials + 1] = { id = string.format("%d/%d", i, k), fen = pos.fen, start = pos.start, history = pos.history, index = k }
+    end
   end
   return trials, { positions = src, n_positions = #fens }
 end
 
 function S.setup(opts, env)
-  env.prompts = prompt.set("chess_tasks", opts.prompts)
+  env.prompts = prompt.set("chessarena", opts.prompts)
   env.evals = {}
   env.pool = engine.pool(function()
     return engine.uci({ name = "stockfish", argv = { "/usr/games/stockfish" }, options = { Threads = 1, Hash = 32 }, timeout = 300 })
@@ -99,17 +114,27 @@ function S.play(trial, env)
   local P, opts = env.prompts, env.opts
   local g = assert(chess.new(trial.fen))
   local q = S.q_of(env, trial.fen)
-  local conv = { { role = "system", content = P:fill("selection_system", {}) },
-    { role = "user", content = P:fill("selection_item", { fen = trial.fen, side = g:side() == "white" and "White" or "Black",
-      legal_block = opts.legal and (P:fill("legal_block", { moves = table.concat(g:moves(), " ") }) .. "\n") or "" }) } }
+  local conv
+  if opts.mode == "blindfold" then
+    conv = arena_prompts.blind_conversation(P, trial.start, trial.history, opts.legal)
+  else
+    conv = { { role = "system", content = arena_prompts.system(P, opts.mode, g:side()) },
+      { role = "user", content = arena_prompts.turn(P, trial.fen, g:side(), trial.history or {}, opts["last-moves"],
+        opts.legal and g:moves() or nil) } }
+  end
   local best
   for m, v in pairs(q) do if not best or v > q[best] or (v == q[best] and m < best) then best = m end end
   local ctx = { key = trial.id, sample = trial.index, rng = env.rng_for(trial), legal_actions = g:moves(),
     policy = function() return best end, format = function(u) return "<answer><move>" .. u .. "</move></answer>" end }
   local reply, err = env.agent:reply(conv, ctx)
   if not reply then return nil, err end
-  local choice, kind, why = chess.extract_move(g, reply.text)
-  return { trial_id = trial.id, fen = trial.fen, choice = choice, error_kind = kind, error = why, q = q,
+  local choice, kind, why
+  if opts.mode == "bullet" and arena_prompts.bullet_extra_text(reply.text) then
+    kind, why = "forbidden", "the reply has text besides the answer block (bullet allows the move only)"
+  else
+    choice, kind, why = chess.extract_move(g, reply.text)
+  end
+  return { trial_id = trial.id, fen = trial.fen, mode = opts.mode, legal_shown = opts.legal, choice = choice, error_kind = kind, error = why, q = q,
     q_choice = choice and q[choice] or 0, reply = reply.text, legal = choice ~= nil,
     status = choice and "success" or "failure", usage = reply.usage, cost = reply.cost }
 end

@@ -1,30 +1,39 @@
 -- scenarios/chess_puzzles.lua — ChessArena's puzzle task on Lichess puzzles:
 -- play Moves[1] (the opponent's setup move) on the FEN; the model must find
 -- Moves[2], Moves[4], ... with the opponent's replies played for it; a puzzle is
--- solved only if every one of its moves is right (a different move that mates
--- also counts). Puzzle solving accuracy (PSA) by 400-point rating band.
+-- solved only if every one of its moves matches the solution exactly, as in the
+-- paper (--any-mate also accepts a different mating move, Lichess's own rule).
+-- Puzzle solving accuracy (PSA) by 400-point rating band. Each move is asked
+-- through ChessArena's Blitz/Standard template (prompts/chessarena/), with the
+-- paper's sampling defaults (temperature 0.2, top_p 1, 4096 tokens, 16384 with
+-- reasoning on).
 --
 --   tabula run scenarios/chess_puzzles.lua --puzzles ../shared/data/chessarena/puzzles_1000_1400.jsonl --model M
 --   tabula run scenarios/chess_puzzles.lua --puzzles lichess_db_puzzle.csv --limit 500 --model M
 --
--- Choices: each solver move is a fresh prompt (FEN, the puzzle's moves so far);
+-- Choices: each solver move is a fresh prompt (the FEN and the puzzle's moves so
+-- far as the last moves, no legal moves, no hint);
 -- --puzzles takes JSONL or any of the Lichess CSV layouts (column order from the
 -- header); bands are 200-600, 600-1000, ... (--band-width).
 local tasks = require "games.chess.tasks"
 local chess = require "games.chess"
 local records = require "tabula.records"
 local prompt = require "tabula.prompt"
+local arena_prompts = require "games.chess.arena_prompts"
 local fs = require "tabula.fs"
 local json = require "tabula.json"
 local cli = require "tabula.cli"
 local host = require "tabula.c.host"
 
 local S = { name = "chess_puzzles", summary = "chess puzzles: PSA by rating band", defaults = { trials = 1 } }
+S.settle_options = arena_prompts.settle
 
 S.options = {
   { "puzzles", "list", nil, "puzzle files (JSONL or Lichess CSV); default the seven ChessArena files" },
   { "limit", "int", nil, "at most this many puzzles" },
   { "band-width", "int", 400, "rating band width for PSA" },
+  { "any-mate", "bool", false, "also accept a mating move other than the solution's (Lichess's rule)" },
+  { "last-moves", "int", 10, "how many of the puzzle's moves so far the prompt shows" },
 }
 
 function S.plan(opts)
@@ -53,7 +62,7 @@ function S.plan(opts)
 end
 
 function S.setup(opts, env)
-  env.prompts = prompt.set("chess_tasks", opts.prompts)
+  env.prompts = prompt.set("chessarena", opts.prompts)
   return { prompts = env.prompts:used() }
 end
 
@@ -64,9 +73,8 @@ function S.play(trial, env)
   local played = { p.moves[1] }
   local steps, solved = {}, true
   for i = 2, #p.moves, 2 do
-    local conv = { { role = "system", content = P:fill("puzzle_system", {}) },
-      { role = "user", content = P:fill("puzzle_item", { fen = g:fen(), side = g:side() == "white" and "White" or "Black",
-        moves = table.concat(played, " ") }) } }
+    local conv = { { role = "system", content = arena_prompts.system(P, "blitz", g:side()) },
+      { role = "user", content = arena_prompts.turn(P, g:fen(), g:side(), played, env.opts["last-moves"]) } }
     local want = p.moves[i]
     local ctx = { key = trial.id, sample = trial.index * 1000 + i, rng = env.rng_for(trial), legal_actions = g:moves(),
       policy = function() return want end, format = function(u) return "<answer><move>" .. u .. "</move></answer>" end }
@@ -74,7 +82,7 @@ function S.play(trial, env)
     if not reply then return nil, err end
     local choice = chess.extract_move(g, reply.text)
     local ok = choice == want
-    if not ok and choice then
+    if not ok and choice and env.opts["any-mate"] then
       local _, mate = g:gives_check(choice)
       ok = mate == true
     end

@@ -15,6 +15,18 @@
 --
 -- Choices where the spec is silent (options where it matters):
 --  * The move limit counts full moves (--max-moves 200 = 400 plies): a draw.
+--  * Prompts (prompts/chessarena/): Blitz and Standard share one template that
+--    lets the model think as long as it likes (the modes differ in budget, not
+--    in that instruction); every mode's system prompt carries the strategy text
+--    and the six-line rules reminder; +legal lists the legal moves in every
+--    mode, Blindfold included.
+--  * "Retry 5 times": a rejected answer is retried up to --move-retries times
+--    (default 5), so a move gets at most 1 + 5 = 6 attempts before a forfeit.
+--  * Sampling: the paper's temperature 0.2, top_p 1 and 4096 new tokens (16384
+--    when reasoning is turned on) unless --temperature/--top-p/--max-tokens say
+--    otherwise.
+--  * Rates: parse errors, illegal, forbidden and legal are shares of all
+--    attempts (they add up to 100%, as in the paper).
 --  * Bullet: any non-blank text outside the <answer> block is forbidden
 --    reasoning, rejected like an illegal move. Standard asks for reasoning but
 --    does not reject short replies (thinking models reason out of band).
@@ -34,6 +46,7 @@ local metrics = require "tabula.metrics"
 local models = require "tabula.models"
 local agent = require "tabula.agent"
 local prompt = require "tabula.prompt"
+local arena_prompts = require "games.chess.arena_prompts"
 local engine = require "tabula.engine"
 local loop = require "tabula.loop"
 local json = require "tabula.json"
@@ -49,7 +62,7 @@ S.options = {
   { "start", "string", nil, "the player who initiates every game (default: chosen at random)" },
   { "fen", "string", nil, "start games from this position instead of the initial one" },
   { "max-moves", "int", 200, "draw after this many full moves" },
-  { "attempts", "int", 5, "attempts per move before a forfeit" },
+  { "move-retries", "int", 5, "retries after a rejected answer before a forfeit (5: the paper's 1 + 5 = 6 attempts)" },
   { "last-moves", "int", 10, "how many recent moves the prompt shows" },
   { "analysis-depth", "int", 10, "Stockfish depth for the top-move statistic (0: off)" },
   { "rd-floor", "number", 50, "Glicko RD floor" },
@@ -57,6 +70,7 @@ S.options = {
   { "prompts", "string", nil, "prompt folder (default prompts/chessarena)" },
 }
 S.defaults = { concurrency = 1 }
+S.settle_options = arena_prompts.settle     -- the paper's sampling unless given
 
 local STOCKFISH = "/usr/games/stockfish"
 local MODES = { bullet = true, blitz = true, standard = true, blindfold = true }
@@ -95,10 +109,6 @@ end
 
 -- ---- move extraction ----
 
-local function strip_answer(text)
-  return (text:gsub("<answer>.-</answer>", ""))
-end
-
 S.extract = chess.extract_move
 
 -- ---- players at work ----
@@ -106,8 +116,6 @@ S.extract = chess.extract_move
 local Arena = {}
 Arena.__index = Arena
 S.Arena = Arena   -- for the tests
-
-local function colour_name(side) return side == "white" and "White" or "Black" end
 
 function Arena:engine_for(p)
   self.engines[p.id] = self.engines[p.id] or engine.pool(function()
@@ -126,7 +134,7 @@ function Arena:agent_for(p)
     end
     self.agents[p.id] = agent.new(cfg, { cache_dir = self.dir .. "/cache", no_cache = self.opts["no-cache"],
       stream = self.opts.stream, max_attempts = self.opts["max-attempts"],
-      settings = { temperature = self.opts.temperature, max_tokens = self.opts["max-tokens"],
+      settings = { temperature = self.opts.temperature, top_p = self.opts["top-p"], max_tokens = self.opts["max-tokens"],
         reasoning_effort = self.opts["reasoning-effort"], thinking_budget = self.opts["thinking-budget"] } })
   end
   return self.agents[p.id]
@@ -137,30 +145,25 @@ function Arena:llm_move(st, p, side)
   local g, opts, P = st.game, self.opts, self.P
   local a = self:agent_for(p)
   local hist = g:history()
+  local legal = p.legal and g:moves() or nil
   local conv
   if p.mode == "blindfold" then
     conv = st.blind[side]
     if not conv then
-      conv = { { role = "system", content = P:fill("system_blindfold", { colour = colour_name(side),
-        start_note = st.start_fen ~= chess.START and (" (here: the position with FEN " .. st.start_fen .. ")") or "" }) } }
-      local opening = ""
-      if #hist > 0 then opening = "Your opponent's last move is " .. hist[#hist] .. ". " end
-      conv[#conv + 1] = { role = "user", content = P:fill("blind_first", { colour = colour_name(side), opening = opening }) }
+      conv = { { role = "system", content = arena_prompts.system(P, "blindfold", side, st.start_fen) },
+        { role = "user", content = arena_prompts.blind_first(P, side, hist, legal) } }
       st.blind[side] = conv
     else
-      conv[#conv + 1] = { role = "user", content = P:fill("blind_turn", { move = hist[#hist] }) }
+      conv[#conv + 1] = { role = "user", content = arena_prompts.blind_turn(P, hist[#hist], legal) }
     end
   else
-    local last = {}
-    for i = math.max(1, #hist - opts["last-moves"] + 1), #hist do last[#last + 1] = hist[i] end
-    conv = { { role = "system", content = P:fill("system_" .. p.mode, { colour = colour_name(side) }) },
-      { role = "user", content = P:fill("turn", { fen = g:fen(), colour = colour_name(side), ply = #hist,
-        last_moves = #last > 0 and table.concat(last, " ") or "(none)",
-        legal_block = p.legal and (P:fill("legal_block", { moves = table.concat(g:moves(), " ") }) .. "\n") or "" }) } }
+    conv = { { role = "system", content = arena_prompts.system(P, p.mode, side) },
+      { role = "user", content = arena_prompts.turn(P, g:fen(), side, hist, opts["last-moves"], legal) } }
   end
   local info = { player = p.id, attempts = 0, parse_errors = 0, illegal = 0, forbidden = 0, replies = {},
     usage = { input = 0, cached = 0, output = 0, reasoning = 0 }, cost = 0 }
-  for attempt = 1, opts.attempts do
+  local max_attempts = 1 + opts["move-retries"]
+  for attempt = 1, max_attempts do
     info.attempts = attempt
     local ctx = { key = st.id .. ":" .. p.id, sample = st.number * 100000 + #hist * 10 + attempt,
       legal_actions = g:moves(), rng = st.rng, format = function(u) return "<answer><move>" .. u .. "</move></answer>" end }
@@ -171,7 +174,7 @@ function Arena:llm_move(st, p, side)
     info.replies[#info.replies + 1] = reply.text
     conv[#conv + 1] = { role = "assistant", content = reply.text }
     local why
-    if p.mode == "bullet" and strip_answer(reply.text):match("%S") then
+    if p.mode == "bullet" and arena_prompts.bullet_extra_text(reply.text) then
       info.forbidden = info.forbidden + 1
       why = "the reply has text besides the answer block (bullet allows the move only)"
     else
@@ -183,7 +186,7 @@ function Arena:llm_move(st, p, side)
       if kind == "parse" then info.parse_errors = info.parse_errors + 1 else info.illegal = info.illegal + 1 end
       why = reason
     end
-    conv[#conv + 1] = { role = "user", content = P:fill("retry", { why = why, attempt = attempt, max_attempts = opts.attempts }) }
+    conv[#conv + 1] = { role = "user", content = P:fill("retry", { why = why, attempt = attempt, max_attempts = max_attempts }) }
   end
   if p.mode ~= "blindfold" then conv = nil end
   return nil, info
@@ -352,7 +355,7 @@ function S.stats(games)
   local st = {}
   local function get(id)
     st[id] = st[id] or { terminations = {}, attempts = 0, parse_errors = 0, illegal = 0, forbidden = 0, decisions = 0,
-      legal_first = 0, analysed = 0, top = 0, won_plies = {}, lost_plies = {} }
+      legal = 0, legal_first = 0, analysed = 0, top = 0, won_plies = {}, lost_plies = {} }
     return st[id]
   end
   for _, g in ipairs(games) do
@@ -371,6 +374,7 @@ function S.stats(games)
         s.parse_errors = s.parse_errors + (m.parse_errors or 0)
         s.illegal = s.illegal + (m.illegal or 0)
         s.forbidden = s.forbidden + (m.forbidden or 0)
+        if not m.forfeit then s.legal = s.legal + 1 end     -- the attempt that gave the move
         if m.legal then s.legal_first = s.legal_first + 1 end
         if m.top ~= nil then s.analysed = s.analysed + 1; if m.top then s.top = s.top + 1 end end
       end
@@ -392,8 +396,10 @@ function S.report(dir, all, floor)
     L[#L + 1] = string.format("| %s | %.0f | %.0f | [%.0f, %.0f] | %d | %d/%d/%d |", r.id, r.r, r.rd, r.lo, r.hi, r.games, r.w, r.d, r.l)
   end
   L[#L + 1] = ""
-  L[#L + 1] = "| player | terminations | parse errors | illegal | forbidden | legal first try | top-3 | avg plies won / lost |"
-  L[#L + 1] = "|---|---|---|---|---|---|---|---|"
+  -- parse errors, illegal, forbidden and legal are shares of all attempts (they
+  -- add up to 100%, as in the paper); legal first try is a share of decisions
+  L[#L + 1] = "| player | terminations | parse errors | illegal | forbidden | legal | legal first try | top-3 | avg plies won / lost |"
+  L[#L + 1] = "|---|---|---|---|---|---|---|---|---|"
   local ids = {}
   for id in pairs(st) do ids[#ids + 1] = id end
   table.sort(ids)
@@ -402,9 +408,9 @@ function S.report(dir, all, floor)
     local terms = {}
     for k, v in pairs(s.terminations) do terms[#terms + 1] = k .. " " .. v end
     table.sort(terms)
-    L[#L + 1] = string.format("| %s | %s | %s | %s | %s | %s | %s | %s / %s |", id, table.concat(terms, ", "),
+    L[#L + 1] = string.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s |", id, table.concat(terms, ", "),
       rate(s.parse_errors, s.attempts), rate(s.illegal, s.attempts), rate(s.forbidden, s.attempts),
-      rate(s.legal_first, s.decisions), rate(s.top, s.analysed),
+      rate(s.legal, s.attempts), rate(s.legal_first, s.decisions), rate(s.top, s.analysed),
       #s.won_plies > 0 and string.format("%.1f", metrics.mean(s.won_plies)) or "-",
       #s.lost_plies > 0 and string.format("%.1f", metrics.mean(s.lost_plies)) or "-")
   end

@@ -82,7 +82,7 @@ test("puzzle files in JSONL and all three CSV layouts; rating bands", function()
   t.eq({ tasks.band(420), tasks.band(1000), tasks.band(1399), tasks.band(2999) }, { "200-600", "1000-1400", "1000-1400", "2600-3000" })
 end)
 
-test("a scripted puzzle run: right moves, an alternative mate, a wrong move", function()
+test("a scripted puzzle run: right moves, an alternative mate (only with --any-mate), a wrong move", function()
   local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
   -- p1: setup e1g2, then the solver must play f6g4 (then h5g4 after e2g4)
   local lines = {
@@ -101,16 +101,48 @@ test("a scripted puzzle run: right moves, an alternative mate, a wrong move", fu
     json.canonical({ key = "p3/1", text = ans("h3h1") }),
   }
   fs.write_atomic(dir .. "/r.jsonl", table.concat(replies, "\n") .. "\n")
-  t.run_scenario("scenarios/chess_puzzles.lua", { "--puzzles", dir .. "/p.jsonl", "--model", "replay:" .. dir .. "/r.jsonl",
-    "--out", dir .. "/run", "--quiet" })
-  local by = {}
-  for _, r in ipairs(records.read(dir .. "/run/trials.jsonl")) do by[r.puzzle_id] = r end
-  t.eq(by.p1.solved, true)
-  t.eq(#by.p1.steps, 2)
-  t.eq(by.p2.solved, true, "another mate counts")
-  t.eq(by.p3.solved, false)
-  t.eq(by.p3.steps[1].choice, "h3h1")
-  t.contains(fs.read(dir .. "/run/report.md"), "| all | 3 | 66.7% |")
+  for _, any in ipairs({ false, true }) do
+    local out = dir .. (any and "/any" or "/exact")
+    local args = { "--puzzles", dir .. "/p.jsonl", "--model", "replay:" .. dir .. "/r.jsonl", "--out", out, "--quiet" }
+    if any then args[#args + 1] = "--any-mate" end
+    t.run_scenario("scenarios/chess_puzzles.lua", args)
+    local by = {}
+    for _, r in ipairs(records.read(out .. "/trials.jsonl")) do by[r.puzzle_id] = r end
+    t.eq(by.p1.solved, true)
+    t.eq(#by.p1.steps, 2)
+    t.eq(by.p2.solved, any, "another mate counts only with --any-mate")
+    t.eq(by.p3.solved, false)
+    t.eq(by.p3.steps[1].choice, "h3h1")
+    t.contains(fs.read(out .. "/report.md"), any and "| all | 3 | 66.7% |" or "| all | 3 | 33.3% |")
+  end
+end)
+
+-- a mock model server answering `reply`; returns its models file and a closer
+local function mock_model(reply)
+  local mock = require "tests.mock"
+  local s = mock.start({ { reply = reply } })
+  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+    base_url = %q, optional_key = true } }]], s.url .. "/v1"))
+  return dir, s
+end
+
+test("puzzles ask through the Blitz/Standard template with no hint", function()
+  local dir, s = mock_model("<answer><move>a1a8</move></answer>")
+  fs.write_atomic(dir .. "/p.jsonl", json.canonical({ PuzzleId = "p2", FEN = "6k1/5ppp/8/8/8/8/8/RR4K1 b - - 0 1",
+    Moves = { "g8h8", "a1a8" }, Rating = 700 }) .. "\n")
+  local ok, err = pcall(t.run_scenario, "scenarios/chess_puzzles.lua", { "--puzzles", dir .. "/p.jsonl", "--model", "m",
+    "--models", dir .. "/models.lua", "--out", dir .. "/run", "--quiet" })
+  local log = s:log()
+  s:close()
+  assert(ok, err)
+  local msgs = json.decode(log[1].body).messages
+  local P = require("tabula.prompt").set("chessarena")
+  t.eq(msgs[1].content, require("games.chess.arena_prompts").system(P, "blitz", "white"))
+  t.contains(msgs[2].content, "Position (FEN): 7k/5ppp/8/8/8/8/8/RR4K1 w - - 1 2")
+  t.eq(msgs[2].content:find("Legal moves", 1, true), nil)
+  for _, m in ipairs(msgs) do t.eq(m.content:lower():find("puzzle", 1, true), nil, "no hint that it is a puzzle") end
+  t.eq(records.read(dir .. "/run/trials.jsonl")[1].solved, true)
 end)
 
 test("move selection end to end with Stockfish scoring every move", function()
@@ -128,6 +160,51 @@ test("move selection end to end with Stockfish scoring every move", function()
   t.eq(n, 17, "every legal move scored")
   local sm = json.read_file(dir .. "/run/summary.json")
   t.eq({ sm.lr, sm.tr }, { 1, 1 })
+end)
+
+test("move selection asks through each play mode's template; Blindfold with the real game's moves", function()
+  t.need_program("/usr/games/stockfish")
+  local arena_prompts = require "games.chess.arena_prompts"
+  local P = require("tabula.prompt").set("chessarena")
+  local game = { start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    moves = { "e2e4", "e7e5", "g1f3", "b8c6" }, white = "a", black = "b", result = "1/2-1/2" }
+  for _, mode in ipairs({ "bullet", "blitz", "standard", "blindfold" }) do
+    for _, legal in ipairs({ false, true }) do
+      local dir, s = mock_model("<answer><move>b8c6</move></answer>")
+      fs.mkdir_p(dir .. "/arena")
+      fs.write_atomic(dir .. "/arena/games.jsonl", json.canonical(game) .. "\n")
+      local args = { "--arena", dir .. "/arena", "--sample", "4", "--mode", mode, "--model", "m", "--models",
+        dir .. "/models.lua", "--out", dir .. "/run", "--quiet", "--engine-depth", "1" }
+      if legal then args[#args + 1] = "--legal" end
+      local ok, err = pcall(t.run_scenario, "scenarios/chess_move_selection.lua", args)
+      local log = s:log()
+      s:close()
+      assert(ok, err)
+      t.eq(#log, 4, "the four positions of the game")
+      local after3
+      for _, entry in ipairs(log) do
+        local msgs = json.decode(entry.body).messages
+        if msgs[1].content:find("as Black", 1, true) and (#msgs > 2 or msgs[2].content:find("g1f3", 1, true)) then
+          after3 = msgs
+        end
+        t.eq(msgs[1].content, arena_prompts.system(P, mode, msgs[1].content:find("as Black", 1, true) and "black" or "white"))
+      end
+      t.ok(after3, mode .. ": the position after 1. e4 e5 2. Nf3 was asked")
+      local last = after3[#after3].content
+      t.eq(last:find("Legal moves: ", 1, true) ~= nil, legal, mode .. " legal moves shown iff --legal")
+      if mode == "blindfold" then
+        t.eq(#after3, 4, "system, the opponent's first move, Black's own move, the opponent's reply")
+        t.eq(after3[2].content, "You play Black. Your opponent's last move is e2e4.\nYour move?")
+        t.eq(after3[3], { role = "assistant", content = "<answer><move>e7e5</move></answer>" })
+        t.contains(last, "Your opponent's last move is g1f3.")
+        t.eq(last:find("FEN", 1, true), nil)
+      else
+        t.eq(#after3, 2)
+        t.contains(last, "Position (FEN): rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
+        t.contains(last, "e2e4 e7e5 g1f3")
+      end
+    end
+  end
 end)
 
 return T

@@ -60,13 +60,14 @@ local function game(replies, opts)
     "--start", player, "--games", "1", "--analysis-depth", tostring(opts.analysis or 0), "--quiet",
     "--models", dir .. "/models.lua" }
   if opts.fen then args[#args + 1] = "--fen"; args[#args + 1] = opts.fen end
+  for _, a in ipairs(opts.args or {}) do args[#args + 1] = a end
   local ok, err = pcall(t.run_scenario, "scenarios/chessarena.lua", args)
-  local requests = s:requests()
+  local requests, log = s:requests(), s:log()
   s:close()
   if not ok then error(err, 0) end
   local games = records.read(dir .. "/arena/games.jsonl")
   t.eq(#games, 1)
-  return games[1], requests
+  return games[1], requests, log, dir
 end
 
 local function ans(m) return "<answer><move>" .. m .. "</move></answer>" end
@@ -80,12 +81,64 @@ test("a checkmate, with SAN, PGN, per-move records and the top-move statistic", 
   t.contains(g.pgn, "1. Ra8# 1-0")
 end)
 
-test("five bad answers forfeit the game", function()
-  local g, requests = game({ "I am not sure.", ans("e2e5"), "e9e4", ans("Nf4"), "pass" }, {})
-  t.eq(requests, 5)
+test("'retry 5 times' is 1 + 5 = 6 attempts by default; --move-retries 4 gives 5", function()
+  local bad = { "I am not sure.", ans("e2e5"), "e9e4", ans("Nf4"), "pass", "resign" }
+  local g, requests, log = game(bad, {})
+  t.eq(requests, 6)
   t.eq({ g.result, g.termination }, { "0-1", "forfeit" })
   local m = g.per_move[1]
-  t.eq({ m.attempts, m.parse_errors, m.illegal, m.forfeit }, { 5, 3, 2, true })
+  t.eq({ m.attempts, m.parse_errors, m.illegal, m.forfeit }, { 6, 4, 2, true })
+  t.contains(log[6].body, "Attempt 5 of 6.")
+  g, requests = game(bad, { args = { "--move-retries", "4" } })
+  t.eq(requests, 5)
+  t.eq({ g.per_move[1].attempts, g.per_move[1].forfeit }, { 5, true })
+end)
+
+test("every mode's system prompt: strategy, legal-move analysis, the six-line rules; Blitz and Standard share one", function()
+  local arena_prompts = require "games.chess.arena_prompts"
+  local P = require("tabula.prompt").set("chessarena")
+  local texts = {}
+  for _, mode in ipairs({ "bullet", "blitz", "standard", "blindfold" }) do
+    local text = arena_prompts.system(P, mode, "white")
+    texts[mode] = text
+    t.contains(text, "playing a game of chess as White")
+    t.contains(text, "When you are ahead, press your advantage")
+    t.contains(text, "no counterplay and no chance of a draw")
+    t.contains(text, "if a win is out of reach, use every resource to hold a draw")
+    t.contains(text, "Go through the legal moves carefully")
+    t.contains(text, "look at where your own pieces stand and move one of them")
+    local rules = 0
+    for line in text:gmatch("[^\n]+") do if line:match("^%- ") then rules = rules + 1 end end
+    t.eq(rules, 6, mode .. ": the six-line rules reminder")
+    t.eq(text:find("briefly", 1, true), nil)
+  end
+  t.eq(texts.blitz, texts.standard)
+  t.contains(texts.blitz, "you may reason step by step for as long as you like")
+  t.contains(texts.blindfold, "you may reason step by step for as long as you like")
+  t.contains(texts.bullet, "no explanation, no analysis, no other words")
+end)
+
+test("the paper's sampling by default (0.2, top_p 1, 4096; 16384 with reasoning), each overridable", function()
+  local function limit(b) return b.max_tokens or b.max_completion_tokens end
+  local mate = { fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1" }
+  local _, _, log = game({ ans("a1a8") }, mate)
+  local body = json.decode(log[1].body)
+  t.eq({ body.temperature, body.top_p, limit(body) }, { 0.2, 1, 4096 })
+  _, _, log = game({ ans("a1a8") }, { fen = mate.fen, args = { "--reasoning-effort", "high" } })
+  t.eq(limit(json.decode(log[1].body)), 16384)
+  _, _, log = game({ ans("a1a8") }, { fen = mate.fen, args = { "--temperature", "0.7", "--top-p", "0.9", "--max-tokens", "100" } })
+  body = json.decode(log[1].body)
+  t.eq({ body.temperature, body.top_p, limit(body) }, { 0.7, 0.9, 100 })
+end)
+
+test("rates have all attempts as denominator: parse, illegal, forbidden and legal add up to 100%", function()
+  local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/chessarena.lua")
+  local g, _, _, dir = game({ "Clearly Ra8 mates. " .. ans("a1a8"), " ", ans("h1h8"), ans("a1a8") },
+    { mode = "bullet", fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1" })
+  t.eq(g.per_move[1].attempts, 4)
+  local st = S.stats({ g })["m@bullet"]
+  t.eq({ st.attempts, st.forbidden, st.parse_errors, st.illegal, st.legal }, { 4, 1, 1, 1, 1 })
+  t.contains(S.report(dir .. "/arena", true, 50), "| m@bullet | checkmate 1 | 25.0% | 25.0% | 25.0% | 25.0% | 0.0% |")
 end)
 
 test("SAN is accepted when no UCI move is given", function()
@@ -146,7 +199,17 @@ test("blindfold: one conversation with the model's own replies and the opponent'
   local second = json.decode(log[2].body).messages
   t.eq(#second, 4, "system, first user message, the model's reply, the opponent's move")
   t.eq(second[3].content, "I open. " .. ans("e2e4"))
-  t.eq(second[4].content, "Your opponent's last move is " .. g.moves[2] .. ". Your move?")
+  t.eq(second[4].content, "Your opponent's last move is " .. g.moves[2] .. ".\nYour move?")
+  t.eq(second[1].content:find("FEN", 1, true), nil, "no FEN in blindfold")
+end)
+
+test("blindfold+legal lists the legal moves in every turn's message", function()
+  local _, _, log = game({ "I open. " .. ans("e2e4"), ans("d2d4") }, { mode = "blindfold+legal", args = { "--max-moves", "2" } })
+  t.eq(#log, 2)
+  local first, second = json.decode(log[1].body).messages, json.decode(log[2].body).messages
+  t.eq(first[2].content, "You play White.\nLegal moves: " .. table.concat(require("games.chess").new():moves(), " ") .. "\nYour move?")
+  t.contains(second[4].content, "\nLegal moves: ")
+  t.contains(second[4].content, " d2d4 ")
   t.eq(second[1].content:find("FEN", 1, true), nil, "no FEN in blindfold")
 end)
 

@@ -137,12 +137,12 @@ end
 
 function M.execute(s, opts, forced)
   for k, v in pairs(forced or {}) do opts[k] = v end
+  if s.settle_options then s.settle_options(opts) end    -- defaults that depend on other options
   if s.run_custom then
     if opts.shard then cli.fail("--shard: scenario %s plans as it runs and cannot be split", s.name) end
     return s.run_custom(opts, {})
   end
   if opts["dry-run"] and s.dry_run then return s.dry_run(M.shard(s.plan(opts), opts.shard), opts) end   -- needs no model
-  if s.settle_options then s.settle_options(opts) end    -- defaults that depend on other options
   local out = opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
   local env, trials, data, setup, cfg = M.environment(s, opts, out)
   -- what identifies the run (must match to continue it): everything but the
