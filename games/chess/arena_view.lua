@@ -62,13 +62,14 @@ function M.overview(src, kit)
     local s = stats[id]
     local function rate(a, b) return b > 0 and html.pct(a / b) or "-" end
     srows[#srows + 1] = { id, rate(s.parse_errors, s.attempts), rate(s.illegal, s.attempts), rate(s.forbidden, s.attempts),
-      rate(s.legal_first, s.decisions), rate(s.top, s.analysed) }
+      rate(s.legal, s.attempts), rate(s.legal_first, s.decisions), rate(s.top, s.analysed) }
   end
   return {
     { title = "Leaderboard (Glicko-1, every player)", html = html.table({ "player", "rating", "RD", "95% interval", "games", "W/D/L" }, rows) },
     { title = "Rating over games", html = html.raw(plot.lines({ title = "rating with its 95% band (±1.96 RD) after each game",
       xlabel = "game", ylabel = "rating", series = series })) },
-    { title = "Move quality by player", html = html.table({ "player", "parse errors", "illegal", "forbidden", "legal first try", "top-3" }, srows) },
+    -- parse errors, illegal, forbidden and legal: shares of all attempts (100% together)
+    { title = "Move quality by player", html = html.table({ "player", "parse errors", "illegal", "forbidden", "legal", "legal first try", "top-3" }, srows) },
   }
 end
 
