@@ -171,4 +171,6 @@ end
 
 function S.report(dir) return report.write(dir) end
 
+S.view = require "scenarios.dece.view"
+
 return S

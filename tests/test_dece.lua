@@ -202,6 +202,14 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   local summary = json.read_file(dir .. "/run/summary.json")
   t.eq(#summary.missing, 0)
   t.ok(summary.overall.heuristic.pws > summary.overall.random.pws, "heuristic ahead of random")
+  -- report.html: the rating panels and one view per match stepping through the observations
+  local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/dece.lua")
+  require("tabula.view").write(dir .. "/run", S)
+  local page = fs.read(dir .. "/run/report.html")
+  t.contains(page, "azul: PWS with 95% bootstrap intervals")
+  t.contains(page, "splendor: Elo–cost staircase V(B)")
+  t.contains(page, "Azul, round 1. You are player 1 of 3.")
+  t.contains(page, "step 1: seat 1 (")
   -- running again continues: nothing left to play; a different schedule is refused
   rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--matches-per-game", "3", "--draws", "200", "--quiet" })

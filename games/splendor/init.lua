@@ -449,6 +449,7 @@ function G.determinize(s, seat, rand)
         end
       end
     end
+    table.sort(pool)       -- the unknown cards as a set: where they sat must not matter
     kit.shuffle(pool, rand)
     for j, res in ipairs(slots) do res.id = pool[j] end
     local deck = {}
