@@ -170,4 +170,20 @@ test("dece scores: matched study: delta of (3 - rank)/2 over scenarios with a cl
   t.ok(r.lo >= 0 - 1e-12 and r.hi <= 0.5 + 1e-12 and r.lo <= r.delta and r.delta <= r.hi)
 end)
 
+test("dece scores: Spearman, split-half reliability and the group contrast by hand", function()
+  t.near(S.spearman({ 1, 2, 3, 4 }, { 10, 20, 40, 30 }), 0.8, 1e-12)
+  t.near(S.spearman({ 1, 2, 2, 3 }, { 1, 2, 2, 3 }), 1, 1e-12)
+  local ms = {}
+  for i = 1, 12 do
+    local seats = ({ { "a", "b", "c" }, { "b", "c", "a" }, { "c", "a", "b" } })[i % 3 + 1]
+    local rank = { a = 1, b = 2, c = 3 }
+    ms[i] = { seats = seats, ranks = { rank[seats[1]], rank[seats[2]], rank[seats[3]] } }
+  end
+  local sh = S.split_half(ms, { "a", "b", "c" }, { splits = 50 })
+  t.near(sh.r, 1, 1e-12); t.near(sh.stepped_up, 1, 1e-12); t.eq(sh.splits, 50)
+  local g = S.gamma({ azul = { A = 0.6, B = 0.4 }, splendor = { A = 0.3, B = 0.5 }, x = { A = 0.5, B = 0.5 } }, "A", "B",
+    { azul = { spatial = 2, hidden = 0 }, splendor = { spatial = 0, hidden = 1 }, x = { spatial = 2, hidden = 1 } })
+  t.near(g.gamma, 30, 1e-9); t.near(g.lo, 20, 1e-9); t.near(g.hi, 40, 1e-9)
+end)
+
 return T

@@ -88,7 +88,10 @@ function M.compute(dir)
     local here = {}
     for _, nme in ipairs(names) do if present[nme] then here[#here + 1] = nme end end
     local pws, cnt = S.pws_by(ms)
-    local elo = S.elo_fit(ms, here)
+    local counts = {}
+    for _, m in ipairs(ms) do counts[#m.ranks] = true end
+    local mixed = next(counts, next(counts)) ~= nil     -- several player counts: pair weight 1/(|N_g|(n−1))
+    local elo = S.elo_fit(ms, here, { mixed = mixed })
     local seat = S.seat_effects(ms, here)
     local b = boot.games[g]
     local rows = {}
@@ -120,7 +123,15 @@ function M.compute(dir)
         fails[nme][f.kind] = (fails[nme][f.kind] or 0) + 1
       end
     end
-    out.games[g] = { rows = rows, names = here, seat_effects = seat, decisions = decision_stats(ms),
+    local ex, ey = {}, {}
+    for _, nme in ipairs(here) do ex[#ex + 1] = elo[nme]; ey[#ey + 1] = pws[nme] end
+    local seat_decisions = {}
+    for _, m in ipairs(ms) do
+      for s, d in ipairs(m.decisions or {}) do seat_decisions[s] = (seat_decisions[s] or 0) + d / #ms end
+    end
+    out.games[g] = { rows = rows, names = here, seat_effects = seat, decisions = decision_stats(ms), mixed = mixed,
+      seat_decisions = seat_decisions, elo_pws_spearman = S.spearman(ex, ey),
+      split_half = #ms >= 4 and S.split_half(ms, here, { splits = 2000 }) or nil,
       frontier_cost = S.frontier(pts_cost), frontier_tokens = S.frontier(pts_tok),
       staircase_cost = S.staircase(pts_cost), staircase_tokens = S.staircase(pts_tok), failures = fails, matches = #ms }
   end
@@ -132,6 +143,22 @@ function M.compute(dir)
     out.overall[nme] = { pws = c > 0 and s / c or nil, lo = lo, hi = hi, games = c }
   end
   out.loeo = S.loeo(per_game_pws, names)
+  -- group contrast Γ for every two configurations of the same model
+  local ann = {}
+  for _, g in ipairs(gnames) do
+    local ok, G = pcall(require, "games." .. g)
+    if ok then ann[g] = G.annotations end
+  end
+  out.gamma = {}
+  for i = 1, #names - 1 do
+    for j = i + 1, #names do
+      local a, b = meta.participants[names[i]], meta.participants[names[j]]
+      if a and b and a.manifest.model and a.manifest.model == b.manifest.model then
+        local x = S.gamma(per_game_pws, names[i], names[j], ann)
+        if x then x.a, x.b = names[i], names[j]; out.gamma[#out.gamma + 1] = x end
+      end
+    end
+  end
   if sch.kind == "matched" and #names >= 2 then
     out.matched = {}
     local focal = (meta.options or {}).matched or {}
@@ -140,6 +167,11 @@ function M.compute(dir)
         local r = S.matched_delta(matches, focal[i], focal[j], { draws = 100000, level = 1 - 0.05 / math.max(1, #focal * (#focal - 1) / 2) })
         if r then r.a, r.b = focal[i], focal[j]; out.matched[#out.matched + 1] = r end
       end
+    end
+    if #focal == 4 then   -- a 2×2 study: the interaction Î = Δ̂(1, 2) − Δ̂(3, 4)
+      local d1 = S.matched_delta(matches, focal[1], focal[2], { draws = 1 })
+      local d2 = S.matched_delta(matches, focal[3], focal[4], { draws = 1 })
+      if d1 and d2 then out.interaction = { value = d1.delta - d2.delta, a = focal[1] .. "−" .. focal[2], b = focal[3] .. "−" .. focal[4] } end
     end
   end
   return out
@@ -186,11 +218,18 @@ function M.write(dir)
     for _, s in ipairs(gr.staircase_cost) do st[#st + 1] = string.format("B ≥ $%.4f: %.0f (%s)", s.cost, s.elo, s.name) end
     add("Staircase V(B) (best Elo within a mean cost per appearance B): %s.", table.concat(st, "; "))
     local se = {}
-    for s, v in ipairs(gr.seat_effects) do se[#se + 1] = string.format("seat %d %+.0f", s, v) end
-    add("Seat effects (Bradley–Terry seat term, Elo points, centred): %s; first-seat advantage %+.0f.", table.concat(se, ", "), gr.seat_effects[1] or 0)
+    local function signed(v) return string.format("%+d", math.floor((v or 0) + 0.5)) end
+    for s, v in ipairs(gr.seat_effects) do se[#se + 1] = "seat " .. s .. " " .. signed(v) end
+    add("Seat effects (Bradley–Terry seat term, Elo points, centred): %s; first-seat advantage %s.", table.concat(se, ", "), signed(gr.seat_effects[1]))
     local d = gr.decisions
     add("Decisions per match D: median %s (IQR %s–%s), D/%d %s; engine turns median %s.", num(d.median, "%.1f"), num(d.q1, "%.1f"),
       num(d.q3, "%.1f"), 3, num(d.median and d.median / 3, "%.1f"), num(d.turns_median, "%.1f"))
+    local sd = {}
+    for s, v in ipairs(gr.seat_decisions) do sd[#sd + 1] = string.format("seat %d %.1f", s, v) end
+    add("Mean decisions per match by seat: %s.", table.concat(sd, ", "))
+    add("Elo–PWS Spearman: %s. Split-half reliability (2000 random half splits, every participant in both halves): %s.",
+      num(gr.elo_pws_spearman, "%.3f"), gr.split_half and string.format("r = %.3f, Spearman–Brown %.3f", gr.split_half.r, gr.split_half.stepped_up) or "-")
+    if gr.mixed then add("Several player counts in this game: Elo pair weight 1/(|N_g|(n−1)).") end
     local fl = {}
     for nme, kinds in pairs(gr.failures) do
       for k, c in pairs(kinds) do fl[#fl + 1] = string.format("%s %s %d", nme, k, c) end
@@ -214,6 +253,12 @@ function M.write(dir)
     local x = r.loeo[g]
     if x then add("| %s | %s | %s | %d |", g, num(x.tau, "%.3f"), num(x.accuracy, "%.3f"), x.n) end
   end
+  if #r.gamma > 0 then
+    add("")
+    add("## Group contrast Γ (public-information spatial games minus the others, δ = 100 ΔPWS; game-deletion range)")
+    add("")
+    for _, x in ipairs(r.gamma) do add("- %s − %s: Γ = %.1f [%.1f, %.1f]", x.a, x.b, x.gamma, x.lo, x.hi) end
+  end
   if r.matched then
     add("")
     add("## Matched study (Δ̂ = mean over scenarios of Y_A − Y_B, Y = (3 − rank)/2; scenario-cluster bootstrap, Bonferroni)")
@@ -221,6 +266,7 @@ function M.write(dir)
     for _, x in ipairs(r.matched) do
       add("- %s vs %s: Δ̂ = %.3f [%.3f, %.3f] over %d scenarios", x.a, x.b, x.delta, x.lo, x.hi, x.scenarios)
     end
+    if r.interaction then add("- interaction Î = Δ̂(%s) − Δ̂(%s) = %.3f", r.interaction.a, r.interaction.b, r.interaction.value) end
   end
   local text = table.concat(L, "\n") .. "\n"
   fs.write_atomic(dir .. "/report.md", text)

@@ -2,7 +2,8 @@
 -- pairwise placement score (PWS), Bradley–Terry on the Elo scale (pair weight 1/(n−1),
 -- ties half, penalty 0.02·Σθ²/2, Σθ = 0, Newton's method), with a seat term for the
 -- first-seat advantage, whole-match bootstrap within each game, leave-one-game-out Kendall
--- τ_b and pair-order accuracy, Pareto frontiers with the staircase V(B), quantiles.
+-- τ_b and pair-order accuracy, split-half reliability, Spearman, the group contrast Γ,
+-- Pareto frontiers with the staircase V(B), quantiles, matched-study contrasts.
 --
 -- A match here is { game = , ranks = {r1..rn}, seats = {participant per seat}, ... }.
 local kit = require "games.kit"
@@ -390,6 +391,96 @@ function M.matched_delta(matches, A, B, opts)
   table.sort(means)
   local alpha = 1 - (opts.level or 0.95)
   return { delta = mean, lo = M.quantile(means, alpha / 2), hi = M.quantile(means, 1 - alpha / 2), scenarios = #diffs }
+end
+
+-- ranks_avg(xs) -> average ranks (1 = smallest; ties share the mean rank)
+local function avg_ranks(xs)
+  local idx = {}
+  for i = 1, #xs do idx[i] = i end
+  table.sort(idx, function(a, b) return xs[a] < xs[b] end)
+  local r, i = {}, 1
+  while i <= #idx do
+    local j = i
+    while j < #idx and xs[idx[j + 1]] == xs[idx[i]] do j = j + 1 end
+    for k = i, j do r[idx[k]] = (i + j) / 2 end
+    i = j + 1
+  end
+  return r
+end
+
+-- pearson(x, y) -> correlation, nil when either is constant
+function M.pearson(x, y)
+  local n = #x
+  local mx, my = 0, 0
+  for i = 1, n do mx = mx + x[i] / n; my = my + y[i] / n end
+  local sxy, sxx, syy = 0, 0, 0
+  for i = 1, n do
+    sxy = sxy + (x[i] - mx) * (y[i] - my); sxx = sxx + (x[i] - mx) ^ 2; syy = syy + (y[i] - my) ^ 2
+  end
+  if sxx == 0 or syy == 0 then return nil end
+  return sxy / math.sqrt(sxx * syy)
+end
+
+-- spearman(x, y) -> Pearson correlation of the average ranks
+function M.spearman(x, y) return M.pearson(avg_ranks(x), avg_ranks(y)) end
+
+-- split_half(matches, names, opts) -> mean over random half splits of a game's matches
+-- (every participant in both halves; opts.splits, default 2000, seed) of the Spearman
+-- correlation between the halves' PWS, and its Spearman–Brown step-up 2r/(1 + r)
+function M.split_half(matches, names, opts)
+  opts = opts or {}
+  local rand = kit.generator(opts.seed or M.BOOTSTRAP_SEED)
+  local n = #matches
+  local half = n // 2
+  local sum, count = 0, 0
+  for _ = 1, opts.splits or 2000 do
+    local a, b
+    for _ = 1, 100 do
+      local order = {}
+      for i = 1, n do order[i] = i end
+      kit.shuffle(order, rand)
+      a, b = {}, {}
+      for i = 1, n do if i <= half then a[#a + 1] = matches[order[i]] else b[#b + 1] = matches[order[i]] end end
+      local pa, pb = M.pws_by(a), M.pws_by(b)
+      local ok = true
+      for _, nme in ipairs(names) do if pa[nme] == nil or pb[nme] == nil then ok = false end end
+      if ok then
+        local x, y = {}, {}
+        for _, nme in ipairs(names) do x[#x + 1] = pa[nme]; y[#y + 1] = pb[nme] end
+        local r = M.spearman(x, y)
+        if r then sum = sum + r; count = count + 1 end
+        break
+      end
+    end
+  end
+  if count == 0 then return nil end
+  local r = sum / count
+  return { r = r, stepped_up = 2 * r / (1 + r), splits = count }
+end
+
+-- gamma(per_game, A, B, games_meta) -> Γ = mean δ_g over the public-information spatial games
+-- (spatial planning 2, hidden information 0) minus mean δ_g over the others, δ_g =
+-- 100 (PWS_A,g − PWS_B,g); with the range of Γ over deleting one game at a time
+function M.gamma(per_game, A, B, annotations)
+  local function compute(skip)
+    local s1, c1, s2, c2 = 0, 0, 0, 0
+    for g, p in pairs(per_game) do
+      if g ~= skip and p[A] and p[B] and annotations[g] then
+        local d = 100 * (p[A] - p[B])
+        if annotations[g].spatial == 2 and annotations[g].hidden == 0 then s1 = s1 + d; c1 = c1 + 1 else s2 = s2 + d; c2 = c2 + 1 end
+      end
+    end
+    if c1 == 0 or c2 == 0 then return nil end
+    return s1 / c1 - s2 / c2
+  end
+  local g = compute(nil)
+  if not g then return nil end
+  local lo, hi = g, g
+  for game in pairs(per_game) do
+    local v = compute(game)
+    if v then lo, hi = math.min(lo, v), math.max(hi, v) end
+  end
+  return { gamma = g, lo = lo, hi = hi }
 end
 
 return M

@@ -1,0 +1,28 @@
+-- bench/dece_rules.lua — the long rules check of the Eurogames beyond what CI runs: thousands
+-- of random playouts per game with the game's conservation invariant (the same checks as
+-- tests/test_azul.lua and tests/test_splendor.lua, light mode), and playouts per second.
+-- Run: tabula bench/dece_rules.lua [PLAYOUTS=2000] [GAMES=azul,splendor]
+local rt = require "games.rules_test"
+
+local n = tonumber(arg[1] or "2000")
+local INVARIANTS = {
+  azul = function(G) return function(s)
+    local c = G.tile_census(s)
+    for k = 1, 5 do assert(c[k] == 20, "Azul tiles not conserved") end
+  end end,
+  splendor = function(G) return function(s)
+    for k = 1, 6 do
+      local total = s.bank[k]
+      for i = 1, s.n do total = total + s.players[i].tokens[k] end
+      assert(total == (k == 6 and 5 or G.TOKENS[s.n]), "Splendor tokens not conserved")
+    end
+  end end,
+}
+for g in (arg[2] or "azul,splendor"):gmatch("[^,]+") do
+  local G = require("games." .. g)
+  local t0 = os.clock()
+  local r = rt.playouts(G, { games = n, seed = 99, light = true, invariant = INVARIANTS[g] and INVARIANTS[g](G) })
+  local dt = os.clock() - t0
+  print(string.format("%-9s %d playouts, %d steps, all invariants held: %.1f s (%.0f playouts/s, %.0f steps/s)",
+    g, r.matches, r.steps, dt, r.matches / dt, r.steps / dt))
+end
