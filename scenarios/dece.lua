@@ -59,7 +59,15 @@ local function load_games(names)
     if not g:match("^[%w_]+$") or fs.kind(host.root .. "/games/" .. g .. "/init.lua") ~= "file" then
       cli.fail("--games: no game '%s' (a game is a folder games/<name>/ with init.lua)", g)
     end
-    games[g] = require("games." .. g)
+    local G = require("games." .. g)
+    for _, f in ipairs({ "setup", "observation", "render", "legal_actions", "apply", "current_seats", "is_terminal",
+                         "ranking", "heuristic", "determinize" }) do
+      if type(G) ~= "table" or type(G[f]) ~= "function" or type(G.players) ~= "table" then
+        cli.fail("--games: games/%s is not a multi-player game of games/README.md's interface (no %s)", g,
+          type(G) == "table" and type(G.players) ~= "table" and "players" or f)
+      end
+    end
+    games[g] = G
   end
   return games
 end

@@ -216,6 +216,9 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   t.eq(#records.read(dir .. "/run/matches.jsonl"), 6)
   t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--matches-per-game", "6", "--quiet" }) end, "holds a different run")
+  t.raises(function() t.run_scenario("scenarios/dece.lua", { "--games", "azul,chess", "--out", dir .. "/other" }) end,
+    "games/chess is not a multi-player game")
+  t.raises(function() t.run_scenario("scenarios/dece.lua", { "--games", "nosuch", "--out", dir .. "/other" }) end, "no game 'nosuch'")
   -- a missing match is listed
   local lines = {}
   for l in fs.read(dir .. "/run/matches.jsonl"):gmatch("[^\n]+") do lines[#lines + 1] = l end
