@@ -19,6 +19,7 @@ int luaopen_tabula_image(lua_State *L);
 int luaopen_tabula_chess(lua_State *L);
 int luaopen_tabula_go(lua_State *L);
 int luaopen_tabula_iconv(lua_State *L);
+int luaopen_tabula_draw(lua_State *L);
 
 
 extern const unsigned char tabula_re_lua[];
@@ -45,6 +46,7 @@ static const luaL_Reg modules[] = {
     {"tabula.c.chess", luaopen_tabula_chess},
     {"tabula.c.go", luaopen_tabula_go},
     {"tabula.c.iconv", luaopen_tabula_iconv},
+    {"tabula.c.draw", luaopen_tabula_draw},
 
     {"lpeg", luaopen_lpeg},
     {"re", luaopen_re},

@@ -4,9 +4,10 @@
 local cli = require "tabula.cli"
 
 return {
-  summary = "check a Jianghu108 problem file: tabula validate jianghu108 FILE",
-  usage = "jianghu108 FILE",
+  summary = "check a problem file: tabula validate jianghu108|tsumego FILE",
+  usage = "jianghu108|tsumego FILE",
   main = function(_, args)
+    if args[1] == "tsumego" then return require("games.go.validate_cmd")(args[2]) end
     if args[1] ~= "jianghu108" or not args[2] then cli.fail("usage: tabula validate jianghu108 FILE") end
     local jh = require "games.xiangqi.jianghu"
     local problems = jh.load(args[2])

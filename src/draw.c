@@ -1,0 +1,65 @@
+/* draw.c — see draw.h. */
+#include "draw.h"
+
+#include <cairo.h>
+#include <stdio.h>
+
+static void paint(cairo_t *cr, const draw_prim *p)
+{
+    if (p->fill[3] > 0) {
+        cairo_set_source_rgba(cr, p->fill[0], p->fill[1], p->fill[2], p->fill[3]);
+        cairo_fill_preserve(cr);
+    }
+    if (p->stroke[3] > 0 && p->width > 0) {
+        cairo_set_source_rgba(cr, p->stroke[0], p->stroke[1], p->stroke[2], p->stroke[3]);
+        cairo_set_line_width(cr, p->width);
+        cairo_stroke_preserve(cr);
+    }
+    cairo_new_path(cr);
+}
+
+int draw_png(const char *path, int width, int height, const draw_prim *prims, int n,
+             const char *font, char *err, int errlen)
+{
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+    cairo_t *cr = cairo_create(s);
+    cairo_select_font_face(cr, font ? font : "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    for (int i = 0; i < n; i++) {
+        const draw_prim *p = &prims[i];
+        switch (p->kind) {
+        case DRAW_RECT:
+            cairo_rectangle(cr, p->x, p->y, p->w, p->h);
+            paint(cr, p);
+            break;
+        case DRAW_LINE:
+            cairo_move_to(cr, p->x, p->y);
+            cairo_line_to(cr, p->w, p->h);
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE);
+            paint(cr, p);
+            break;
+        case DRAW_CIRCLE:
+            cairo_arc(cr, p->x, p->y, p->w, 0, 6.283185307179586);
+            paint(cr, p);
+            break;
+        case DRAW_TEXT: {
+            cairo_text_extents_t e;
+            cairo_set_font_size(cr, p->h);
+            cairo_text_extents(cr, p->text ? p->text : "", &e);
+            cairo_move_to(cr, p->x - e.width / 2 - e.x_bearing, p->y - e.height / 2 - e.y_bearing);
+            cairo_set_source_rgba(cr, p->fill[0], p->fill[1], p->fill[2], p->fill[3]);
+            cairo_show_text(cr, p->text ? p->text : "");
+            cairo_new_path(cr);
+            break;
+        }
+        }
+    }
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    cairo_status_t st = cairo_surface_write_to_png(s, path);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, (size_t)errlen, "cannot write %s: %s", path, cairo_status_to_string(st));
+        return -1;
+    }
+    return 0;
+}
