@@ -3,6 +3,26 @@
 
 #include <cairo.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { unsigned char *data; size_t len, cap; int failed; } membuf;
+
+static cairo_status_t to_memory(void *closure, const unsigned char *data, unsigned int length)
+{
+    membuf *m = closure;
+    if (m->len + length > m->cap) {
+        size_t cap = m->cap ? m->cap : 65536;
+        while (cap < m->len + length) cap *= 2;
+        unsigned char *d = realloc(m->data, cap);
+        if (!d) { m->failed = 1; return CAIRO_STATUS_NO_MEMORY; }
+        m->data = d;
+        m->cap = cap;
+    }
+    memcpy(m->data + m->len, data, length);
+    m->len += length;
+    return CAIRO_STATUS_SUCCESS;
+}
 
 static void paint(cairo_t *cr, const draw_prim *p)
 {
@@ -19,7 +39,7 @@ static void paint(cairo_t *cr, const draw_prim *p)
 }
 
 int draw_png(const char *path, int width, int height, const draw_prim *prims, int n,
-             const char *font, char *err, int errlen)
+             const char *font, unsigned char **out, size_t *outlen, char *err, int errlen)
 {
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
     cairo_t *cr = cairo_create(s);
@@ -55,11 +75,16 @@ int draw_png(const char *path, int width, int height, const draw_prim *prims, in
     }
     cairo_destroy(cr);
     cairo_surface_flush(s);
-    cairo_status_t st = cairo_surface_write_to_png(s, path);
+    cairo_status_t st;
+    membuf m = { NULL, 0, 0, 0 };
+    if (path) st = cairo_surface_write_to_png(s, path);
+    else st = cairo_surface_write_to_png_stream(s, to_memory, &m);
     cairo_surface_destroy(s);
     if (st != CAIRO_STATUS_SUCCESS) {
-        snprintf(err, (size_t)errlen, "cannot write %s: %s", path, cairo_status_to_string(st));
+        free(m.data);
+        snprintf(err, (size_t)errlen, "cannot write %s: %s", path ? path : "the PNG", cairo_status_to_string(st));
         return -1;
     }
+    if (!path) { *out = m.data; *outlen = m.len; }
     return 0;
 }

@@ -4,6 +4,8 @@
 #ifndef TABULA_DRAW_H
 #define TABULA_DRAW_H
 
+#include <stddef.h>
+
 typedef enum { DRAW_RECT, DRAW_LINE, DRAW_CIRCLE, DRAW_TEXT } draw_kind;
 
 typedef struct {
@@ -15,7 +17,8 @@ typedef struct {
     const char *text;           /* DRAW_TEXT: UTF-8, centred on x, y; h = font size */
 } draw_prim;
 
-/* 0, or -1 with a message in err */
+/* draws and writes the PNG to path, or, with path NULL, into *out (malloc'd,
+ * *outlen bytes; the caller frees it). 0, or -1 with a message in err. */
 int draw_png(const char *path, int width, int height, const draw_prim *prims, int n,
-             const char *font, char *err, int errlen);
+             const char *font, unsigned char **out, size_t *outlen, char *err, int errlen);
 #endif

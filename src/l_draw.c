@@ -1,4 +1,5 @@
-/* l_draw.c — tabula.c.draw: draw.png(path, width, height, prims [, font]) -> true | nil, message.
+/* l_draw.c — tabula.c.draw: draw.png(path, width, height, prims [, font]) -> true | nil, message;
+ * with path nil the PNG bytes are returned instead of true.
  * A primitive is a table: {"rect", x, y, w, h, fill = "#rrggbb", stroke = "#rrggbb", width = n},
  * {"line", x1, y1, x2, y2, stroke =, width =}, {"circle", cx, cy, r, fill =, stroke =, width =},
  * {"text", x, y, "text", size, fill =} (text centred on x, y). */
@@ -34,7 +35,7 @@ static double num_at(lua_State *L, int t, int i)
 
 static int l_png(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = luaL_optstring(L, 1, NULL);
     int w = (int)luaL_checkinteger(L, 2), h = (int)luaL_checkinteger(L, 3);
     luaL_checktype(L, 4, LUA_TTABLE);
     const char *font = luaL_optstring(L, 5, NULL);
@@ -73,12 +74,16 @@ static int l_png(lua_State *L)
         lua_pop(L, 2);
     }
     char err[300];
-    if (draw_png(path, w, h, prims, n, font, err, sizeof err)) {
+    unsigned char *bytes = NULL;
+    size_t len = 0;
+    if (draw_png(path, w, h, prims, n, font, &bytes, &len, err, sizeof err)) {
         luaL_pushfail(L);
         lua_pushstring(L, err);
         return 2;
     }
-    lua_pushboolean(L, 1);
+    if (path) { lua_pushboolean(L, 1); return 1; }
+    lua_pushlstring(L, (const char *)bytes, len);
+    free(bytes);
     return 1;
 }
 

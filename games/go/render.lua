@@ -2,7 +2,7 @@
 --   render.symbolic(p)              "Black stones: ...\nWhite stones: ...\nBlack to play."
 --   render.grid(p)                  the labelled numeric grid (0 empty, 1 black, 2 white)
 --   render.svg(p, opts)             an SVG board (for the HTML viewer)
---   render.png(p, path, opts)       the same board as PNG (cairo, src/draw.c)
+--   render.png(p, opts)             the same board as PNG bytes (cairo, src/draw.c; opts.path writes a file)
 -- opts: crop = true (the problem's region with a margin; default) | false (whole
 -- board), margin = 2, labels = { A = "dd", B = ... } (letters on candidate points),
 -- cell = 36 (pixels per point). Coordinates are GTP (A-T without I, rows from the bottom).
@@ -151,9 +151,12 @@ function M.svg(p, opts)
   return table.concat(out, "\n")
 end
 
-function M.png(p, path, opts)
+-- png(p [, opts]) -> PNG bytes | nil, message; with opts.path the file is
+-- written instead and true returned
+function M.png(p, opts)
+  opts = opts or {}
   local prims, W, H = M.primitives(p, opts)
-  return require("tabula.c.draw").png(path, W, H, prims)
+  return require("tabula.c.draw").png(opts.path, W, H, prims)
 end
 
 return M
