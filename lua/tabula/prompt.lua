@@ -5,6 +5,13 @@
 --   local P = prompt.set("xiangqibench" [, dir])
 --   P:fill("initial", { board = ..., fen = ... })   -> text (final newline dropped)
 --   P:used()                                         -> { ["initial.txt"] = sha256, ... } for run.json
+--
+-- Provenance: a set reads and hashes every template of its folder when it is
+-- made (at a scenario's setup), and fills from those texts only, so run.json
+-- names every template the run can use, and an edit during the run changes
+-- nothing. The effective files are one table (name -> path, set.files); a
+-- change to how templates are found (overrides, overlays) changes that table
+-- and goes through M.hash_files like the rest.
 local fs = require "tabula.fs"
 local host = require "tabula.c.host"
 local cli = require "tabula.cli"
@@ -14,19 +21,40 @@ local M = {}
 local Set = {}
 Set.__index = Set
 
+-- folder_files(dir) -> { ["name.txt"] = path } for the templates of a folder
+function M.folder_files(dir)
+  local files = {}
+  for _, name in ipairs(fs.list(dir) or {}) do
+    if name:match("%.txt$") and fs.kind(dir .. "/" .. name) == "file" then files[name] = dir .. "/" .. name end
+  end
+  return files
+end
+
+-- hash_files(files) -> hashes, texts: sha256 and text of each template file
+-- (name -> path in, name -> value out)
+function M.hash_files(files)
+  local hashes, texts = {}, {}
+  for name, path in pairs(files) do
+    local text, err = fs.read(path)
+    if not text then cli.fail("prompt template %s cannot be read: %s", name, err) end
+    hashes[name], texts[name] = fs.sha256(text), text
+  end
+  return hashes, texts
+end
+
 function M.set(scenario, dir)
   dir = dir or (host.root .. "/prompts/" .. scenario)
   if fs.kind(dir) ~= "dir" then cli.fail("prompt folder %s does not exist", dir) end
-  return setmetatable({ dir = dir, cache = {}, hashes = {} }, Set)
+  local self = setmetatable({ dir = dir, cache = {}, files = M.folder_files(dir) }, Set)
+  self.hashes, self.texts = M.hash_files(self.files)
+  return self
 end
 
 function Set:raw(name)
   local t = self.cache[name]
   if t then return t end
-  local path = self.dir .. "/" .. name .. ".txt"
-  local text, err = fs.read(path)
-  if not text then cli.fail("prompt template missing: %s", err) end
-  self.hashes[name .. ".txt"] = fs.sha256(text)
+  local text = self.texts[name .. ".txt"]
+  if not text then cli.fail("prompt template missing: %s/%s.txt", self.dir, name) end
   t = text:gsub("\n$", "")
   self.cache[name] = t
   return t
@@ -42,6 +70,7 @@ function Set:fill(name, values)
   end))
 end
 
+-- used() -> name -> sha256 of every template the set can fill from
 function Set:used() return self.hashes end
 
 return M

@@ -13,26 +13,20 @@ local loop = require "tabula.loop"
 local cli = require "tabula.cli"
 local secrets = require "tabula.secrets"
 local failures = require "tabula.failures"
+local run_identity = require "tabula.run_identity"
 
 local M = {}
 
--- the fields of run.json that must match for a run to be continued
-local IDENTITY = { "scenario", "model", "options_identity" }
-
-local function same(a, b) return json.canonical(a) == json.canonical(b) end
-
--- prepare(dir, meta) -> done (trial_id -> status), info: creates or checks run.json
-function M.prepare(dir, meta)
+-- prepare(dir, meta [, accept_changes]) -> done (trial_id -> status), info:
+-- creates run.json, or checks it (tabula.run_identity) to continue the run
+function M.prepare(dir, meta, accept_changes)
   fs.mkdir_p(dir)
   M.lock = failures.lock_dir(dir)   -- held until the process ends
   local run_path = dir .. "/run.json"
   if fs.kind(run_path) == "file" then
     local old = json.read_file(run_path)
-    for _, k in ipairs(IDENTITY) do
-      if old[k] ~= nil and meta[k] ~= nil and not same(old[k], meta[k]) then
-        cli.fail("%s holds a different run (%s differs); use another --out to start a new one", dir, k)
-      end
-    end
+    local refused = run_identity.check(dir, old, meta, accept_changes)
+    if refused then cli.fail("%s", refused) end
     meta.created = old.created or meta.created
     meta.resumed = (old.resumed or 0) + 1
   end
@@ -74,7 +68,7 @@ end
 -- and only this process writes the records. `recorded` counts the trials of
 -- the plan that hold a final record.
 function M.run(spec)
-  local done, info = M.prepare(spec.dir, spec.meta)
+  local done, info = M.prepare(spec.dir, spec.meta, spec.accept_changes)
   if info.torn then
     io.stderr:write(string.format("note: %s/trials.jsonl ended in a torn line (%d bytes, from an interrupted write); it is dropped and that trial runs again\n",
       spec.dir, info.torn_bytes))

@@ -19,7 +19,7 @@ local function identity(meta)
     if k ~= "shard" then opts[k] = v end
   end
   return json.canonical({ scenario = meta.scenario, scenario_sha256 = meta.scenario_sha256,
-    model = meta.model, options = opts, prompts = meta.prompts, data = meta.data })
+    model = meta.model, options = opts, prompts = (meta.setup or {}).prompts, data = meta.data })
 end
 
 -- what differs between two identities, for the error message

@@ -35,13 +35,14 @@ M.COMMON = {
   { "no-transcripts", "bool", false, "do not record what the model was sent and answered (transcripts/)" },
   { "workers", "int", nil, "worker processes playing trials (default: the number of cores for the built-in engine player, else 1)", min = 1 },
   { "shard", "string", nil, "K/N: run only the K-th of N slices of the plan (join the shards with tabula merge)" },
+  { "accept-changes", "bool", false, "continue a run although its prompts, scenario file or options changed (recorded in run.json)" },
 }
 for _, o in ipairs(failures.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 
 -- options that change how a run runs, not what it measures: they may differ
 -- when a run is continued
 M.HOW = { out = true, concurrency = true, quiet = true, retries = true, ["max-attempts"] = true,
-  ["no-transcripts"] = true, workers = true }
+  ["no-transcripts"] = true, workers = true, ["accept-changes"] = true }
 
 -- parse_shard("K/N") -> k, n (or a one-line error)
 function M.parse_shard(text)
@@ -165,6 +166,7 @@ function M.execute(s, opts, forced)
   end
   local recorded, errors = runner.run({
     dir = out, meta = meta, trials = trials, concurrency = opts.concurrency, retries = opts.retries,
+    accept_changes = opts["accept-changes"],
     play = play, pool = pool,
     progress = (not opts.quiet) and function(rec, n, total)
       io.stderr:write(string.format("[%d/%d] %s %s (%s)\n", n, total, rec.trial_id, rec.status, rec.reason or ""))
