@@ -151,4 +151,6 @@ function S.report(dir)
   return text
 end
 
+S.view = require("games.chess.tasks_view").selection
+
 return S

@@ -96,7 +96,7 @@ function S.play(trial, env)
       played[#played + 1] = p.moves[i + 1]
     end
   end
-  return { trial_id = trial.id, puzzle_id = p.id, rating = p.rating, band = tasks.band(p.rating, env.opts["band-width"]),
+  return { trial_id = trial.id, puzzle_id = p.id, fen = p.fen, line = p.moves, rating = p.rating, band = tasks.band(p.rating, env.opts["band-width"]),
     solved = solved, steps = steps, status = solved and "success" or "failure" }
 end
 
@@ -125,5 +125,7 @@ function S.report(dir)
   fs.write_atomic(dir .. "/summary.json", json.encode({ bands = bands, n = n, solved = ok }, { pretty = true }) .. "\n")
   return text
 end
+
+S.view = require("games.chess.tasks_view").puzzles
 
 return S

@@ -115,4 +115,6 @@ function S.report(dir)
   return text
 end
 
+S.view = require("games.chess.tasks_view").understanding
+
 return S

@@ -180,6 +180,58 @@ test("view: tabula compare writes compare.html linking each flipped trial to bot
   t.eq(count(page, "<script"), 1)
 end)
 
+test("view: the chess puzzles' report.html plays the puzzle line with the model's moves and the missed solution", function()
+  local json = require "tabula.json"
+  local dir = tmpdir()
+  local fen = "r3k2r/pppn1pp1/3bpn2/7p/3P1P2/2N4q/PPP1B3/R1BQNRK1 w kq - 0 13"
+  fs.write_atomic(dir .. "/p.jsonl", json.canonical({ PuzzleId = "p1", FEN = fen, Moves = { "e1g2", "f6g4", "e2g4", "h5g4" }, Rating = 1329 })
+    .. "\n" .. json.canonical({ PuzzleId = "p3", FEN = fen, Moves = { "e1g2", "f6g4", "e2g4", "h5g4" }, Rating = 2100 }) .. "\n")
+  local ans = function(m) return "<answer><move>" .. m .. "</move></answer>" end
+  fs.write_atomic(dir .. "/r.jsonl", json.canonical({ key = "p1/1", text = ans("f6g4") }) .. "\n"
+    .. json.canonical({ key = "p1/1", text = ans("h5g4") }) .. "\n" .. json.canonical({ key = "p3/1", text = ans("h3h1") }) .. "\n")
+  t.run_scenario("scenarios/chess_puzzles.lua", { "--puzzles", dir .. "/p.jsonl", "--model", "replay:" .. dir .. "/r.jsonl",
+    "--out", dir .. "/run", "--quiet" })
+  local s = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/chess_puzzles.lua")
+  local page = require("tabula.view").build(dir .. "/run", s)
+  t.contains(page, "PSA by band")
+  local views = {}
+  for id, body in page:gmatch('<template id="tv%-%d+"><div class="tv" data%-trial="([^"]+)"(.-)</template>') do views[id] = body end
+  -- p1: start, setup move, f6g4, the reply e2g4, h5g4 (mate)
+  t.eq(count(views["p1/1"], '<figure class="frame'), 5)
+  t.eq(count(views["p1/1"], 'class="arrow agent"'), 2)
+  -- p3: start, setup move, the wrong h3h1 with the solution f6g4 beside it
+  t.eq(count(views["p3/1"], '<figure class="frame'), 3)
+  t.eq(count(views["p3/1"], 'class="arrow hint"'), 1)
+  t.contains(views["p3/1"], '<span class="badge">wrong</span>')
+end)
+
+test("view: Jianghu108's trial view draws the problem with the correct and the chosen option", function()
+  local data = t.need_shared("jianghu108/江湖残局.json")
+  local dir = tmpdir()
+  t.run_scenario("scenarios/jianghu108.lua", { "--data", data, "--ids", "1,2", "--out", dir .. "/run", "--quiet" })
+  local s = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/jianghu108.lua")
+  local page = require("tabula.view").build(dir .. "/run", s)
+  t.contains(page, "letters chosen against correct answers")
+  t.contains(page, "accuracy by circumstance and answer")
+  local recs = records.read(dir .. "/run/trials.jsonl")
+  t.eq(count(page, '<svg class="board xiangqi"'), #recs, "one board per problem")
+  local wrong = 0
+  for _, r in ipairs(recs) do if r.extracted ~= r.answer and r.extracted ~= "E" then wrong = wrong + 1 end end
+  t.eq(count(page, 'class="arrow agent"'), wrong, "the chosen option is drawn when it is wrong")
+end)
+
+test("view: the understanding view rings the square and tells right moves from wrong ones", function()
+  local tv = require("games.chess.tasks_view").understanding.trial({ fen = CHESS_START, square = "g1", kind = "normal",
+    truth = { piece = "N", legal_moves = { "g1f3", "g1h3" } }, answer = { piece = "N", legal_moves = { "g1f3", "g1e2" } },
+    reply = "<b>", status = "failure" })
+  local svg = board.svg(tv.frames[1].board)
+  t.eq(count(svg, 'class="arrow hint"'), 2)
+  t.eq(count(svg, 'class="arrow agent"'), 1)
+  t.eq(count(svg, 'class="arrow illegal"'), 1)
+  t.contains(svg, 'stroke="#2e7d32" stroke-width="3"', "the ring")
+  t.eq(tv.messages[1].mark, "wrong")
+end)
+
 test("view: an arena's report.html has the leaderboard, the rating plot and a board per ply of each game", function()
   t.need_program("/usr/games/stockfish")
   local dir = tmpdir() .. "/arena"

@@ -212,12 +212,15 @@ end
 -- transcript_messages(tr, tv) -> the messages of a recorded transcript
 -- (tabula.transcripts): per call the new request messages, then the reply.
 -- A call is placed on the first frame (from the previous call's on) whose board
--- has the call's FEN; tv.call_marks[i] marks call i's reply (e.g. "illegal").
+-- has the call's FEN (or on frame tv.call_frames[i], 1-based); tv.call_marks[i]
+-- marks call i's reply (e.g. "illegal").
 function M.transcript_messages(tr, tv)
   local frames, marks = tv.frames or {}, tv.call_marks or {}
   local out, at = {}, 1
   for i, c in ipairs(tr.calls or {}) do
-    if c.fen then
+    if tv.call_frames and tv.call_frames[i] then
+      at = tv.call_frames[i]
+    elseif c.fen then
       for j = at, #frames do
         if frames[j].board and frames[j].board.fen == c.fen then at = j; break end
       end
