@@ -144,6 +144,9 @@ test("view: in Chromium the trial view has a board per ply, the transcript, a wo
   t.eq(res.key, { before = 0, after = 1, changed = true }, "the right-arrow key moves to the next board")
   t.eq(res.button, { before = 1, after = 2, changed = true }, "the next button moves to the next board")
   t.eq(res.home, 0)
+  t.eq(res.filter, { value = rec.status, shown = 1 }, "filtering the list by outcome")
+  t.eq(res.search, 1, "searching the list by trial id")
+  t.ok(res.latin, "the Latin-letter switch changes the pieces")
   t.ok(res.title_kept, "a reply's script did not run")
   t.eq(res.transcript_imgs, 0, "no element made from a reply")
   t.contains(view, "&lt;script&gt;document.title=")
@@ -248,13 +251,19 @@ test("view: an arena's report.html has the leaderboard, the rating plot and a bo
   t.eq(count(page, '<tr class="trow'), 2, "one row per game")
   local plies = 0
   for _, g in ipairs(games) do plies = plies + #g.moves + 1 end
-  t.eq(count(page, '<svg class="board chess"'), plies, "a board per ply of every game, and the start")
+  t.eq(count(page, '<figure class="frame'), plies, "a board per ply of every game, and the start")
   if not fs.kind(CHROMIUM) then return end
   local dom, log = chromium("--dump-dom", "file://" .. dir .. "/report.html#selftest=" .. games[2].game_id)
   t.ok(not log:find(":CONSOLE", 1, true), "console messages: " .. (log:match("[^\n]*:CONSOLE[^\n]*") or ""))
   local res = require("tabula.json").decode(unescape(assert(dom:match('<pre id="selftest%-result">(.-)</pre>'))))
   t.eq(res.frames, #games[2].moves + 1)
   t.eq(res.key.changed, true, "the scrubber moves through the game")
+  t.eq(res.rows, 2)
+  t.eq(res.search, 1, "searching by game id")
+  t.eq(res.sorted_desc, { games[2].game_id, games[1].game_id }, "sorting by the first column, descending")
+  local want = 0
+  for _, g in ipairs(games) do if g.result == res.filter.value then want = want + 1 end end
+  t.eq(res.filter.shown, want, "filtering by result")
 end)
 
 return T

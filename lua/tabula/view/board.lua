@@ -144,14 +144,14 @@ local function piece_symbol(game, letter)
   if game == "xiangqi" then
     local red = letter:match("%u") ~= nil
     local col = red and "#b71c1c" or "#111"
-    return string.format('<symbol id="xq-%s" viewBox="-20 -20 40 40"><circle r="18.5" fill="#fbefd5" stroke="%s" stroke-width="1.6"/>'
+    return string.format('<g id="xq-%s" transform="scale(.95)"><circle r="18.5" fill="#fbefd5" stroke="%s" stroke-width="1.6"/>'
       .. '<circle r="15.5" fill="none" stroke="%s" stroke-width=".7"/>'
       .. '<text class="zh" y="7" text-anchor="middle" font-size="20" fill="%s">%s</text>'
-      .. '<text class="la" y="7" text-anchor="middle" font-size="19" font-weight="bold" font-family="sans-serif" fill="%s" display="none">%s</text></symbol>',
+      .. '<text class="la" y="7" text-anchor="middle" font-size="19" font-weight="bold" font-family="sans-serif" fill="%s" display="none">%s</text></g>',
       letter, col, col, col, XQ_GLYPHS[letter], col, letter:upper())
   end
   local white = letter:match("%u") ~= nil
-  return string.format('<symbol id="ch-%s" viewBox="-20 -20 40 40"><text y="13" text-anchor="middle" font-size="36" font-family="DejaVu Sans,sans-serif" fill="%s" stroke="%s" stroke-width="%s">%s</text></symbol>',
+  return string.format('<g id="ch-%s" transform="scale(.95)"><text y="13" text-anchor="middle" font-size="36" font-family="DejaVu Sans,sans-serif" fill="%s" stroke="%s" stroke-width="%s">%s</text></g>',
     letter, white and "#fff" or "#111", white and "#111" or "#111", white and "1.3" or "0.5", CHESS_GLYPHS[letter:upper()])
 end
 
@@ -247,7 +247,7 @@ function M.svg(spec)
     local known = spec.game == "xiangqi" and XQ_GLYPHS[letter] or (spec.game == "chess" and CHESS_GLYPHS[letter:upper()])
     if known and p[1] < g.files and p[2] < g.ranks then
       local x, y = center(g, p[1], p[2])
-      out[#out + 1] = string.format('<use href="#%s-%s" x="%s" y="%s" width="38" height="38"/>', g.prefix, letter, n(x - 19), n(y - 19))
+      out[#out + 1] = string.format('<use href="#%s-%s" x="%s" y="%s"/>', g.prefix, letter, n(x), n(y))
     end
   end
   for _, m in ipairs(spec.marks or {}) do out[#out + 1] = mark(g, m) end

@@ -4,10 +4,11 @@ local M = {}
 
 local ESC = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }
 
--- esc(v) -> v as text that HTML shows literally (nil -> "")
+-- esc(v) -> v as text that HTML shows literally (nil -> ""); control
+-- characters HTML cannot hold become U+FFFD
 function M.esc(v)
   if v == nil then return "" end
-  return (tostring(v):gsub("[&<>\"']", ESC))
+  return (tostring(v):gsub("[&<>\"']", ESC):gsub("[%z\1-\8\11\12\14-\31\127]", "\239\191\189"))
 end
 
 -- raw(s): mark an already-built HTML string so tag/table do not escape it

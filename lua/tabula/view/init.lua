@@ -163,14 +163,41 @@ end
 
 local MARKS = { illegal = "illegal", rejected = "rejected", no_command = "no command", error = "error", forfeit = "forfeit" }
 
-local function message(m)
+-- chunks: a board or message body that recurs across trial views (the system
+-- prompt of every trial, identical games of repeated trials) is kept once in a
+-- <template id="r-N"> and put in place when a trial view opens.
+local function new_pool() return { id = {}, list = {}, count = {} } end
+
+local function chunk(pool, s)
+  if not pool then return s end
+  local i = pool.id[s]
+  if not i then i = #pool.list + 1; pool.list[i] = s; pool.id[s] = i; pool.count[i] = 0 end
+  pool.count[i] = pool.count[i] + 1
+  return "\1" .. i .. "\2"
+end
+
+M.SHARE_MIN = 120
+
+-- resolve(pool, text, shared) -> text with each chunk inlined, or replaced by a
+-- placeholder when it recurs (shared: chunk -> template number, in order)
+local function resolve(pool, text, shared)
+  return (text:gsub("\1(%d+)\2", function(n)
+    n = tonumber(n)
+    local s = pool.list[n]
+    if pool.count[n] < 2 or #s < M.SHARE_MIN then return s end
+    if not shared[n] then shared.n = shared.n + 1; shared[n] = shared.n; shared.order[shared.n] = n end
+    return string.format('<i data-r="%d"></i>', shared[n])
+  end))
+end
+
+local function message(m, pool)
   local cls = "msg role-" .. (m.role or "user") .. (m.mark and " bad" or "")
   local head = { '<div class="mhead"><b>', html.esc(m.title or m.role or "message"), "</b>" }
   if m.mark then head[#head + 1] = ' <span class="badge">' .. html.esc(MARKS[m.mark] or m.mark) .. "</span>" end
   local u = usage_text(m.usage, m.cost)
   if u then head[#head + 1] = ' <span class="usage">' .. html.esc(u) .. "</span>" end
   head[#head + 1] = "</div>"
-  local body = "<pre>" .. html.esc(m.text or "") .. "</pre>"
+  local body = chunk(pool, "<pre>" .. html.esc(m.text or "") .. "</pre>")
   if m.fold then body = "<details><summary>show</summary>" .. body .. "</details>" end
   local reasoning = ""
   if type(m.reasoning) == "string" and m.reasoning ~= "" then
@@ -179,8 +206,8 @@ local function message(m)
   return string.format('<div class="%s" data-frame="%d">%s%s%s</div>', cls, m.frame or 0, table.concat(head), reasoning, body)
 end
 
--- trial_view(id, tv) -> the HTML of one trial view (inside a <template>)
-function M.trial_view(id, tv)
+-- trial_view(id, tv [, pool]) -> the HTML of one trial view (inside a <template>)
+function M.trial_view(id, tv, pool)
   local frames = tv.frames or {}
   if #frames == 0 then frames = { { board = { game = "text", text = "(no board for this trial)" }, label = "" } } end
   local out = { string.format('<div class="tv" data-trial="%s" data-frames="%d"><h2>%s</h2>', html.esc(id), #frames, html.esc(id)) }
@@ -198,12 +225,12 @@ function M.trial_view(id, tv)
     .. '<span class="pos"></span></div><div class="frames">'
   for i, f in ipairs(frames) do
     out[#out + 1] = string.format('<figure class="frame%s" data-i="%d">%s<figcaption>%s</figcaption></figure>',
-      i == 1 and " cur" or "", i - 1, board.svg(f.board), html.esc(f.label or ""))
+      i == 1 and " cur" or "", i - 1, chunk(pool, board.svg(f.board)), html.esc(f.label or ""))
   end
   out[#out + 1] = "</div>"
   if tv.legend then out[#out + 1] = '<p class="legend">' .. html.esc(tv.legend) .. "</p>" end
   out[#out + 1] = '</div><div class="transcript">'
-  for _, m in ipairs(tv.messages or {}) do out[#out + 1] = message(m) end
+  for _, m in ipairs(tv.messages or {}) do out[#out + 1] = message(m, pool) end
   if not tv.messages or #tv.messages == 0 then out[#out + 1] = '<p class="empty">No transcript recorded for this trial.</p>' end
   out[#out + 1] = "</div></div></div>"
   return table.concat(out)
@@ -287,6 +314,9 @@ function M.page(o)
     for i, v in ipairs(o.views or {}) do
       out[#out + 1] = string.format('<template id="tv-%d">%s</template>', i, v)
     end
+    for i, v in ipairs(o.shared or {}) do
+      out[#out + 1] = string.format('<template id="r-%d">%s</template>', i, v)
+    end
   end
   out[#out + 1] = "<script>" .. asset("report.js") .. "</script></body></html>\n"
   return table.concat(out)
@@ -298,7 +328,7 @@ function M.build(dir, S)
   local src = (hook.load or M.load_run)(dir)
   src.dir, src.scenario = dir, S
   src.transcripts = src.transcripts or load_transcripts(dir)
-  local rows, views = {}, {}
+  local rows, views, pool = {}, {}, new_pool()
   for i, rec in ipairs(src.recs) do
     local row = M.default_row(rec)
     if hook.row then for k, v in pairs(hook.row(rec) or {}) do row[k] = v end end
@@ -308,15 +338,19 @@ function M.build(dir, S)
       { messages = { { role = "record", text = json.encode(rec, { pretty = true }) } } }
     local tr = rec.trial_id and src.transcripts[rec.trial_id]
     if tr and #(tr.calls or {}) > 0 then tv.messages = M.transcript_messages(tr, tv) end
-    views[i] = M.trial_view(row.id, tv)
+    views[i] = M.trial_view(row.id, tv, pool)
   end
+  local shared = { n = 0, order = {} }
+  for i, v in ipairs(views) do views[i] = resolve(pool, v, shared) end
+  local chunks = {}
+  for i, n in ipairs(shared.order) do chunks[i] = pool.list[n] end
   local meta = src.meta or {}
   return M.page({
     title = string.format("tabula report: %s — %s", tostring(meta.scenario or S.name),
       type(meta.model) == "table" and tostring(meta.model.name) or tostring(meta.model or src.subtitle or "")),
     identity = meta, headline = headline(src.recs, rows, src.unit),
     panels = hook.overview and hook.overview(src, M.kit) or {},
-    rows = rows, views = views, list_title = src.list_title,
+    rows = rows, views = views, shared = chunks, list_title = src.list_title,
   })
 end
 

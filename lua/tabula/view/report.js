@@ -65,6 +65,9 @@
     var tpl = document.getElementById("tv-" + tr.getAttribute("data-n"));
     view.innerHTML = "";
     view.appendChild(tpl.content.cloneNode(true));
+    $$("[data-r]", view).forEach(function (el) {
+      el.replaceWith(document.getElementById("r-" + el.getAttribute("data-r")).content.cloneNode(true));
+    });
     view.hidden = false;
     $("#overview").hidden = true;
     $("#trials").hidden = true;
@@ -105,6 +108,28 @@
   // keyboard and the buttons, and write what happened into the page
   function selftest(id) {
     var title = document.title, res = { rows: list ? $$("tbody tr", list).length : 0 };
+    // the list: filter by outcome, search by id, sort by a column
+    var sel = $("select.filter[data-col=outcome]");
+    if (sel && sel.options.length > 1) {
+      sel.value = sel.options[1].value;
+      sel.dispatchEvent(new Event("change"));
+      res.filter = { value: sel.value, shown: $$("tbody tr", list).filter(function (r) { return !r.hidden; }).length };
+      sel.value = "";
+      sel.dispatchEvent(new Event("change"));
+    }
+    var search = $("#search");
+    search.value = id;
+    search.dispatchEvent(new Event("input"));
+    res.search = $$("tbody tr", list).filter(function (r) { return !r.hidden; }).length;
+    search.value = "";
+    search.dispatchEvent(new Event("input"));
+    var th = $("th", list);
+    th.click(); th.click();
+    res.sorted_desc = $$("tbody tr", list).map(function (r) { return r.getAttribute("data-id"); });
+    var letters = $("#letters");
+    letters.click();
+    res.latin = $("svg.defs text.la").getAttribute("display") === "inline" && $("svg.defs text.zh").getAttribute("display") === "none";
+    letters.click();
     res.opened = open(id, 0);
     var tv = $(".tv", view);
     res.frames = tv ? parseInt(tv.getAttribute("data-frames"), 10) : 0;
