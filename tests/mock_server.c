@@ -12,8 +12,8 @@
  *             null_content|number_content|trickle|big", "retry_after": 1,
  *    "delay_ms": 100, "echo_auth": true}
  * bad_bytes: content with invalid UTF-8 and an escaped NUL; error200: a 200
- * reply holding {"error": ...}; null_content / number_content: OpenAI content
- * that is not text; trickle: a 200 stream that sends one byte every 100 ms for
+ * reply holding {"error": ...}; null_content / number_content: content
+ * (each provider's) that is not text; trickle: a 200 stream that sends one byte every 100 ms for
  * 10 s and never finishes; big: a 1 MB reply; echo_auth: the error message
  * repeats the request's Authorization header (a server that echoes keys).
  * "match" absent: any request; "times" absent: no limit. With no rule left the
@@ -543,8 +543,13 @@ static int handle(int fd, const char *method, const char *path, const char *head
         keep = respond(fd, 200, "application/json", NULL, "{\"error\":{\"message\":\"the model is overloaded, mock says\"}}") == 0;
     } else if (fault && (!strcmp(fault, "null_content") || !strcmp(fault, "number_content"))) {
         char b[256];
-        snprintf(b, sizeof b, "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":%s},\"finish_reason\":\"stop\"}]}",
-                 !strcmp(fault, "null_content") ? "null" : "42");
+        const char *v = !strcmp(fault, "null_content") ? "null" : "42";
+        if (pv == P_ANTHROPIC)
+            snprintf(b, sizeof b, "{\"content\":[{\"type\":\"text\",\"text\":%s}],\"stop_reason\":\"end_turn\"}", v);
+        else if (pv == P_GEMINI)
+            snprintf(b, sizeof b, "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":%s}]},\"finishReason\":\"STOP\"}]}", v);
+        else
+            snprintf(b, sizeof b, "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":%s},\"finish_reason\":\"stop\"}]}", v);
         keep = respond(fd, 200, "application/json", NULL, b) == 0;
     } else if (fault && !strcmp(fault, "trickle")) {
         const char *head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";

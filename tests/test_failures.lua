@@ -185,14 +185,18 @@ test("error bodies are shown with --stream and in 200 replies; non-text content 
   t.contains(err.message, "the model is overloaded, mock says")
   t.eq(err.kind, "malformed")
   s:close()
-  for _, f in ipairs({ "null_content", "number_content" }) do
-    s = mock.start({ { fault = f } })
-    local r
-    r, err = agent.new(cfg(s), fast):reply({ { role = "user", content = "hi" } })
-    t.eq(r, nil, f)
-    t.eq(err.kind, "malformed", f)
-    t.contains(err.message, "content")
-    s:close()
+  local base = { openai = "/v1", anthropic = "/v1", gemini = "/v1beta" }
+  for provider, path in pairs(base) do
+    for _, f in ipairs({ "null_content", "number_content" }) do
+      s = mock.start({ { fault = f } })
+      local r
+      r, err = agent.new({ name = "m", provider = provider, base_url = s.url .. path, model = "m" }, fast)
+        :reply({ { role = "user", content = "hi" } })
+      t.eq(r, nil, provider .. " " .. f)
+      t.eq(err.kind, "malformed", provider .. " " .. f)
+      t.eq(s:requests(), 2, "retried")
+      s:close()
+    end
   end
 end)
 

@@ -187,7 +187,10 @@ function Agent:attempt(req, stream, deadline)
     if not d then why = "the reply is not JSON: " .. err
     elseif type(d) ~= "table" then why = "the reply is not a JSON object"
     elseif d.error ~= nil and d.error ~= json.null then why = "the server answered with an error: " .. server_said(self.provider, res.body)
-    else reply, why = self.provider.parse(d) end
+    else
+      local ok, r, w = pcall(self.provider.parse, d)      -- a reply of an unexpected shape is malformed
+      if ok then reply, why = r, w else reply, why = nil, "the reply has an unexpected shape: " .. tostring(r) end
+    end
   end
   if not reply then
     local e = infra("malformed", string.format("%s: %s", where, why))

@@ -62,7 +62,11 @@ local FINISH = { end_turn = "stop", stop_sequence = "stop", max_tokens = "length
 function M.parse(d)
   if type(d.content) ~= "table" then return nil, "no content in the reply" end
   local text, thinking = {}, {}
-  for _, b in ipairs(d.content) do
+  for i, b in ipairs(d.content) do
+    if type(b) ~= "table" then return nil, string.format("content[%d] is not an object", i) end
+    if b.type == "text" and type(b.text) ~= "string" then
+      return nil, string.format("content[%d].text is %s, not text", i, b.text == json.null and "null" or type(b.text))
+    end
     if b.type == "text" then text[#text + 1] = b.text
     elseif b.type == "thinking" then thinking[#thinking + 1] = b.thinking end
   end

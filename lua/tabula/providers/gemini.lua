@@ -73,6 +73,13 @@ end
 function M.parse(d)
   local text, thoughts = {}, {}
   if type(d.candidates) ~= "table" or not d.candidates[1] then return nil, "no candidates in the reply" end
+  local c = d.candidates[1]
+  local parts = type(c) == "table" and type(c.content) == "table" and c.content.parts
+  for i, p in ipairs(type(parts) == "table" and parts or {}) do
+    if type(p) ~= "table" or (p.text ~= nil and type(p.text) ~= "string") then
+      return nil, string.format("candidates[1].content.parts[%d] holds no text", i)
+    end
+  end
   local finish = collect(d, text, thoughts)
   return { text = table.concat(text), reasoning = #thoughts > 0 and table.concat(thoughts) or nil,
     finish = FINISH[finish] or tostring(finish), usage = usage_of(d.usageMetadata) }
