@@ -65,6 +65,7 @@ S.options = {
   { "move-retries", "int", 5, "retries after a rejected answer before a forfeit (5: the paper's 1 + 5 = 6 attempts)" },
   { "last-moves", "int", 10, "how many recent moves the prompt shows" },
   { "analysis-depth", "int", 10, "Stockfish depth for the top-move statistic (0: off)" },
+  { "engine-timeout", "number", 120, "seconds Stockfish may take for one move or analysis", min = 0.001 },
   { "rd-floor", "number", 50, "Glicko RD floor" },
   { "all", "bool", false, "show every player in the leaderboard, not only RD <= 100" },
   { "prompts", "string", nil, "prompt folder (default prompts/chessarena)" },
@@ -121,7 +122,7 @@ function Arena:engine_for(p)
   self.engines[p.id] = self.engines[p.id] or engine.pool(function()
     local options = { Threads = 1, Hash = 16 }
     if p.how == "skill" then options["Skill Level"] = p.n end
-    return engine.uci({ name = p.id, argv = { STOCKFISH }, options = options, timeout = 120 })
+    return engine.uci({ name = p.id, argv = { STOCKFISH }, options = options, timeout = self.opts["engine-timeout"] or 120 })
   end, math.max(1, self.opts.concurrency))
   return self.engines[p.id]
 end
@@ -298,7 +299,7 @@ function S.run_custom(opts, env)
     for _, id in ipairs(ids) do if S.parse_player(id).kind == "llm" then needs = true end end
     if needs then
       self.analysis = engine.pool(function()
-        return engine.uci({ name = "stockfish-analysis", argv = { STOCKFISH }, options = { Threads = 1, Hash = 32 }, timeout = 120 })
+        return engine.uci({ name = "stockfish-analysis", argv = { STOCKFISH }, options = { Threads = 1, Hash = 32 }, timeout = opts["engine-timeout"] or 120 })
       end, math.max(1, opts.concurrency))
     end
   end

@@ -93,11 +93,13 @@ test("engine lines are capped, and long ones are read in linear time", function(
   t.ok(took < 3, "a 900 KB line took " .. took .. " s")
 end)
 
-test("--defender-timeout is an option", function()
+test("--defender-timeout (and ChessArena's --engine-timeout) are options", function()
   local run = require("tabula.cmd.run").lib
   local s = run.load(t.root() .. "/scenarios/xiangqibench.lua")
   local opts = require("tabula.cli").parse(run.spec(s), { "--defender-timeout", "2.5" })
   t.eq(opts["defender-timeout"], 2.5)
+  local arena = run.load(t.root() .. "/scenarios/chessarena.lua")
+  t.eq(require("tabula.cli").parse(run.spec(arena), { "--engine-timeout", "4" })["engine-timeout"], 4)
   local rc, out = bench("chatty", { "--defender-timeout", "0.3", "--no-defender-fallback" })
   t.eq(rc, 3)
   t.contains(records.read(out .. "/trials.jsonl")[1].error, "did not answer within 0.3s")
