@@ -212,6 +212,38 @@ test("splendor: 15 points end the game after the round; tie-break by fewer cards
   t.eq(G.ranking(s).ranks, { 1, 1, 3 }, "still equal: shared")
 end)
 
+test("splendor: a whole round of passes ends the game (a deadlock found by a long random run)", function()
+  local s = position()
+  local n = 0
+  for k = 1, 5 do
+    -- the bank's gems go to seats 1 and 2 (ten at most each)
+    while s.bank[k] > 0 do
+      local p = s.players[(n % 2) + 1]
+      s.bank[k] = s.bank[k] - 1; p.tokens[k] = p.tokens[k] + 1; n = n + 1
+    end
+  end
+  s.players[3].tokens[1] = 0
+  for i = 1, 3 do
+    for level = 1, 3 do table.insert(s.players[i].reserved, { id = table.remove(s.decks[level]), blind = true }) end
+  end
+  for i = 1, 3 do for k = 1, 5 do s.players[i].bonus[k] = 0 end end
+  -- give the tokens of seats 1 and 2 back down to ten by moving the rest to seat 3
+  for i = 1, 2 do
+    local p = s.players[i]
+    for k = 1, 5 do while p.tokens[1] + p.tokens[2] + p.tokens[3] + p.tokens[4] + p.tokens[5] > 10 and p.tokens[k] > 0 do
+      p.tokens[k] = p.tokens[k] - 1; s.players[3].tokens[k] = s.players[3].tokens[k] + 1 end end
+  end
+  -- nothing on view can be bought with 0 gold and a few tokens? make sure: empty the market
+  for level = 1, 3 do for slot = 1, 4 do table.insert(s.decks[level], s.market[level][slot]); s.market[level][slot] = 0 end end
+  conserved(s)
+  t.eq(G.legal_actions(s, 1), { { id = "pass", label = "pass (no other action is possible)" } })
+  assert(G.apply(s, 1, "pass")); assert(G.apply(s, 2, "pass"))
+  t.ok(not G.is_terminal(s))
+  assert(G.apply(s, 3, "pass"))
+  t.ok(G.is_terminal(s), "three passes in a row end it")
+  rt.check_ranking(G, s, 3, "after the passes")
+end)
+
 test("splendor: a card reserved unseen is seen only by its owner", function()
   local s = position()
   assert(G.apply(s, 1, "reserve:deck2"))

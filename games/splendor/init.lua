@@ -37,7 +37,7 @@ function G.setup(n, seed)
   local t = TOKENS[n]
   local s = { n = n, rng = kit.seed_state(seed), bank = { t, t, t, t, t, 5 }, decks = { {}, {}, {} },
               market = { {}, {}, {} }, nobles = {}, players = {}, turn = 1, phase = "main",
-              final_round = false, over = false, turns = 0 }
+              final_round = false, over = false, turns = 0, passes = 0 }
   for id, c in ipairs(CARDS) do table.insert(s.decks[c[1]], id) end
   for level = 1, 3 do for slot = 1, 4 do s.market[level][slot] = draw(s, level) end end
   local pool = {}
@@ -226,6 +226,9 @@ function G.apply(s, seat, id)
   if type(id) ~= "string" or not legal_id(s, seat, id) then return nil, "not a legal action: " .. tostring(id) end
   local p = s.players[seat]
   local verb, arg = id:match("^(%w+):?(.*)$")
+  -- a whole round of passes (nobody can take, reserve or buy) ends the game where it stands
+  if verb == "pass" then s.passes = (s.passes or 0) + 1 elseif s.phase == "main" then s.passes = 0 end
+  if (s.passes or 0) >= s.n then s.turns = s.turns + 1; s.over = true; return true end
   if verb == "take" then
     for name in arg:gmatch("[^,]+") do local k = CODE[name]; s.bank[k] = s.bank[k] - 1; p.tokens[k] = p.tokens[k] + 1 end
   elseif verb == "take2" then
