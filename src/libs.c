@@ -20,6 +20,7 @@ int luaopen_tabula_chess(lua_State *L);
 int luaopen_tabula_go(lua_State *L);
 int luaopen_tabula_iconv(lua_State *L);
 int luaopen_tabula_draw(lua_State *L);
+int luaopen_tabula_gosolve(lua_State *L);
 
 
 extern const unsigned char tabula_re_lua[];
@@ -47,6 +48,7 @@ static const luaL_Reg modules[] = {
     {"tabula.c.go", luaopen_tabula_go},
     {"tabula.c.iconv", luaopen_tabula_iconv},
     {"tabula.c.draw", luaopen_tabula_draw},
+    {"tabula.c.gosolve", luaopen_tabula_gosolve},
 
     {"lpeg", luaopen_lpeg},
     {"re", luaopen_re},

@@ -55,4 +55,27 @@ test("go: random games agree with GNU Go (stones after every move, legality)", f
   t.ok(captures > 0, "captures happened")
 end)
 
+test("gnugo: setup from a problem, restricted_genmove, owl and dragon status", function()
+  t.need_program("/usr/games/gnugo")
+  local gnugo = require "games.go.gnugo"
+  local problem = require "games.go.problem"
+  local p = problem.from_sgf("(;SZ[19]AB[eb][fb][bc][cc][dc][be]AW[da][ab][bb][cb][db]PL[B])")[1]
+  local e = gnugo.start({ level = 1 })
+  gnugo.setup(e, p)
+  t.eq(words(e:command("list_stones white")), sorted_gtp(p.stones.white, 19))
+  local options = { "ba", "ca", "aa", "ea" }
+  local m = gnugo.restricted_genmove(e, "black", options)
+  local found = false
+  for _, o in ipairs(options) do found = found or o == m end
+  t.ok(found, "restricted_genmove chose one of the options: " .. tostring(m))
+  local code, where = gnugo.owl_attack(e, "bb")
+  t.ok(code >= 0 and code <= 3)
+  if code > 0 then t.ok(where and #where == 2) end
+  local status = gnugo.dragon_status(e, "bb")
+  t.ok(status == "alive" or status == "critical" or status == "dead" or status == "unknown", status)
+  local g = gnugo.genmove(e, "black")
+  t.ok(g == "pass" or g == "resign" or (g:match("^%l%l$") and not p.stones.black[g]), "genmove: " .. g)
+  e:close()
+end)
+
 return T

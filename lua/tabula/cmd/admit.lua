@@ -33,7 +33,7 @@ local function parse_quota(text)
   return q
 end
 
-return {
+local xiangqi = {
   summary = "prove forced mates for XiangqiBench cases (or generate fresh ones)",
   usage = "[options] [FILE]",
   options = {
@@ -141,5 +141,18 @@ return {
     if base.engine then base.engine:close() end
     io.stderr:write(string.format("%d admitted, %d refused\n", admitted, refused))
     return 0
+  end,
+}
+
+-- `tabula admit go ...` proves Go problems (games/go/admit.lua); anything else is XiangqiBench
+return {
+  summary = xiangqi.summary .. "; 'tabula admit go --help' for Go problems",
+  usage = xiangqi.usage,
+  raw_args = true,
+  main = function(_, args)
+    if args[1] == "go" then return require("games.go.admit").main({ table.unpack(args, 2) }) end
+    local opts, rest = cli.parse(xiangqi.options, args, { program = "tabula admit", usage = xiangqi.usage, summary = xiangqi.summary })
+    if opts == nil then return 0 end
+    return xiangqi.main(opts, rest) or 0
   end,
 }
