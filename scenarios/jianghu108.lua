@@ -26,12 +26,11 @@
 --    otherwise (lower it for a model whose limit is smaller). --think sets the
 --    provider's thinking switch (reasoning effort for OpenAI-compatible
 --    servers, a thinking budget for Anthropic and Gemini).
---  * The engine player answers with the option whose move starts the built-in
---    search's forced mate (won problems) or has the best search score (drawn
---    ones), else E.
+--  * The engine player judges every option with the built-in search (mate
+--    search and evaluation) and answers E by a rule per circumstance
+--    (games/xiangqi/jianghu_engine.lua; bench/jianghu108_reference.sh).
 local jh = require "games.xiangqi.jianghu"
 local notation = require "games.xiangqi.notation"
-local xq = require "games.xiangqi"
 local prompt = require "tabula.prompt"
 local fs = require "tabula.fs"
 local cli = require "tabula.cli"
@@ -166,35 +165,6 @@ function S.setup(opts, env)
   return { prompts = env.prompts:used() }
 end
 
--- the engine player's choice
-local function engine_choice(p)
-  local board = notation.jianghu_board(p.Red, p.Black)
-  if not board then return "E" end
-  local moves = {}
-  for i = 1, 4 do
-    local m = notation.from_jianghu(board, jh.option_text(p, i))
-    if m and board:is_legal(m) then moves[jh.LETTERS[i]] = m end
-  end
-  if jh.CIRCUMSTANCE[p.circumstance] == "win" then
-    local r = xq.mate(board, { plies = 9, nodes = 2000000 })
-    if r.found then
-      for letter, m in pairs(moves) do if m == r.pv[1] then return letter end end
-    end
-    return "E"
-  end
-  local best, best_score
-  for _, letter in ipairs({ "A", "B", "C", "D" }) do
-    local m = moves[letter]
-    if m then
-      local b = board:copy()
-      b:play(m)
-      local s = -xq.search(b, { nodes = 100000 }).score
-      if not best_score or s > best_score then best, best_score = letter, s end
-    end
-  end
-  return best or "E"
-end
-
 function S.play(trial, env)
   local p, opts = trial.problem, env.opts
   local text = S.prompt_text(p, opts.lang, env.prompts)
@@ -210,7 +180,7 @@ function S.play(trial, env)
   local ctx = {
     key = trial.id, sample = trial.index, rng = env.rng_for(trial),
     legal_actions = jh.LETTERS, format = function(l) return "<box>" .. tostring(l) .. "</box>" end,
-    policy = function() return engine_choice(p) end,
+    policy = function() return (require("games.xiangqi.jianghu_engine").choose(p)) end,
   }
   local reply, err = env.agent:reply(conv, ctx)
   if not reply then return nil, err end

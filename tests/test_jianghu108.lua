@@ -340,4 +340,39 @@ test("the picture has the cannon and soldier position marks", function()
   t.ok(not dark_near(2, 1, 1, 1), "no mark at c2")
 end)
 
+test("the engine player's E rule per circumstance", function()
+  local player = require "games.xiangqi.jianghu_engine"
+  -- win: E only when the search's own move is elsewhere and clearly better
+  t.eq({ player.decide("win", { A = 100, B = 300, C = -50 }, { move = "a0a1", score = 300 + player.WIN_MARGIN }) },
+    { "E", "the search's own move is clearly better than every option" })
+  t.eq((player.decide("win", { A = 100, B = 300 }, { move = "a0a1", score = 300 + player.WIN_MARGIN - 1 })), "B")
+  t.eq((player.decide("win", { A = 100, B = 300 }, { move = "b0b1", letter = "B", score = 2000 })), "B", "its move is an option")
+  t.eq((player.decide("win", { A = -900, B = -400 }, { move = "b0b1", letter = "B", score = -400 })), "B", "no E for a low score alone")
+  -- draw: E only when every option loses by force and the search's move is elsewhere
+  t.eq({ player.decide("draw", { A = -29990, B = -29995 }, { move = "a0a1", score = 0 }) }, { "E", "every option loses by force" })
+  t.eq((player.decide("draw", { A = -29990, B = -500 }, { move = "a0a1", score = 0 })), "B")
+  t.eq((player.decide("draw", { A = -29990, B = -29995 }, { move = "a0a2", letter = "A", score = -29990 })), "A")
+  t.eq((player.decide("draw", {}, { score = 0 })), "E", "no legal option")
+end)
+
+test("the engine player judges every option: right on most of a sample the old mate-or-E rule missed", function()
+  local path = t.need_shared("jianghu108") .. "/江湖残局.json"
+  local player = require "games.xiangqi.jianghu_engine"
+  local jh = require "games.xiangqi.jianghu"
+  -- won problems without a short mate (the old player answered E), drawn ones
+  -- whose options all lose but one, and two whose answer is E
+  local sample = { [7] = true, [11] = true, [24] = true, [100] = true, [42] = true, [5] = true }
+  local right, seen = 0, 0
+  for _, p in ipairs(jh.load(path)) do
+    if sample[p.id] then
+      seen = seen + 1
+      local letter, detail = player.choose(p)
+      t.ok(detail.rule ~= nil)
+      if letter == p.correctAnswer then right = right + 1 end
+    end
+  end
+  t.eq(seen, 6)
+  t.ok(right >= 5, right .. " of 6 right")
+end)
+
 return T
