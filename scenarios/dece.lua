@@ -8,7 +8,10 @@
 --   tabula report runs/x
 --
 -- Games are Lua modules games/<name>/ against games/README.md's interface, found by name.
--- Participants: scenarios/dece/participants.lua (file format, harness options, manifest hash).
+-- Participants: scenarios/dece/participants.lua (file format, harness options, manifest hash);
+-- an example with two harnesses of one model: scenarios/dece/participants.example.json.
+-- Baseline cohorts as in the paper (same seeds, seats and opponents for Random, Heuristic and
+-- ISMCTS): --matched random,heuristic,ismcts --anchors LLM1,LLM2 --scenarios 6.
 -- Schedules: scenarios/dece/schedule.lua (seat-balanced from --seed; matched studies).
 -- Matches: scenarios/dece/match.lua (event logs, resume, the invalid-answer policy).
 -- Scores and report: scenarios/dece/scores.lua, scenarios/dece/report.lua.

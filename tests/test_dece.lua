@@ -73,6 +73,10 @@ test("dece participants: defaults, manifest hash identity, one-line errors", fun
   t.eq(a.id, b.id); t.ok(a.id ~= c.id, "another memory scope is another participant")
   t.eq(a.manifest.harness.retries, 0); t.eq(a.manifest.harness.fallback, "none"); t.eq(a.manifest.harness.legal_actions, true)
   t.ok(a.manifest.prompt_sha256["system.txt"], "prompt files are part of the manifest")
+  local ex = participants.load(t.root() .. "/scenarios/dece/participants.example.json")
+  t.eq(#ex, 5)
+  t.eq(ex[5].manifest.harness.tools, { "rules", "state", "simulate" })
+  t.ok(ex[4].id ~= ex[5].id and ex[4].manifest.model == ex[5].manifest.model, "one model, two harnesses, two identities")
   t.raises(function() participants.normalize({ name = "m", model = "random", harness = { colour = 1 } }, "f") end, "unknown harness option 'colour'")
   t.raises(function() participants.normalize({ name = "m", model = "random", harness = { memory = "forever" } }, "f") end, "memory must be")
   t.raises(function() participants.normalize({ name = "m", player = "minimax" }, "f") end, "player must be")
@@ -185,6 +189,31 @@ test("dece match: retries with feedback, then a fallback action; tools answer th
   t.eq(rec.invalid[2], rec.decisions[2])
   t.eq(rec.tools[2], 1)
   t.eq(n, 2 * rec.decisions[2] + 1, "one retry per decision plus the tool call")
+end)
+
+test("dece match: a killed match with a model participant resumes from its events and the response cache", function()
+  local mock = require "tests.mock"
+  local s = mock.start({ { reply = "ACTION: nope", usage = { input = 50, cached = 0, output = 5, reasoning = 0 } } })
+  local a, b = tmpdir(), tmpdir()
+  local mf = mock_models(a, s.url)
+  local list = { { name = "llm", model = "m", models_file = mf, harness = { fallback = "random", memory = "full" } }, BUILTIN[1], BUILTIN[2] }
+  local m = { id = "azul-1", game = "azul", seats = { "heuristic", "llm", "random" }, setup_seed = 21 }
+  local ok, full = pcall(match.play, arena_for(a, list, { "azul" }), m)
+  if not ok then s:close(); error(full, 0) end
+  local calls = #s:log()
+  -- the kill: the first 30 steps were logged; every call had reached the cache
+  local lines = {}
+  for l in fs.read(a .. "/matches/azul-1.jsonl"):gmatch("[^\n]+") do lines[#lines + 1] = l end
+  fs.mkdir_p(b .. "/matches")
+  fs.write_atomic(b .. "/matches/azul-1.jsonl", table.concat(lines, "\n", 1, 31) .. "\n")
+  os.execute(string.format("cp -r %q %q", a .. "/cache", b .. "/cache"))
+  local ok2, resumed = pcall(match.play, arena_for(b, list, { "azul" }), m)
+  local after = #s:log()
+  s:close()
+  if not ok2 then error(resumed, 0) end
+  t.eq(after, calls, "no model call was paid for again")
+  t.eq(resumed.resumed_steps, 30)
+  for _, k in ipairs({ "ranks", "scores", "decisions", "usage", "fallbacks", "steps" }) do t.eq(resumed[k], full[k], k) end
 end)
 
 test("dece run: the scenario end to end with a participants file, reconciliation and report", function()
