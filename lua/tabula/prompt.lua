@@ -65,9 +65,14 @@ function Set:fill(name, values)
   local t = self:raw(name)
   return (t:gsub("{{([%w_]+)}}", function(key)
     local v = values[key]
-    if v == nil then error(string.format("prompt %s/%s.txt: no value for {{%s}}", self.dir, name, key), 0) end
+    if v == nil then cli.fail("prompt %s/%s.txt: unknown placeholder {{%s}} (no value for it)", self.dir, name, key) end
     return tostring(v)
   end))
+end
+
+-- has(name) -> whether the set has the template
+function Set:has(name)
+  return self.texts[name .. ".txt"] ~= nil
 end
 
 -- used() -> name -> sha256 of every template the set can fill from

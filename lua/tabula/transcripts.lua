@@ -246,6 +246,25 @@ function M.load_all(dir)
   return out
 end
 
+-- format_messages(messages [, from]) -> readable text of messages[from..]: a
+-- "--- role" line before each; an image part shows its file (or its size)
+function M.format_messages(messages, from)
+  local out = {}
+  for j = from or 1, #messages do
+    local m = messages[j]
+    out[#out + 1] = "--- " .. tostring(m.role)
+    if type(m.content) == "string" then out[#out + 1] = m.content
+    else
+      for _, p in ipairs(m.content or {}) do
+        if p.type == "image" then
+          out[#out + 1] = p.file and ("[image: " .. p.file .. "]") or string.format("[image: %d bytes]", #(p.data or ""))
+        else out[#out + 1] = p.text or "" end
+      end
+    end
+  end
+  return table.concat(out, "\n")
+end
+
 -- summary(t) -> { calls, input, output, reasoning, cost } over a transcript's calls
 function M.summary(t)
   local s = { calls = 0, input = 0, output = 0, reasoning = 0, cost = 0 }

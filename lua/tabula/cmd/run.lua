@@ -32,6 +32,7 @@ M.COMMON = {
   { "thinking-budget", "int", nil, "thinking budget in tokens (Anthropic, Gemini)" },
   { "max-attempts", "int", 6, "HTTP attempts per call", min = 1 },
   { "quiet", "bool", false, "no progress lines" },
+  { "dry-run", "bool", false, "print the first request of the first trials and stop (no model is called)" },
   { "no-transcripts", "bool", false, "do not record what the model was sent and answered (transcripts/)" },
   { "workers", "int", nil, "worker processes playing trials (default: the number of cores for the built-in engine player, else 1)", min = 1 },
   { "shard", "string", nil, "K/N: run only the K-th of N slices of the plan (join the shards with tabula merge)" },
@@ -66,15 +67,28 @@ function M.shard(trials, text)
   return out
 end
 
--- load(path) -> the scenario module
+-- find(name) -> the scenario file: a path (as given, or under tabula's root), or
+-- a name: scenarios/NAME.lua or scenarios/NAME/init.lua here, then under the root
+function M.find(name)
+  local tries = { name, host.root .. "/" .. name }
+  if not name:find("/", 1, true) and not name:match("%.lua$") then
+    for _, base in ipairs({ ".", host.root }) do
+      tries[#tries + 1] = base .. "/scenarios/" .. name .. ".lua"
+      tries[#tries + 1] = base .. "/scenarios/" .. name .. "/init.lua"
+    end
+  end
+  for _, p in ipairs(tries) do if fs.kind(p) == "file" then return p end end
+  cli.fail("no scenario %s (a file, or a name from scenarios/)", name)
+end
+
+-- load(path) -> the scenario module; its folder is put on package.path
 function M.load(path)
   if not path then cli.fail("give a scenario file, e.g. tabula run scenarios/xiangqibench.lua") end
-  if fs.kind(path) ~= "file" then
-    local alt = host.root .. "/" .. path
-    if fs.kind(alt) == "file" then path = alt else cli.fail("no scenario file %s", path) end
-  end
+  path = M.find(path)
   local chunk, err = loadfile(path)
   if not chunk then cli.fail("%s", err) end
+  local dir = fs.dirname(path)
+  if not package.path:find(dir .. "/?.lua;", 1, true) then package.path = dir .. "/?.lua;" .. dir .. "/?/init.lua;" .. package.path end
   local s = chunk()
   if type(s) ~= "table" or not ((s.plan and s.play) or s.run_custom) then
     cli.fail("%s does not return a scenario (plan and play, or run_custom)", path)
@@ -84,11 +98,12 @@ function M.load(path)
 end
 
 function M.spec(s)
-  local spec = {}
+  local spec, own = {}, {}
+  for _, o in ipairs(s.options or {}) do own[o[1] or o.name] = true end
   for _, o in ipairs(M.COMMON) do
     local d = s.defaults and s.defaults[o[1]]
     if d ~= nil then o = { o[1], o[2], d, o[4], min = o.min } end
-    spec[#spec + 1] = o
+    if not own[o[1]] then spec[#spec + 1] = o end   -- a scenario's own declaration wins
   end
   for _, o in ipairs(s.options or {}) do spec[#spec + 1] = o end
   return spec
@@ -98,7 +113,8 @@ end
 -- per-trial random streams, the (sharded) plan and the scenario's setup; the
 -- same in the parent and in every worker process
 function M.environment(s, opts, out)
-  local cfg = models.resolve(opts.model, opts.models)
+  local dry = opts["dry-run"]   -- no model: tabula.dryrun supplies the agent
+  local cfg = dry and { name = "dry-run", provider = "builtin" } or models.resolve(opts.model, opts.models)
   local settings = { temperature = opts.temperature, top_p = opts["top-p"], max_tokens = opts["max-tokens"],
     reasoning_effort = opts["reasoning-effort"], thinking_budget = opts["thinking-budget"], think = opts.think }
   if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
@@ -108,7 +124,7 @@ function M.environment(s, opts, out)
   local agent_opts = failures.agent_options(opts)
   agent_opts.cache_dir, agent_opts.no_cache, agent_opts.stream = out .. "/cache", opts["no-cache"], opts.stream
   agent_opts.settings, agent_opts.max_attempts = settings, opts["max-attempts"]
-  env.agent = agent.new(cfg, agent_opts)
+  env.agent = (not dry) and agent.new(cfg, agent_opts)
   -- each trial's own random stream: from the run's seed and the trial's id
   env.rng_for = function(trial)
     return metrics.rng(opts.seed * 1000003 + tonumber(fs.sha256(trial.id):sub(1, 12), 16))
@@ -146,6 +162,7 @@ function M.execute(s, opts, forced)
   if opts["dry-run"] and s.dry_run then return s.dry_run(M.shard(s.plan(opts), opts.shard), opts) end   -- needs no model
   local out = opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
   local env, trials, data, setup, cfg = M.environment(s, opts, out)
+  if opts["dry-run"] then return require("tabula.dryrun").run(s, trials, env, nil, s.teardown) end
   -- what identifies the run (must match to continue it): everything but the
   -- options that only change how it runs
   local identity = {}

@@ -20,15 +20,6 @@ function M.board_text(fen)
   end
 end
 
-local function content_text(c)
-  if type(c) == "string" then return c end
-  local out = {}
-  for _, p in ipairs(c or {}) do
-    out[#out + 1] = p.type == "image" and string.format("[image: %s]", p.file) or (p.text or "")
-  end
-  return table.concat(out, "\n")
-end
-
 local function indent(text, pre) return pre .. tostring(text):gsub("\n", "\n" .. pre) end
 
 -- render(t) -> the text of one transcript
@@ -40,11 +31,7 @@ function M.render(t)
       out[#out + 1] = "--- board: " .. c.fen
       out[#out + 1] = M.board_text(c.fen) or ""
     end
-    for j = c.new_from, #c.messages do
-      local m = c.messages[j]
-      out[#out + 1] = string.format("--- %s", m.role)
-      out[#out + 1] = content_text(m.content)
-    end
+    if c.new_from <= #c.messages then out[#out + 1] = transcripts.format_messages(c.messages, c.new_from) end
     local r = c.reply
     if r then
       if r.reasoning and r.reasoning ~= "" then
