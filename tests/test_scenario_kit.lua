@@ -95,7 +95,14 @@ test("the two examples: the engine is the ceiling, random the chance level; repo
   local sm = json.read_file(d .. "/mc/summary.json")
   t.eq(sm.all.accuracy, 1)
   t.eq(sm.all.items, 18, "the suite's mate-in-3 cases")
-  t.run_scenario("examples/xiangqi_mate1_mc.lua", { "--out", d .. "/mcr", "--model", "random", "--trials", "4", "--quiet" })
+  -- in child processes: a run holds its directory's lock until its process ends
+  local function child(args)
+    local h = io.popen(t.tabula_bin() .. " run " .. args .. " 2>&1")
+    local out = h:read("a"); h:close()
+    return out
+  end
+  local mc_random = t.root() .. "/examples/xiangqi_mate1_mc.lua --out " .. d .. "/mcr --model random --trials 4 --quiet"
+  child(mc_random)
   sm = json.read_file(d .. "/mcr/summary.json")
   t.ok(sm.all.accuracy > 0.05 and sm.all.accuracy < 0.6, "about one in four: " .. sm.all.accuracy)
   t.eq(#sm.letters.letters, 4)
@@ -103,7 +110,7 @@ test("the two examples: the engine is the ceiling, random the chance level; repo
   local r = records.read(d .. "/mcr/trials.jsonl")[1]
   t.eq(#r.options, 4)
   -- resume: the same --out runs nothing new
-  t.run_scenario("examples/xiangqi_mate1_mc.lua", { "--out", d .. "/mcr", "--model", "random", "--trials", "4", "--quiet" })
+  t.contains(child(mc_random), "resuming: 72 of 72 trials already recorded")
   t.eq(#records.read(d .. "/mcr/trials.jsonl"), 72)
   t.run_scenario("examples/chess_legal_count.lua", { "--out", d .. "/lc", "--quiet" })
   sm = json.read_file(d .. "/lc/summary.json")
@@ -111,8 +118,7 @@ test("the two examples: the engine is the ceiling, random the chance level; repo
   local truth = {}
   for _, rec in ipairs(records.read(d .. "/lc/trials.jsonl")) do truth[rec.item_id] = rec.truth end
   t.eq({ truth.start, truth.kiwipete, truth.endgame, truth.check }, { 20, 48, 14, 0 }, "published perft(1) counts")
-  local h = io.popen(t.tabula_bin() .. " run " .. t.root() .. "/examples/chess_legal_count.lua --dry-run --limit 1 --out " .. d .. "/dry 2>&1")
-  local out = h:read("a"); h:close()
+  local out = child(t.root() .. "/examples/chess_legal_count.lua --dry-run --limit 1 --out " .. d .. "/dry")
   t.contains(out, "How many legal moves does White have?")
   t.contains(out, "no model was called")
   t.eq(fs.kind(d .. "/dry"), nil, "a dry run writes no run directory")
