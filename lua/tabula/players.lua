@@ -3,7 +3,8 @@
 --   engine        the scenario's policy (e.g. the built-in search), in that format
 --   replay:FILE   replies taken in order from a JSONL file: {"text": ...} per line,
 --                 optionally {"key": K, "text": ...} to give each trial (ctx.key) its own sequence;
---                 a run's trials.jsonl also works (its actions' model texts, per trial id)
+--                 a run's trials.jsonl also works (its actions' model texts, or a single-turn
+--                 record's "reply", matched by trial id whatever the order of the file)
 --   human         reads the reply from the terminal
 -- The scenario passes ctx = { legal_actions = {...}, policy = fn() -> action,
 -- format = fn(action) -> text, rng = fn(n) -> 1..n, key = trial id }.
@@ -36,6 +37,11 @@ local function load_replay(path)
       seqs[key] = seqs[key] or {}
       for _, a in ipairs(rec.actions) do
         if type(a) == "table" and type(a.model_text) == "string" then table.insert(seqs[key], a.model_text) end
+      end
+    elseif rec.key == nil and rec.trial_id ~= nil then   -- a single-turn trial record: its reply, by trial id
+      if rec.status ~= "error" then
+        if type(rec.reply) ~= "string" then cli.fail("%s:%d: trial %s has no \"reply\" string to replay", path, n, tostring(rec.trial_id)) end
+        seqs[tostring(rec.trial_id)] = { rec.reply }   -- the last record of a trial wins
       end
     else
       local t = rec.text or rec.reply

@@ -32,6 +32,7 @@ M.COMMON = {
   { "thinking-budget", "int", nil, "thinking budget in tokens (Anthropic, Gemini)" },
   { "max-attempts", "int", 6, "HTTP attempts per call", min = 1 },
   { "quiet", "bool", false, "no progress lines" },
+  { "verbose", "bool", false, "a progress line per finished trial (the default when stderr is not a terminal)" },
   { "dry-run", "bool", false, "print the first request of the first trials and stop (no model is called)" },
   { "no-transcripts", "bool", false, "do not record what the model was sent and answered (transcripts/)" },
   { "workers", "int", nil, "worker processes playing trials (default: the number of cores for the built-in engine player, else 1)", min = 1 },
@@ -43,7 +44,7 @@ for _, o in ipairs(failures.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 -- options that change how a run runs, not what it measures: they may differ
 -- when a run is continued
 M.HOW = { out = true, concurrency = true, quiet = true, retries = true, ["max-attempts"] = true,
-  ["no-transcripts"] = true, workers = true, ["accept-changes"] = true }
+  ["no-transcripts"] = true, workers = true, ["accept-changes"] = true, verbose = true, ["dry-run"] = true }
 
 -- parse_shard("K/N") -> k, n (or a one-line error)
 function M.parse_shard(text)
@@ -176,6 +177,10 @@ function M.execute(s, opts, forced)
     created = os.date("!%Y-%m-%dT%H:%M:%SZ"), trials_planned = #trials,
   }
   local play, close_play = M.player(s, opts, out, env)
+  local progress, finish_progress
+  if not opts.quiet then
+    progress, finish_progress = require("tabula.progress").reporter({ tty = host.isatty(2), verbose = opts.verbose })
+  end
   local nworkers, pool = M.workers(opts, cfg), nil
   if nworkers > 1 then
     pool = require("tabula.workers").pool({ n = nworkers, retries = opts.retries,
@@ -185,10 +190,9 @@ function M.execute(s, opts, forced)
     dir = out, meta = meta, trials = trials, concurrency = opts.concurrency, retries = opts.retries,
     accept_changes = opts["accept-changes"],
     play = play, pool = pool,
-    progress = (not opts.quiet) and function(rec, n, total)
-      io.stderr:write(string.format("[%d/%d] %s %s (%s)\n", n, total, rec.trial_id, rec.status, rec.reason or ""))
-    end or nil,
+    progress = progress,
   })
+  if finish_progress then finish_progress() end
   if s.teardown then s.teardown(env) end
   if close_play then close_play() end
   io.write(string.format("run: %s (%d trials recorded%s)\n", out, recorded, errors > 0 and string.format(", %d infrastructure errors not scored", errors) or ""))

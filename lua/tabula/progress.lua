@@ -1,0 +1,68 @@
+-- tabula.progress — how a run reports its progress on stderr: on a terminal,
+-- one live line (done/total, successes, failures, errors, calls, tokens, cost,
+-- elapsed time and ETA) redrawn after each trial; otherwise, or with
+-- --verbose, one line per finished trial.
+--
+--   local update, finish = progress.reporter({ tty = host.isatty(2), verbose = opts.verbose })
+--   update(rec, n, total)   -- the runner's progress callback
+--   finish()                -- ends the live line
+local loop = require "tabula.loop"
+
+local M = {}
+
+local function clock(s)
+  s = math.floor(s + 0.5)
+  if s >= 3600 then return string.format("%d:%02d:%02d", s // 3600, s % 3600 // 60, s % 60) end
+  return string.format("%d:%02d", s // 60, s % 60)
+end
+
+local function count(n)
+  if n >= 1e6 then return string.format("%.1fM", n / 1e6) end
+  if n >= 1e4 then return string.format("%.1fk", n / 1e3) end
+  return tostring(math.floor(n))
+end
+
+-- line(state, now) -> the live line's text
+function M.line(st, now)
+  local el = now - st.started
+  local eta = st.done > 0 and st.done < st.total and string.format(", ETA %s", clock(el / st.done * (st.total - st.done))) or ""
+  return string.format("[%d/%d] %d ok, %d failed, %d errors | %d calls, %s tokens, $%.4f | %s elapsed%s",
+    st.done, st.total, st.ok, st.failed, st.errors, st.calls, count(st.tokens), st.cost, clock(el), eta)
+end
+
+-- add(state, rec): count a finished trial
+function M.add(st, rec)
+  st.done = st.done + 1
+  if rec.status == "success" then st.ok = st.ok + 1
+  elseif rec.status == "error" then st.errors = st.errors + 1
+  else st.failed = st.failed + 1 end
+  local u = type(rec.usage) == "table" and rec.usage or {}
+  st.tokens = st.tokens + (u.input or 0) + (u.output or 0)
+  st.cost = st.cost + (tonumber(rec.cost) or 0)
+  st.calls = st.calls + (tonumber(rec.calls) or (rec.usage and 1 or 0))
+end
+
+-- reporter({ tty, verbose, out, now }) -> update(rec, n, total), finish()
+function M.reporter(o)
+  local out, now = o.out or io.stderr, o.now or loop.now
+  local st = { done = 0, total = 0, ok = 0, failed = 0, errors = 0, calls = 0, tokens = 0, cost = 0, started = now() }
+  local live = o.tty and not o.verbose
+  local drawn = false
+  local function update(rec, n, total)
+    M.add(st, rec)
+    st.done, st.total = n, total
+    if live then
+      out:write("\r", M.line(st, now()), "\27[K")
+      drawn = true
+    else
+      out:write(string.format("[%d/%d] %s %s (%s)\n", n, total, rec.trial_id, rec.status, rec.reason or ""))
+    end
+    out:flush()
+  end
+  local function finish()
+    if drawn then out:write("\n"); out:flush() end
+  end
+  return update, finish, st
+end
+
+return M
