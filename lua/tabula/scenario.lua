@@ -37,11 +37,14 @@ function M.here(S, rel)
 end
 
 -- prompt_dir(S [, name]) -> the scenario's prompt folder: prompts/<name> beside the
--- scenario file if it exists, else tabula's prompts/<name>
+-- scenario file, else in its parent folder (the layout scenarios/ + prompts/),
+-- else tabula's prompts/<name>
 function M.prompt_dir(S, name)
   name = name or S.name
-  local beside = M.here(S, "prompts/" .. name)
-  if fs.kind(beside) == "dir" then return beside end
+  for _, rel in ipairs({ "prompts/", "../prompts/" }) do
+    local dir = M.here(S, rel .. name)
+    if fs.kind(dir) == "dir" then return dir end
+  end
   return host.root .. "/prompts/" .. name
 end
 
