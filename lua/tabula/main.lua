@@ -17,6 +17,7 @@ return function(argv)
   local rest = { table.unpack(argv, 2) }
   local ok, rc = xpcall(function()
     if name == nil or name == "-h" or name == "--help" then name = "help" end
+    if name == "-e" or name == "-" then return commands.run("repl", argv) end   -- tabula -e CODE, tabula - < FILE
     if name:match("%.lua$") or name:find("/", 1, true) then
       return run_script(name, rest)
     end
