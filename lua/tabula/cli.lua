@@ -1,7 +1,8 @@
 -- tabula.cli — the option parser shared by commands and scenarios, and user errors.
 --
 -- An option spec is a list of { name, type, default, help [, choices = {...}, min = n] }.
--- Types: "string", "int", "number", "bool" (--x / --no-x), "list" (comma-separated).
+-- Types: "string", "int", "number", "bool" (--x / --no-x), "list" (comma-separated),
+-- "multi" (repeatable: each use adds one value to a list).
 -- parse() returns opts (defaults filled in) and the positional arguments, or nil
 -- after printing --help. Mistakes raise a user error naming the option.
 local M = {}
@@ -125,7 +126,12 @@ function M.parse(spec, args, info)
           value = args[i]
           if value == nil then M.fail("option --%s needs a value (%s)", name, opt_type(o)) end
         end
-        opts[name] = convert(o, value)
+        if opt_type(o) == "multi" then
+          opts[name] = opts[name] or {}
+          table.insert(opts[name], value)
+        else
+          opts[name] = convert(o, value)
+        end
       end
     else
       rest[#rest + 1] = a

@@ -30,7 +30,7 @@ function M.run(s, trials, env, n, teardown)
   for i = 1, n do
     local t = trials[i]
     local before = #env.agent.requests
-    local ok, err = pcall(s.play, t, env)
+    local ok, err = pcall(s.play, t, env.for_trial and env.for_trial(t) or env)
     if not ok and err ~= STOP then error(err, 0) end
     io.write(string.format("==== trial %s: first request\n", t.id))
     local req = env.agent.requests[before + 1]

@@ -45,7 +45,8 @@ end
 function M.set(scenario, dir)
   dir = dir or (host.root .. "/prompts/" .. scenario)
   if fs.kind(dir) ~= "dir" then cli.fail("prompt folder %s does not exist", dir) end
-  local self = setmetatable({ dir = dir, cache = {}, files = M.folder_files(dir) }, Set)
+  -- the effective files: the folder's templates under any --prompt/--prompt-overlay overrides (tabula.variants)
+  local self = setmetatable({ dir = dir, cache = {}, files = require("tabula.variants").apply(M.folder_files(dir), dir) }, Set)
   self.hashes, self.texts = M.hash_files(self.files)
   return self
 end

@@ -40,6 +40,7 @@ M.COMMON = {
   { "accept-changes", "bool", false, "continue a run although its prompts, scenario file or options changed (recorded in run.json)" },
 }
 for _, o in ipairs(failures.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
+for _, o in ipairs(require("tabula.variants").OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 
 -- options that change how a run runs, not what it measures: they may differ
 -- when a run is continued
@@ -128,20 +129,23 @@ function M.environment(s, opts, out)
   env.agent = (not dry) and agent.new(cfg, agent_opts)
   -- each trial's own random stream: from the run's seed and the trial's id
   env.rng_for = function(trial)
-    return metrics.rng(opts.seed * 1000003 + tonumber(fs.sha256(trial.id):sub(1, 12), 16))
+    local id = trial.variant and require("tabula.variants").base_id(trial.id) or trial.id   -- variants share seeds
+    return metrics.rng(opts.seed * 1000003 + tonumber(fs.sha256(id):sub(1, 12), 16))
   end
   local trials, data = s.plan(opts)
   trials = M.shard(trials, opts.shard)
-  local setup = s.setup and s.setup(opts, env) or {}
+  local setup
+  trials, setup, env.for_trial = require("tabula.variants").setup(s, opts, env, trials)   -- prompt overrides, variants
   return env, trials, data, setup, cfg
 end
 
 -- player(s, opts, out, env) -> play(trial), close(): the scenario's play, with
 -- the trial's conversation recorded in transcripts/ unless --no-transcripts
 function M.player(s, opts, out, env)
-  if opts["no-transcripts"] then return function(trial) return s.play(trial, env) end end
+  local vplay = require("tabula.variants").play(s.play, env.for_trial)   -- each variant's own env
+  if opts["no-transcripts"] then return function(trial) return vplay(trial, env) end end
   local recorder = require("tabula.transcripts").recorder(out)
-  local play = recorder:recording(s.play)
+  local play = recorder:recording(vplay)
   return function(trial) return play(trial, env) end, function() recorder:close() end
 end
 
