@@ -36,7 +36,7 @@ BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image
 OBJS     := $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE) $(BIND) re_lua))
 CTESTS   := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(wildcard tests/c/test_*.c))
 
-.PHONY: all deps test ctest luatest clean bench
+.PHONY: all deps test ctest luatest clean bench install uninstall
 
 all: $(BIN) $(BUILD)/mock_server
 
@@ -85,6 +85,20 @@ deps:
 	  liblua5.4-dev lua5.4 lua-lpeg lua-lpeg-dev libcjson-dev libcurl4-openssl-dev \
 	  libcairo2-dev fonts-wqy-zenhei fonts-dejavu-core \
 	  fairy-stockfish stockfish gnugo nodejs time chromium
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the binary in $(PREFIX)/bin, its Lua
+# files, prompts, games, scenarios, examples and docs in $(PREFIX)/share/tabula (where
+# the binary looks for them), so `tabula run xiangqibench` works from any directory
+PREFIX   ?= /usr/local
+SHARE    := $(DESTDIR)$(PREFIX)/share/tabula
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/tabula
+	cp -R lua prompts games scenarios examples docs $(SHARE)/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/tabula
+	rm -rf $(SHARE)
 
 clean:
 	rm -rf build tabula
