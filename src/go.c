@@ -299,7 +299,7 @@ int go_playout(go_board *b, go_rng *r, int max_moves)
         int color = b->to_move, m = n, chosen = 0;
         /* empty[0..m) are still candidates this turn */
         while (m > 0) {
-            int i = (int)(go_rand(r) % (uint64_t)m);
+            int i = (int)(((go_rand(r) >> 32) * (uint64_t)m) >> 32);   /* uniform in [0, m) */
             int p = empty[i];
             if (!go_is_eye(b, p, color) && go_check(b, color, p) == GO_OK) { chosen = p; break; }
             int q = empty[m - 1];

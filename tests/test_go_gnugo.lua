@@ -78,4 +78,22 @@ test("gnugo: setup from a problem, restricted_genmove, owl and dragon status", f
   e:close()
 end)
 
+test("gnugo: every problem of the shipped suite loads and GNU Go answers genmove on it", function()
+  t.need_program("/usr/games/gnugo")
+  local gnugo = require "games.go.gnugo"
+  local json = require "tabula.json"
+  local e = gnugo.start({ level = 0 })
+  local n = 0
+  for line in require("tabula.fs").read(t.root() .. "/games/go/suite.jsonl"):gmatch("[^\n]+") do
+    local p = json.decode(line)
+    gnugo.setup(e, p)
+    t.eq(words(e:command("list_stones black")), sorted_gtp(p.stones.black, 19), p.id)
+    local m = gnugo.genmove(e, p.to_play)
+    t.ok(m == "pass" or m == "resign" or m:match("^%l%l$"), p.id .. ": " .. m)
+    n = n + 1
+  end
+  e:close()
+  t.ok(n >= 20)
+end)
+
 return T

@@ -1,5 +1,5 @@
 -- games.go.checks — the checks every normalized tsumego problem must pass
--- (TsuGO normalization): one coordinate convention, grid = stones, side to play
+-- (TsuGO normalization): one coordinate convention, a legal position, grid = stones, side to play
 -- known, every correct first move an empty legal point, every tree move legal
 -- in sequence, local (bounded region), first-move determinate (a finite,
 -- non-empty correct set, not ko-dependent). Each finding names the problem and
@@ -43,6 +43,15 @@ function M.check(p, opts)
   for _, pt in ipairs(p.correct) do if not point_ok(pt, size) or pt == "pass" then bad[#bad + 1] = tostring(pt) end end
   if #bad > 0 then out[#out + 1] = finding(p, "coordinates", "not SGF points of the board: " .. table.concat(bad, " "), true); return out end
   local g = go.position(size, p.stones, p.to_play)
+  -- a legal position: no chain without liberties (GNU Go aborts on those)
+  for _, c in ipairs { "black", "white" } do
+    for _, pt in ipairs(p.stones[c]) do
+      if #select(2, g:group(pt)) == 0 then
+        out[#out + 1] = finding(p, "position", "the chain at " .. go.to_gtp(pt, size) .. " has no liberties", true)
+        return out
+      end
+    end
+  end
   -- the symbolic and grid forms agree
   if p.grid then
     local grid = g:grid()

@@ -138,6 +138,12 @@ end
 -- one proven problem from a candidate, or nil
 local function prove(stones, defender, attacker, box, to_play, opts)
   local g = go.position(19, stones, to_play)
+  -- a legal position: every chain has a liberty
+  for _, c in ipairs { "black", "white" } do
+    for _, pt in ipairs(stones[c]) do
+      if #select(2, g:group(pt)) == 0 then return nil end
+    end
+  end
   local target
   for _, pt in ipairs(stones[defender]) do
     local ch = g:group(pt)
