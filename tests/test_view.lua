@@ -235,6 +235,17 @@ test("view: the understanding view rings the square and tells right moves from w
   t.eq(tv.messages[1].mark, "wrong")
 end)
 
+test("view: a scenario without S.view still gets a page: its records as text, a text panel for the board", function()
+  local dir = tmpdir()
+  local json = require "tabula.json"
+  fs.write_atomic(dir .. "/run.json", json.encode({ scenario = "newgame", model = { name = "m" } }))
+  fs.write_atomic(dir .. "/trials.jsonl", json.canonical({ trial_id = "t1", status = "failure", reason = "x", note = "<b>hi</b>" }) .. "\n")
+  local page = require("tabula.view").build(dir, { name = "newgame" })
+  t.eq(count(page, '<tr class="trow'), 1)
+  t.contains(page, '<svg class="board text"')
+  t.contains(page, "&lt;b&gt;hi&lt;/b&gt;", "the record, escaped")
+end)
+
 test("view: an arena's report.html has the leaderboard, the rating plot and a board per ply of each game", function()
   t.need_program("/usr/games/stockfish")
   local dir = tmpdir() .. "/arena"
