@@ -107,6 +107,7 @@ static double seg_dist(double x, double y, double ax, double ay, double bx, doub
 typedef struct {
     double pts[SAMPLES + 1][2];
     double hx, hy;            /* the head's centre */
+    double x0, y0, x1, y1;    /* bounding box of the samples and the head */
 } shaft;
 
 static void sample(const img_arrow_path *p, shaft *s)
@@ -116,6 +117,22 @@ static void sample(const img_arrow_path *p, shaft *s)
     if (tl < 1e-9) tl = 1;
     s->hx = p->ex - tx / tl * 11;
     s->hy = p->ey - ty / tl * 11;
+    s->x0 = s->x1 = s->hx;
+    s->y0 = s->y1 = s->hy;
+    for (int k = 0; k <= SAMPLES; k++) {
+        s->x0 = fmin(s->x0, s->pts[k][0]);
+        s->x1 = fmax(s->x1, s->pts[k][0]);
+        s->y0 = fmin(s->y0, s->pts[k][1]);
+        s->y1 = fmax(s->y1, s->pts[k][1]);
+    }
+}
+
+/* distance from a point to a shaft's bounding box: a lower bound of the
+ * distance to the shaft */
+static double bbox_dist(const shaft *s, double x, double y)
+{
+    double dx = fmax(fmax(s->x0 - x, x - s->x1), 0), dy = fmax(fmax(s->y0 - y, y - s->y1), 0);
+    return hypot(dx, dy);
 }
 
 /* distance from a point to a shaft */
@@ -132,6 +149,7 @@ static double shaft_dist(const shaft *s, double x, double y)
 /* does a label box at (lx,ly) touch a shaft or its head? */
 static int box_on_shaft(const shaft *s, double lx, double ly)
 {
+    if (bbox_dist(s, lx, ly) >= IMG_LABEL_HALF * M_SQRT2 + HEAD + 4) return 0;    /* far from all of it */
     if (box_dist(lx, ly, s->hx, s->hy) < HEAD + 2) return 1;
     /* samples are at most a few pixels apart; the margin covers the gaps */
     for (int k = 0; k <= SAMPLES; k++)
@@ -167,7 +185,7 @@ static double place_cost(const img_board *b, const img_geometry *g, const img_ar
     double own = shaft_dist(&s[i], x, y);
     for (int j = 0; j < b->narrows; j++) {
         if (box_on_shaft(&s[j], x, y)) cost += OVER_ARROW;
-        if (j != i && shaft_dist(&s[j], x, y) < own + 6) cost += NOT_NEAREST;
+        if (j != i && bbox_dist(&s[j], x, y) < own + 6 && shaft_dist(&s[j], x, y) < own + 6) cost += NOT_NEAREST;
     }
     return cost;
 }
