@@ -335,6 +335,7 @@ function S.play(trial, env)
     candidates = trial.candidates, transform = trial.transform, trial_index = trial.index, frame = q.frame,
     to_play = q.to_play, options = o_gtp and o_gtp.order or nil,
     accepted_options = o_gtp and options.accepted_count(o_gtp, accepted_gtp) or nil,
+    accepted = (function() local a = {} for i, c in ipairs(q.correct) do a[i] = go.to_gtp(c, q.size) end return a end)(),
     prompt_sha256 = fs.sha256(text), image_sha256 = png and fs.sha256(png) or nil,
     reply = reply.text, reasoning = reply.reasoning, finish = reply.finish,
     answer = got.answer, letter = got.letter, extraction = got.how,
@@ -376,8 +377,7 @@ function S.play(trial, env)
     rec.extractor, rec.tree_repairs, rec.tree_rejected = res.extractor, res.repairs, res.rejected
     if res.tree then
       rec.tree = trees.to_schema(res.tree)
-      rec.metrics = tm.tree_metrics(res.tree, accepted_gtp, itt)
-      if rec.metrics.ccer == math.huge then rec.metrics.ccer = json.null; rec.metrics.ccer_infinite = true end
+      rec.metrics = tm.for_record(tm.tree_metrics(res.tree, accepted_gtp, itt))
       local rp = replay.run(res.tree, q)
       for _, n in ipairs(rec.tree) do n.replay, n.impossible = rp.labels[n.id], rp.impossible[n.id] end
       rec.replay = { moves = rp.moves, impossible = rp.impossible_count, refutations = rp.refutations }

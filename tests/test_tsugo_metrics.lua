@@ -43,6 +43,10 @@ test("every metric on a hand-computed tree (revisit, unclosed candidate)", funct
   t.near(m.searche_variants["first-hit-heavy"], 100 * (0.4 * 2 / 11 + 0.2 * 0.25))
   t.near(m.searche_variants["rank-heavy"], 100 * (0.4 * 2 / 11 + 0.4 * 0.25))
   t.eq(m.searche_variants.main, m.searche)
+  -- the branch-rank reading: S17 is the second candidate
+  t.eq(m.ccer_rank, 2)
+  t.near(m.scr_rank, 1 / 4)
+  t.near(m.searche_rank, 100 * (0.5 * 2 / 11 + 0.2 * 0.75))
 end)
 
 test("CCER is infinite when the correct move is never expanded", function()
@@ -50,7 +54,10 @@ test("CCER is infinite when the correct move is never expanded", function()
   t.eq(m.ccer, math.huge)
   t.eq({ m.swr, m.sfh, m.scr, m.ssc, m.sbc, m.tmd, m.tmf, m.tnc }, { 1, 0, 1, 0, 1, 2, 1, 3 })
   t.eq(m.searche, 0)
+  t.eq({ m.ccer_rank, m.scr_rank, m.searche_rank }, { math.huge, 1, 0 })
   t.eq(m.ipn, nil, "no tokens, no IPN")
+  local rec = tm.for_record(m)
+  t.eq({ rec.ccer, rec.ccer_infinite, rec.ccer_rank_infinite }, { json.null, true, true })
 end)
 
 test("first hit: SFH 1, SCR 0", function()
@@ -67,6 +74,9 @@ test("CCER counts nodes: SCR above 1 and a negative SearchE are kept", function(
   t.near(m.scr, 2)
   t.near(m.searche, 100 * (0.5 * 2 / 6 - 0.2))
   t.ok(m.searche < 0)
+  t.eq(m.ccer_rank, 2)
+  t.near(m.scr_rank, 0.5)
+  t.near(m.searche_rank, 100 * (0.5 * 2 / 6 + 0.2 * 0.5))
 end)
 
 test("several accepted first moves are all correct candidates", function()
@@ -91,6 +101,17 @@ test("ranks average ties; Pearson and Spearman by hand", function()
   t.near(tm.spearman({ 1, 2, 3 }, { 30, 20, 10 }), -1)
   t.eq(tm.pearson({ 5, 5, 5 }, { 0, 1, 1 }), nil, "a constant series has no correlation")
   t.eq(tm.pearson({ 5 }, { 1 }), nil)
+end)
+
+test("from_record recomputes from the stored tree and the accepted answers", function()
+  local tree = build({ { 1, 0, "B:R18" }, { 2, 1, "lose" }, { 3, 0, "B:S17" }, { 4, 3, "win" } })
+  local rec = json.decode(json.encode({ tree = trees.to_schema(tree), accepted = { "S17" }, itt = 80,
+    metrics = tm.for_record(tm.tree_metrics(tree, S17, 80)) }))
+  local m = tm.from_record(rec)
+  t.eq({ m.ccer, m.ccer_rank, m.sbc, m.tnc }, { 3, 2, 2, 5 })
+  t.near(m.ipn, 16)
+  rec.tree = nil
+  t.eq(tm.from_record(rec).ccer, 3, "without a tree, the stored values")
 end)
 
 test("TokenE: group accuracy against mean visible tokens", function()

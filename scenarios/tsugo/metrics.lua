@@ -19,8 +19,16 @@
 --    undefined too; it is counted, not averaged;
 --  * CCER counts nodes as the formula does, so SCR exceeds 1 (and SearchE can
 --    fall below 0) when more than SBC nodes precede the correct branch; the
---    values are not clipped.
+--    values are not clipped. Beside them, the branch-rank reading the paper's
+--    tables imply (Table 11: "rank at which the correct first-move branch
+--    first appears") is reported too: ccer_rank = the correct candidate's
+--    place among the candidates in order of appearance, scr_rank =
+--    (ccer_rank - 1) / SBC (1 when never expanded), searche_rank = SearchE
+--    with scr_rank; these stay on 0-100.
 -- SWR, SFH and SCR are returned as fractions; the report shows them on 0-100.
+local json = require "tabula.json"
+local trees = require "scenarios.tsugo.trees"
+
 local M = {}
 
 M.WEIGHTS = {
@@ -66,6 +74,10 @@ function M.tree_metrics(tree, accepted, itt)
     if j > 2 and o ~= prev then ssc = ssc + 1 end
     prev = o
   end
+  local ccer_rank = math.huge
+  for k, c in ipairs(cands) do
+    if correct_owner[c.id] then ccer_rank = k; break end
+  end
   local sbc = #cands
   local swr = total > 0 and wrong / total or nil
   local sfh = ccer == 1 and 1 or 0
@@ -78,8 +90,34 @@ function M.tree_metrics(tree, accepted, itt)
   local m = { ccer = ccer, swr = swr, sfh = sfh, scr = scr, ssc = ssc, sbc = sbc,
     tmd = tmd, tmf = tmf, tnc = #nodes, itt = itt, ipn = itt and itt / #nodes or nil }
   m.searche = M.searche(swr, sfh, scr)
+  m.ccer_rank = ccer_rank
+  m.scr_rank = ccer_rank < math.huge and (ccer_rank - 1) / sbc or 1
+  m.searche_rank = M.searche(swr, sfh, m.scr_rank)
   m.searche_variants = {}
   for _, v in ipairs(M.WEIGHTS) do m.searche_variants[v.name] = M.searche(swr, sfh, scr, v.w) end
+  return m
+end
+
+-- for_record(m) -> m with the infinite CCERs written as JSON null plus a flag
+function M.for_record(m)
+  for _, k in ipairs({ "ccer", "ccer_rank" }) do
+    if m[k] == math.huge then m[k] = json.null; m[k .. "_infinite"] = true end
+  end
+  return m
+end
+
+-- from_record(rec) -> the metrics of a record, recomputed from its stored tree
+-- when it has one (so a report follows the current definitions), else as stored
+function M.from_record(rec)
+  if rec.tree and rec.accepted then
+    local accepted = {}
+    for _, a in ipairs(rec.accepted) do accepted[a] = true end
+    return M.tree_metrics(trees.from_schema(rec.tree), accepted, rec.itt)
+  end
+  local m = rec.metrics
+  if m then
+    for _, k in ipairs({ "ccer", "ccer_rank" }) do if m[k .. "_infinite"] then m[k] = math.huge end end
+  end
   return m
 end
 
@@ -130,7 +168,7 @@ function M.spearman(xs, ys)
   return M.pearson(M.ranks(xs), M.ranks(ys))
 end
 
-M.PER_RESPONSE = { "swr", "sfh", "scr", "ssc", "sbc", "tmd", "tmf", "tnc", "itt", "ipn", "searche" }
+M.PER_RESPONSE = { "swr", "sfh", "scr", "ssc", "sbc", "tmd", "tmf", "tnc", "itt", "ipn", "searche", "scr_rank", "searche_rank" }
 
 -- aggregate(items) -> means over responses with a tree, the weight variants
 -- with their correlations to accuracy, and counts.

@@ -64,9 +64,8 @@ local function process(list)
     if r.extractor then extractors[r.extractor] = true end
     if r.tree_rejected then rejected = rejected + 1 end
     repairs = repairs + #(r.tree_repairs or {})
-    local m = r.metrics
+    local m = tm.from_record(r)
     if m then
-      if m.ccer_infinite then m.ccer = math.huge end
       items[#items + 1] = { correct = r.correct, metrics = m }
       if m.searche then searche[#searche + 1] = m.searche end
       tnc[#tnc + 1] = m.tnc
@@ -216,13 +215,13 @@ local function ci(a) return a.lo and string.format("[%s, %s]", pct(a.lo), pct(a.
 
 function M.console(sm)
   local L = { "TsuGO (untransformed prompts)",
-    string.format("%-8s %8s %14s %8s %8s %6s %6s %6s %6s", "setting", "acc", "95% CI", "SearchE", "TokenE", "SWR", "SFH", "SCR", "TNC") }
+    string.format("%-8s %8s %14s %8s %8s %6s %6s %6s %6s %7s", "setting", "acc", "95% CI", "SearchE", "TokenE", "SWR", "SFH", "SCR", "TNC", "SE-rank") }
   for _, k in ipairs({ "4", "open" }) do
     local a = sm.by_setting[k]
     if a then
       local p = sm.process[k] or { mean = {} }
-      L[#L + 1] = string.format("%-8s %7s%% %14s %8s %8s %6s %6s %6s %6s", SETTINGS[k], pct(a.accuracy), ci(a),
-        num(p.mean.searche), num(p.tokene), pct(p.mean.swr), pct(p.mean.sfh), pct(p.mean.scr), num(p.mean.tnc))
+      L[#L + 1] = string.format("%-8s %7s%% %14s %8s %8s %6s %6s %6s %6s %7s", SETTINGS[k], pct(a.accuracy), ci(a),
+        num(p.mean.searche), num(p.tokene), pct(p.mean.swr), pct(p.mean.sfh), pct(p.mean.scr), num(p.mean.tnc), num(p.mean.searche_rank))
     end
   end
   for _, k in ipairs({ "4", "open" }) do
@@ -266,17 +265,21 @@ function M.markdown(sm, meta)
   L[#L + 1] = ""
   L[#L + 1] = "## Process metrics (Symbolic input)"
   L[#L + 1] = ""
-  L[#L + 1] = "| setting | acc | SearchE | TokenE | SWR | SFH | SCR | CCER (finite mean) | CCER = ∞ | SSC | SBC | TMD | TMF | TNC | ITT | IPN | trees |"
-  L[#L + 1] = "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  L[#L + 1] = "| setting | acc | SearchE | TokenE | SWR | SFH | SCR | CCER (finite mean) | CCER = ∞ | SSC | SBC | TMD | TMF | TNC | ITT | IPN | trees | SCR, SearchE by branch rank |"
+  L[#L + 1] = "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for _, k in ipairs({ "4", "open" }) do
     local p = sm.process[k]
     if p then
       local m = p.mean
-      L[#L + 1] = string.format("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %d of %d |",
+      L[#L + 1] = string.format("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %d of %d | %s, %s |",
         SETTINGS[k], pct(p.accuracy), num(m.searche), num(p.tokene), pct(m.swr), pct(m.sfh), pct(m.scr), num(p.ccer_finite_mean),
-        p.ccer_infinite, num(m.ssc), num(m.sbc), num(m.tmd), num(m.tmf), num(m.tnc), num(p.mean_itt, "%.0f"), num(m.ipn), p.with_tree, p.n)
+        p.ccer_infinite, num(m.ssc), num(m.sbc), num(m.tmd), num(m.tmf), num(m.tnc), num(p.mean_itt, "%.0f"), num(m.ipn), p.with_tree, p.n,
+        pct(m.scr_rank), num(m.searche_rank))
     end
   end
+  L[#L + 1] = ""
+  L[#L + 1] = "SCR and SearchE follow the spec's formula (CCER counts nodes, so SCR can pass 100 and SearchE fall below 0); "
+    .. "the last column reads CCER as the correct branch's rank among the candidates, the reading the paper's tables imply."
   for _, k in ipairs({ "4", "open" }) do
     local p = sm.process[k]
     if p then
