@@ -5,8 +5,8 @@
 --
 --   tabula run scenarios/tsugo.lua                               # offline: engine player, own suite
 --   tabula run scenarios/tsugo.lua --model openai:gpt-5.5 --modality symbolic,grid,visual --extractor gemini:gemini-2.5-pro
---   tabula run scenarios/tsugo.lua --problems gogameguru.jsonl --candidates open --transform rot180,mirror_h,colour
---   tabula run scenarios/tsugo.lua --robustness --transform rot180,mirror_h,colour --temperature 0 --model M
+--   tabula run scenarios/tsugo.lua --problems gogameguru.jsonl --candidates open --transform rot180,flip_h,colour
+--   tabula run scenarios/tsugo.lua --robustness --transform rot180,flip_h,colour --temperature 0 --model M
 --   tabula report RUN
 --
 -- Choices where the spec is silent (the modules under scenarios/tsugo/ say more):
@@ -171,7 +171,8 @@ function S.plan(opts)
       for _, c in ipairs(opts.candidates) do
         if c == "open" or o then
           for _, t in ipairs(tlist) do
-            if not (t == "options" and c == "open") then
+            -- the picture is drawn with the standard labels: no relabeled visual prompts
+            if not (t == "options" and c == "open") and not (t == "relabel" and m:find("visual", 1, true)) then
               for k = 1, opts.trials do
                 trials[#trials + 1] = { id = table.concat({ p.id, m, c == "4" and "k4" or "open", t, k }, "/"), kind = "model",
                   problem = p, modality = m, candidates = c, transform = t, options = c == "4" and o or nil, index = k, seed = seed }

@@ -53,8 +53,9 @@ test("transforms: every symmetry's inverse maps points back; the problem moves w
     for _, pt in ipairs({ "aa", "sa", "as", "ss", "cd", "pq", "jj" }) do t.eq(b(f(pt)), pt, name .. " " .. pt) end
   end
   t.eq(transforms.point_map("rot90", 19)("aa"), "sa", "clockwise: top-left goes to top-right")
-  t.eq(transforms.point_map("mirror_h", 19)("ab"), "sb")
-  t.eq(transforms.point_map("mirror_v", 19)("ab"), "ar")
+  t.eq(transforms.point_map("flip_h", 19)("ab"), "sb")
+  t.eq(transforms.point_map("flip_v", 19)("ab"), "ar")
+  t.eq(transforms.point_map("colour", 19)("ab"), "ab")
   local p = problems.load(t.root() .. "/" .. FIXTURE)[1]
   local q = transforms.apply(p, "rot180")
   t.eq(q.correct, { "bs" })
