@@ -63,6 +63,33 @@ function M.new(cfg)
   return p
 end
 
+-- show(conversation, ctx): print to the person what the model would get since the
+-- last call (every message but their own replies); images saved to files
+function Player:show(conversation, ctx)
+  local key = tostring(ctx.key or "")
+  self.shown = self.shown or {}
+  local from = (self.shown[key] or 0) + 1
+  if from > #conversation then from = 1 end    -- a new conversation
+  for i = from, #conversation do
+    local m = conversation[i]
+    if m.role ~= "assistant" then
+      io.write("\n--- ", m.role, "\n")
+      if type(m.content) == "string" then io.write(m.content, "\n")
+      else
+        for _, p in ipairs(m.content or {}) do
+          if p.type == "image" then
+            self.images = (self.images or 0) + 1
+            local path = string.format("%s/tabula-play-%d.png", os.getenv("TMPDIR") or "/tmp", self.images)
+            fs.write_atomic(path, p.data or "")
+            io.write("[image saved to ", path, "]\n")
+          else io.write(p.text or "", "\n") end
+        end
+      end
+    end
+  end
+  self.shown[key] = #conversation
+end
+
 function Player:reply(conversation, ctx)
   local kind = self.kind
   if kind == "random" then
@@ -85,8 +112,8 @@ function Player:reply(conversation, ctx)
     end
     return zero_reply(seq[i])
   elseif kind == "human" then
-    local last = conversation[#conversation]
-    io.write("\n", type(last.content) == "string" and last.content or "(message with attachments)", "\n> ")
+    self:show(conversation, ctx)
+    io.write("> ")
     io.flush()
     local line = io.read("l")
     if line == nil then return nil, { infra = true, kind = "human", message = "the terminal closed (end of input)" } end

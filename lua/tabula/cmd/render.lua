@@ -1,18 +1,19 @@
 -- tabula render — board pictures (PNG, 792x870):
 --   tabula render jianghu108 --id N --out file.png [--data FILE]   a problem with arrows A-D
 --   tabula render xiangqi --fen FEN [--arrows h2e2,b0c2] --out file.png
+--   tabula render chess --fen FEN [--arrows e2e4] --out file.svg   (SVG: the viewer's board)
 local cli = require "tabula.cli"
 local fs = require "tabula.fs"
 
 return {
   summary = "draw a board picture: tabula render jianghu108 --id N --out file.png",
-  usage = "jianghu108|xiangqi [options]",
+  usage = "jianghu108|xiangqi|chess [options]",
   options = {
     { "id", "string", nil, "Jianghu108 problem id" },
     { "data", "string", nil, "Jianghu108 problem file (default ../shared/data/jianghu108/江湖残局.json)" },
-    { "fen", "string", nil, "position to draw (xiangqi)" },
-    { "arrows", "list", nil, "moves to draw as arrows (xiangqi), labelled A, B, C, ..." },
-    { "out", "string", nil, "PNG file to write" },
+    { "fen", "string", nil, "position to draw (xiangqi, chess)" },
+    { "arrows", "list", nil, "moves to draw as arrows (ICCS for xiangqi, labelled A, B, C, ...; UCI for chess)" },
+    { "out", "string", nil, "file to write: PNG (SVG for chess)" },
   },
   main = function(opts, args)
     local what = args[1]
@@ -28,25 +29,19 @@ return {
       if not png and not err then cli.fail("render: no problem with id %s", tostring(opts.id)) end
     elseif what == "xiangqi" then
       local xq = require "games.xiangqi"
-      local jh = require "games.xiangqi.jianghu"
-      local render = require "games.xiangqi.render"
       local b, e = xq.new(opts.fen or xq.START)
       if not b then cli.fail("render: bad FEN: %s", e) end
-      local pieces, arrows = {}, {}
-      for _, p in ipairs(b:pieces()) do
-        local t = p.piece:upper()
-        pieces[#pieces + 1] = { square = p.square, side = p.piece:match("%u") and "red" or "black",
-          text = p.piece:match("%u") and render.RED[t] or render.BLACK[t] }
+      png, err = require("tabula.image").xiangqi(b, opts.arrows)
+    elseif what == "chess" then
+      local chess = require "games.chess"
+      local g, e = chess.new(opts.fen)
+      if not g then cli.fail("render: bad FEN: %s", e) end
+      for _, m in ipairs(opts.arrows or {}) do
+        if not m:match("^[a-h][1-8][a-h][1-8][qrbn]?$") then cli.fail("render: arrow '%s' is not a UCI move", m) end
       end
-      for i, m in ipairs(opts.arrows or {}) do
-        if not m:match("^[a-i]%d[a-i]%d$") then cli.fail("render: arrow '%s' is not an ICCS move", m) end
-        arrows[#arrows + 1] = { from = m:sub(1, 2), to = m:sub(3, 4), label = string.char(64 + i),
-          color = jh.ARROW_COLOURS[(i - 1) % 4 + 1], capture = b:at(m:sub(3, 4)) ~= nil }
-      end
-      png, err = require("tabula.c.image").render_xiangqi({ pieces = pieces, arrows = arrows, river = { "楚河", "汉界" },
-        files = "abcdefghi", rank_base = 0 })
+      png = require("tabula.image").chess_svg(g:fen(), opts.arrows)
     else
-      cli.fail("render: what to draw? jianghu108 or xiangqi")
+      cli.fail("render: what to draw? jianghu108, xiangqi or chess")
     end
     if not png then cli.fail("render: %s", err) end
     local ok, werr = fs.write_atomic(opts.out, png)

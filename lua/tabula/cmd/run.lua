@@ -83,6 +83,15 @@ function M.find(name)
   cli.fail("no scenario %s (a file, or a name from scenarios/)", name)
 end
 
+-- pick(trials, want) -> the trial whose id is want, else the first whose id starts with it
+function M.pick(trials, want)
+  for _, t in ipairs(trials) do if t.id == want then return { t } end end
+  for _, t in ipairs(trials) do if t.id:sub(1, #want) == want then return { t } end end
+  local some = {}
+  for i = 1, math.min(5, #trials) do some[i] = trials[i].id end
+  cli.fail("no trial %s (trial ids look like %s)", want, table.concat(some, ", "))
+end
+
 -- load(path) -> the scenario module; its folder is put on package.path
 function M.load(path)
   if not path then cli.fail("give a scenario file, e.g. tabula run scenarios/xiangqibench.lua") end
@@ -134,6 +143,7 @@ function M.environment(s, opts, out)
   end
   local trials, data = s.plan(opts)
   trials = M.shard(trials, opts.shard)
+  if opts.trial then trials = M.pick(trials, opts.trial) end   -- tabula play: one trial
   local setup
   trials, setup, env.for_trial = require("tabula.variants").setup(s, opts, env, trials)   -- prompt overrides, variants
   return env, trials, data, setup, cfg
