@@ -82,11 +82,7 @@ end)
 test("the commands: compare prints Markdown or JSON; report refuses extra arguments", function()
   local a = fake_run(4, function(i) return i <= 2 end)
   local b = fake_run(4, function() return true end)
-  local function run(args)
-    local h = io.popen(t.tabula_bin() .. " " .. args .. " 2>&1; echo rc=$?")
-    local out = h:read("a"); h:close()
-    return out
-  end
+  local function run(args) return t.sh(t.tabula_bin() .. " " .. args) end
   local out = run("compare " .. a .. " " .. b .. " --json")
   t.contains(out, "rc=0")
   t.eq(json.decode(out:gsub("rc=0%s*$", "")).comparisons[1].mcnemar.b_only, 2)

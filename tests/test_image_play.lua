@@ -7,11 +7,7 @@ local records = require "tabula.records"
 local image = require "tabula.image"
 local test, T = t.suite()
 
-local function sh(cmd)
-  local h = io.popen(cmd .. " 2>&1; echo rc=$?")
-  local out = h:read("a"); h:close()
-  return out
-end
+local sh = t.sh
 
 test("image.xiangqi draws any position with arrows; chess_svg is a standalone SVG", function()
   local xq = require "games.xiangqi"

@@ -4,11 +4,7 @@ local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local test, T = t.suite()
 
-local function sh(cmd)
-  local h = io.popen(cmd .. " 2>&1; echo rc=$?")
-  local out = h:read("a"); h:close()
-  return out
-end
+local sh = t.sh
 
 test("make install DESTDIR=... PREFIX=...; run by name from elsewhere; make uninstall", function()
   t.need_program("/usr/bin/make")

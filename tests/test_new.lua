@@ -4,11 +4,7 @@ local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local test, T = t.suite()
 
-local function sh(cmd)
-  local h = io.popen(cmd .. " 2>&1; echo rc=$?")
-  local out = h:read("a"); h:close()
-  return out
-end
+local sh = t.sh
 
 test("tabula new NAME --game G: files, a dry run, and the generated test passes", function()
   local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)

@@ -2,11 +2,7 @@
 local t = require "tabula.testing"
 local test, T = t.suite()
 
-local function sh(cmd)
-  local h = io.popen(cmd .. " 2>&1; echo rc=$?")
-  local out = h:read("a"); h:close()
-  return out
-end
+local sh = t.sh
 
 test("values are shown: boards drawn with their FEN, tables, several results", function()
   local repl = require("tabula.cmd.repl").lib

@@ -96,11 +96,7 @@ test("the two examples: the engine is the ceiling, random the chance level; repo
   t.eq(sm.all.accuracy, 1)
   t.eq(sm.all.items, 18, "the suite's mate-in-3 cases")
   -- in child processes: a run holds its directory's lock until its process ends
-  local function child(args)
-    local h = io.popen(t.tabula_bin() .. " run " .. args .. " 2>&1")
-    local out = h:read("a"); h:close()
-    return out
-  end
+  local function child(args) return t.sh(t.tabula_bin() .. " run " .. args) end
   local mc_random = t.root() .. "/examples/xiangqi_mate1_mc.lua --out " .. d .. "/mcr --model random --trials 4 --quiet"
   child(mc_random)
   sm = json.read_file(d .. "/mcr/summary.json")

@@ -130,6 +130,13 @@ function M.run_scenario(path, args)
   return rc, out
 end
 
+-- sh(cmd) -> what a shell command printed (stdout and stderr), then "rc=N\n"
+function M.sh(cmd)
+  local h = io.popen(cmd .. " 2>&1; echo rc=$?")
+  local out = h:read("a"); h:close()
+  return out
+end
+
 -- tabula_bin(): the binary under test.
 function M.tabula_bin()
   return require("tabula.c.host").exe or (M.root() .. "/tabula")
