@@ -103,8 +103,8 @@ local BUILTIN = { { name = "random", player = "random" }, { name = "heuristic", 
 
 test("dece match: a full match per game between built-in players; decisions counted", function()
   local dir = tmpdir()
-  local arena = arena_for(dir, BUILTIN, { "azul", "splendor" })
-  for _, g in ipairs({ "azul", "splendor" }) do
+  local arena = arena_for(dir, BUILTIN, { "azul", "splendor", "century" })
+  for _, g in ipairs({ "azul", "splendor", "century" }) do
     local rec = match.play(arena, { id = g .. "-1", game = g, seats = { "ismcts", "random", "heuristic" }, setup_seed = 77 })
     t.eq(rec.status, "finished")
     t.eq(#rec.ranks, 3)
@@ -168,6 +168,24 @@ test("dece match: a model participant over the mock server; an invalid answer fo
   t.eq(#log, 2)
   local first = log[1].body and json.decode(log[1].body) or log[1]
   t.contains(json.encode(first), "take:white,blue,green: take 1 white, 1 blue and 1 green", "the legal actions are listed")
+end)
+
+test("dece match: a model participant over the mock server in Century: a legal answer, then an invalid one forfeits", function()
+  local mock = require "tests.mock"
+  local s = mock.start({ { match = "Decision 1 ", reply = "ACTION: play:1", times = 1 }, { reply = "ACTION: claim:9" } })
+  local dir = tmpdir()
+  local mf = mock_models(dir, s.url)
+  local list = { { name = "llm", model = "m", models_file = mf }, BUILTIN[1], BUILTIN[2] }
+  local ok, rec = pcall(match.play, arena_for(dir, list, { "century" }),
+    { id = "century-1", game = "century", seats = { "llm", "random", "heuristic" }, setup_seed = 3 })
+  local log = s:log()
+  s:close()
+  if not ok then error(rec, 0) end
+  t.eq(rec.status, "forfeit"); t.eq(rec.forfeits, { 1 }); t.eq(rec.ranks[1], 3)
+  t.eq(rec.decisions[1], 2); t.eq(rec.invalid[1], 1)
+  t.eq(#log, 2)
+  local first = log[1].body and json.decode(log[1].body) or log[1]
+  t.contains(json.encode(first), "play:1: play card 1 (produce 2 yellow)", "the legal actions are listed")
 end)
 
 test("dece match: retries with feedback, then a fallback action; tools answer through the harness", function()
