@@ -53,6 +53,28 @@ test("solver: a node budget too small gives unknown, never a wrong answer", func
   t.eq((solve.position(g, q)), "unknown")
 end)
 
+test("solver: an answer that depends on who wins a ko is reported as a ko, not decided", function()
+  local rows = {
+    "...X...X...OX......",
+    "...XOOO.XOOOX......",
+    "...XXXXOOXXXX......",
+    ".......XXX.........",
+  }
+  for _ = 5, 19 do rows[#rows + 1] = string.rep(".", 19) end
+  local g = go.from_rows(rows, "white")
+  local q = { attacker = "black", defender = "white", target = "jb",
+              allowed = { "ea", "fa", "ga", "hb", "ia", "ja", "ka" }, nodes = 20000, depth = 15 }
+  local gosolve = require("tabula.c.gosolve").new(16)
+  q.ko_winner = "white"
+  local if_white = gosolve:solve(g, q)
+  q.ko_winner = "black"
+  local if_black = gosolve:solve(g, q)
+  q.ko_winner = nil
+  t.eq({ if_white, if_black }, { "win", "loss" })     -- white lives only if it wins the ko
+  local res, depth, ko = solve.position(g, q)
+  t.eq({ res, depth, ko }, { "unknown", nil, true })
+end)
+
 local function suite_lines()
   local path = t.root() .. "/games/go/suite.jsonl"
   local text = fs.read(path)
