@@ -406,6 +406,14 @@ void xq_do_move(xq_board *b, xq_move m, xq_undo *u)
     b->side ^= 1;
 }
 
+void xq_do_null(xq_board *b)
+{
+    b->key ^= zobrist_side;
+    b->side ^= 1;
+}
+
+void xq_undo_null(xq_board *b) { xq_do_null(b); }
+
 void xq_undo_move(xq_board *b, const xq_undo *u)
 {
     int from = XQ_FROM(u->move), to = XQ_TO(u->move);

@@ -83,6 +83,8 @@ int  xq_is_legal(xq_board *b, xq_move m);
 int  xq_has_legal_move(xq_board *b);                    /* stops at the first one */
 void xq_do_move(xq_board *b, xq_move m, xq_undo *u);
 void xq_undo_move(xq_board *b, const xq_undo *u);
+void xq_do_null(xq_board *b);                           /* pass: only the side to move changes (search) */
+void xq_undo_null(xq_board *b);
 
 int  xq_in_check(const xq_board *b);                    /* side to move's general attacked (or facing) */
 int  xq_side_in_check(const xq_board *b, int color);

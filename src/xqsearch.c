@@ -16,7 +16,7 @@ typedef struct {
     int8_t depth;
     uint8_t flag;
     xq_move move;
-    uint16_t pad;
+    uint16_t gen;           /* the search that wrote it: older entries count as empty */
 } tt_entry;
 
 typedef struct {
@@ -26,7 +26,7 @@ typedef struct {
     uint8_t checks_only;
     uint8_t pad;
     xq_move move;           /* the move that proved mate_within */
-    uint16_t pad2;
+    uint16_t gen;           /* the search that wrote it: older entries count as empty */
 } mate_entry;
 
 struct xqs_ctx {
@@ -42,6 +42,8 @@ struct xqs_ctx {
     uint64_t path[XQS_MAX_PLY + XQ_MAX_HISTORY + 8];       /* key before move i */
     uint8_t path_check[XQS_MAX_PLY + XQ_MAX_HISTORY + 8];  /* move i gave check */
     int npath;
+    int null_floor;         /* repetitions are not looked for across a null move */
+    uint16_t gen;           /* this search's generation (tables are cleared only when it wraps) */
     xq_move pv[XQS_MAX_PLY + 8][XQS_MAX_PLY + 8];
     int pv_len[XQS_MAX_PLY + 8];
 };
@@ -80,10 +82,17 @@ void xqs_free(xqs_ctx *c)
     free(c);
 }
 
+/* A new search: entries of earlier searches are ignored (each search sees
+ * empty tables, so results never depend on what was searched before), without
+ * clearing megabytes each call: only when the generation counter wraps. */
 static void reset(xqs_ctx *c, const xq_board *b)
 {
-    memset(c->tt, 0, (c->tt_mask + 1) * sizeof(tt_entry));
-    memset(c->mt, 0, (c->mt_mask + 1) * sizeof(mate_entry));
+    if (++c->gen == 0) {
+        memset(c->tt, 0, (c->tt_mask + 1) * sizeof(tt_entry));
+        memset(c->mt, 0, (c->mt_mask + 1) * sizeof(mate_entry));
+        c->gen = 1;
+    }
+    c->null_floor = 0;
     memset(c->killers, 0, sizeof c->killers);
     memset(c->history, 0, sizeof c->history);
     c->nodes = 0;
@@ -179,6 +188,21 @@ static void order(xqs_ctx *c, const xq_board *b, xq_move *moves, int n, xq_move 
 
 /* ---- alpha-beta ---- */
 
+#define NULL_R 2    /* null-move depth reduction */
+
+/* does color have a rook, or a horse or cannon, to move instead of passing? */
+static int has_attackers(const xq_board *b, int color)
+{
+    for (int r = 0; r < 10; r++)
+        for (int s = XQ_SQ(0, r), e = s + 9; s < e; s++) {
+            uint8_t p = b->sq[s];
+            if (p == XQ_EMPTY || XQ_COLOR(p) != color) continue;
+            int t = XQ_TYPE(p);
+            if (t == XQ_ROOK || t == XQ_HORSE || t == XQ_CANNON) return 1;
+        }
+    return 0;
+}
+
 /* The current position (key, side to move about to move) occurred before on
  * this path or in the game: the referee's rule (xq_repetition_of) over the
  * moves since its first occurrence. A side that gave check with every one of
@@ -189,7 +213,7 @@ static void order(xqs_ctx *c, const xq_board *b, xq_move *moves, int n, xq_move 
 static int repeated(const xqs_ctx *c, uint64_t key, int ply, int *score)
 {
     int first = -1;
-    for (int i = c->npath - 2; i >= 0; i -= 2)
+    for (int i = c->npath - 2; i >= c->null_floor; i -= 2)
         if (c->path[i] == key) first = i;
     if (first < 0) return 0;
     /* moves first, first+2, ... were the side to move's; the others its opponent's */
@@ -266,13 +290,34 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
 
     tt_entry *e = &c->tt[b->key & c->tt_mask];
     xq_move hash = 0;
-    if (e->key == b->key) {
+    if (e->key == b->key && e->gen == c->gen) {
         hash = e->move;
         if (ply > 0 && e->depth >= depth) {
             int s = from_tt(e->score, ply);
             if (e->flag == TT_EXACT || (e->flag == TT_LOWER && s >= beta) || (e->flag == TT_UPPER && s <= alpha))
                 return s;
         }
+    }
+    int in_check = xq_in_check(b);
+    int pv_node = beta - alpha > 1;
+    /* null move: if passing still holds beta, a real move will too. Not in
+     * check, not next to a mate score, not twice in a row, and only with
+     * attacking pieces left (endgames of generals, advisors, elephants and
+     * soldiers are full of zugzwang) */
+    if (!pv_node && !in_check && depth >= 3 && ply > 0 && c->null_floor < c->npath
+        && beta < MATE_BOUND && beta > -MATE_BOUND && has_attackers(b, b->side)) {
+        int saved_floor = c->null_floor;
+        c->path[c->npath] = b->key;
+        c->path_check[c->npath] = 0;
+        c->npath++;
+        c->null_floor = c->npath;
+        xq_do_null(b);
+        int s = -search(c, b, depth - 1 - NULL_R, -beta, -beta + 1, ply + 1, extensions);
+        xq_undo_null(b);
+        c->npath--;
+        c->null_floor = saved_floor;
+        if (c->stopped) return 0;
+        if (s >= beta) return s >= MATE_BOUND ? beta : s;
     }
     xq_move moves[XQ_MAX_MOVES];
     int keys[XQ_MAX_MOVES];
@@ -283,6 +328,7 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
     c->path[c->npath++] = b->key;
     for (int i = 0; i < n; i++) {
         xq_move m = moves[i];
+        int quiet = !b->sq[XQ_TO(m)] && m != hash && !(ply < XQS_MAX_PLY && (m == c->killers[ply][0] || m == c->killers[ply][1]));
         xq_undo u;
         if (attacked_after(b, m, &u)) continue;
         legal++;
@@ -293,7 +339,14 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
         if (legal == 1) {
             s = -search(c, b, depth - 1 + ext, -beta, -alpha, ply + 1, extensions + ext);
         } else {
-            s = -search(c, b, depth - 1 + ext, -alpha - 1, -alpha, ply + 1, extensions + ext);
+            /* late quiet moves are searched shallower first; a move that
+             * beats alpha there is searched again at full depth */
+            int r = 0;
+            if (quiet && !in_check && !gives_check && depth >= 3 && legal > 3)
+                r = legal > 8 && !pv_node ? 2 : 1;
+            s = -search(c, b, depth - 1 + ext - r, -alpha - 1, -alpha, ply + 1, extensions + ext);
+            if (r && s > alpha)
+                s = -search(c, b, depth - 1 + ext, -alpha - 1, -alpha, ply + 1, extensions + ext);
             if (s > alpha && s < beta)
                 s = -search(c, b, depth - 1 + ext, -beta, -alpha, ply + 1, extensions + ext);
         }
@@ -325,6 +378,7 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
     e->depth = (int8_t)(depth > 127 ? 127 : depth);
     e->flag = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
     e->move = best_move;
+    e->gen = c->gen;
     return best;
 }
 
@@ -364,8 +418,9 @@ void xqs_search(xqs_ctx *c, xq_board *b, const xqs_limits *lim, xqs_result *r)
 static mate_entry *mate_probe(xqs_ctx *c, uint64_t key, int checks_only)
 {
     mate_entry *e = &c->mt[key & c->mt_mask];
-    if (e->key != key || e->checks_only != checks_only) {
+    if (e->key != key || e->checks_only != checks_only || e->gen != c->gen) {
         e->key = key;
+        e->gen = c->gen;
         e->checks_only = (uint8_t)checks_only;
         e->mate_within = 127;
         e->no_mate_upto = -1;
