@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # 10,000 model calls against the mock server at concurrency 256: tabula's model
-# layer against a minimal Node.js client (built-in fetch), same server, same run.
-# Prints calls/s, CPU time per call and peak memory for both, and the ratios.
+# layer against a minimal Node.js client (built-in fetch) and against a bare
+# libcurl multi loop in C (bench/http_raw.c: the ceiling), same server, same run.
+# Prints calls/s, CPU time per call and peak memory for each, and the ratios.
 set -u
 cd "$(dirname "$0")/.."
 BIN=${TABULA:-./tabula}
@@ -23,13 +24,18 @@ measure() {   # label, command... -> prints the client's line and "label cpu_s r
   /usr/bin/time -f "$label %U %S %M %e" -o /tmp/tabula_bench_time "$@"
   cat /tmp/tabula_bench_time
 }
+RAW=build/rel/http_raw
+cc -O2 -o $RAW bench/http_raw.c -lcurl || { echo "cannot build bench/http_raw.c"; exit 0; }
+R=$(measure raw $RAW "$URL" "$N" "$C" | tee /dev/stderr | tail -1)
 T=$(measure tabula "$BIN" bench/http_client.lua "$URL" "$N" "$C" | tee /dev/stderr | tail -1)
 J=$(measure node node bench/http_client.mjs "$URL" "$N" "$C" | tee /dev/stderr | tail -1)
 echo "$T
-$J" | awk -v n="$N" '
+$J
+$R" | awk -v n="$N" '
   { cpu[$1] = $2 + $3; rss[$1] = $4; wall[$1] = $5 }
   END {
     for (k in cpu) printf "%-7s %8.0f calls/s  %6.1f us CPU/call  peak RSS %7d KiB\n", k, n / wall[k], cpu[k] / n * 1e6, rss[k]
     printf "throughput tabula/node %.2fx; memory tabula/node %.2fx; CPU per call tabula/node %.2fx\n",
       wall["node"] / wall["tabula"], rss["tabula"] / rss["node"], cpu["tabula"] / cpu["node"]
+    printf "throughput tabula/raw libcurl %.2fx (target >= 0.50x)\n", wall["raw"] / wall["tabula"]
   }'

@@ -26,6 +26,11 @@ struct http_req {
 
 static CURLM *multi;
 static loop_t *multi_loop;
+/* finished easy handles, reset and kept for the next request: their DNS
+ * cache and settings survive, and connections stay in the multi's pool */
+#define SPARE_MAX 256
+static CURL *spare[SPARE_MAX];
+static int nspare;
 static uint64_t curl_timer;
 static int in_flight;
 
@@ -150,7 +155,7 @@ http_req *http_start(loop_t *lp, const http_options *o, char *err, size_t errlen
     if (ensure_multi(lp)) { snprintf(err, errlen, "cannot initialise libcurl"); return NULL; }
     http_req *r = calloc(1, sizeof *r);
     if (!r) { snprintf(err, errlen, "out of memory"); return NULL; }
-    r->easy = curl_easy_init();
+    r->easy = nspare > 0 ? spare[--nspare] : curl_easy_init();
     if (!r->easy) { free(r); snprintf(err, errlen, "cannot create a curl handle"); return NULL; }
     r->lp = lp;
     r->stream = o->stream;
@@ -243,7 +248,12 @@ void http_free(http_req *r)
             curl_multi_remove_handle(multi, r->easy);
             in_flight--;
         }
-        curl_easy_cleanup(r->easy);
+        if (nspare < SPARE_MAX) {
+            curl_easy_reset(r->easy);
+            spare[nspare++] = r->easy;
+        } else {
+            curl_easy_cleanup(r->easy);
+        }
     }
     curl_slist_free_all(r->headers);
     free(r->body);

@@ -29,6 +29,20 @@ local secrets = require "tabula.secrets"
 
 local M = {}
 
+-- what this process's model calls have cost so far (calls answered by a server,
+-- not replays from the cache): the run-wide budgets read it
+M.spent = { calls = 0, input = 0, output = 0, cost = 0 }
+
+-- spend(reply): add a server's answer to M.spent
+local function spend(reply)
+  local u = reply.usage or {}
+  local s = M.spent
+  s.calls = s.calls + 1
+  s.input = s.input + (u.input or 0)
+  s.output = s.output + (u.output or 0)
+  s.cost = s.cost + (reply.cost or 0)
+end
+
 local PROVIDERS = {
   openai = "tabula.providers.openai",
   anthropic = "tabula.providers.anthropic",
@@ -229,11 +243,11 @@ function Agent:reply(conversation, ctx)
   local stream = self.opts.stream
   local req = self.provider.request(self.cfg, conversation, self.settings, stream)
   -- the cache key: provider, path, model, messages and settings (never a key), plus the sample index
-  local key = fs.sha256(json.canonical({
+  -- (computed only when the cache is on: hashing the whole request costs)
+  local cpath = self.opts.cache_dir and not self.opts.no_cache and self:cache_path(fs.sha256(json.canonical({
     provider = self.cfg.provider, base = self.cfg.base_url, path = req.path, body = req.body,
     sample = ctx.sample or 0,
-  }))
-  local cpath = self:cache_path(key)
+  })))
   if cpath then
     local text = fs.read(cpath)
     local hit = text and json.decode(text)
@@ -254,6 +268,7 @@ function Agent:reply(conversation, ctx)
     if reply then
       reply.attempts = attempt
       reply.cost = models.cost(self.cfg.prices, reply.usage)
+      spend(reply)
       if cpath then self:store(cpath, reply) end
       reply.cached = false
       return reply
