@@ -149,4 +149,74 @@ test("records: each streams lines, keeps only the asked keys, and reports a torn
   t.ok(info.torn); t.eq(info.torn_bytes, 15)
 end)
 
+-- a scenario of n trials, each one model call, and a models file for the mock
+local function budget_setup(url)
+  local dir = tmpdir()
+  fs.write_atomic(dir .. "/one_call.lua", [[
+local S = { name = "one_call", summary = "each trial asks the model once" }
+function S.plan() local ts = {} for i = 1, 8 do ts[i] = { id = string.format("t%d", i) } end return ts end
+function S.play(trial, env)
+  local reply, err = env.agent:reply({ { role = "user", content = "trial " .. trial.id } }, {})
+  if not reply then return nil, err end
+  return { trial_id = trial.id, status = "success", reason = "answered" }
+end
+return S
+]])
+  fs.write_atomic(dir .. "/models.lua", string.format([[return {
+  priced = { provider = "openai", model = "m", base_url = %q, optional_key = true, prices = { input = 1000, output = 2000 } },
+  free = { provider = "openai", model = "m", base_url = %q, optional_key = true } }]], url .. "/v1", url .. "/v1"))
+  return dir
+end
+
+test("budgets: --max-calls stops new trials, names the budget, and a larger budget continues", function()
+  local mock = require "tests.mock"
+  local s = mock.start({ { reply = "ok", usage = { input = 10, output = 5 } } })
+  local dir = budget_setup(s.url)
+  local rc, out = tabula({ "run", dir .. "/one_call.lua", "--model", "priced", "--models", dir .. "/models.lua",
+    "--out", dir .. "/run", "--concurrency", "1", "--quiet", "--max-calls", "3" })
+  t.eq(rc, 4, out)
+  t.contains(out, "the --max-calls budget of 3 calls was reached (3 calls made)")
+  local _, n = by_id(dir .. "/run")
+  t.eq(n, 3)
+  t.eq(s:requests(), 3)
+  -- a larger budget picks up where it stopped, counting what was spent before
+  rc, out = tabula({ "run", dir .. "/one_call.lua", "--model", "priced", "--models", dir .. "/models.lua",
+    "--out", dir .. "/run", "--concurrency", "1", "--quiet", "--max-calls", "5" })
+  t.eq(rc, 4, out)
+  _, n = by_id(dir .. "/run")
+  t.eq(n, 5)
+  t.eq(s:requests(), 5)
+  -- cost: each call costs (10 * 1000 + 5 * 2000) / 1e6 = 0.02 USD; 0.05 USD allows 3 calls
+  rc, out = tabula({ "run", dir .. "/one_call.lua", "--model", "priced", "--models", dir .. "/models.lua",
+    "--out", dir .. "/cost", "--concurrency", "1", "--quiet", "--max-cost", "0.05" })
+  t.eq(rc, 4, out)
+  t.contains(out, "--max-cost budget of 0.05 USD was reached (spent 0.06 USD)")
+  _, n = by_id(dir .. "/cost")
+  t.eq(n, 3)
+  -- tokens: 15 a call; 40 allows 3 calls
+  rc, out = tabula({ "run", dir .. "/one_call.lua", "--model", "priced", "--models", dir .. "/models.lua",
+    "--out", dir .. "/tok", "--concurrency", "1", "--quiet", "--max-run-tokens", "40", "--no-cache" })
+  t.eq(rc, 4, out)
+  _, n = by_id(dir .. "/tok")
+  t.eq(n, 3)
+  -- without the budget the run finishes (and the cache answers what was paid)
+  rc, out = tabula({ "run", dir .. "/one_call.lua", "--model", "priced", "--models", dir .. "/models.lua",
+    "--out", dir .. "/run", "--concurrency", "1", "--quiet" })
+  t.eq(rc, 0, out)
+  _, n = by_id(dir .. "/run")
+  t.eq(n, 8)
+  -- worker processes report what their calls spent
+  rc, out = tabula({ "run", dir .. "/one_call.lua", "--model", "priced", "--models", dir .. "/models.lua",
+    "--out", dir .. "/workers", "--concurrency", "1", "--quiet", "--max-calls", "2", "--workers", "2", "--no-cache" })
+  t.eq(rc, 4, out)
+  _, n = by_id(dir .. "/workers")
+  t.eq(n, 2)
+  -- a cost budget on a model without prices is refused before anything runs
+  rc, out = tabula({ "run", dir .. "/one_call.lua", "--model", "free", "--models", dir .. "/models.lua",
+    "--out", dir .. "/free", "--max-cost", "1" })
+  t.eq(rc, 2); t.contains(out, "--max-cost: model free has no prices")
+  t.eq(fs.kind(dir .. "/free/trials.jsonl"), nil)
+  s:close()
+end)
+
 return T

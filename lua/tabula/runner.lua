@@ -61,7 +61,8 @@ function M.attempt(play, trial, retries, scenario_file, stopped)
   return { trial_id = trial.id, status = "error", reason = "error", error = err and tostring(err.message) or "unknown" }
 end
 
--- run{ dir, meta, trials, play, concurrency, retries, progress, pool } -> recorded, errors
+-- run{ dir, meta, trials, play, concurrency, retries, progress, pool, budget }
+--   -> recorded, errors, over (the budget that stopped the run, if one did)
 -- play(trial) -> record | nil, infra_error. A record needs trial_id and status
 -- ("success" / "failure"); an infra error is { infra = true, message = ... }.
 -- With a worker pool (tabula.workers), trials are played in worker processes
@@ -86,13 +87,19 @@ function M.run(spec)
     io.stderr:write(string.format("resuming: %d of %d trials already recorded\n", #spec.trials - #pending, #spec.trials))
   end
   local stop   -- a configuration error (bad key, unknown model): no more trials start
+  local over   -- a run-wide budget was reached: no more trials start
   local function stopped() return stop ~= nil end
   local scenario_file = spec.meta and spec.meta.scenario_file
   local play_one = spec.pool and function(trial) return spec.pool:play(trial, stopped) end
     or function(trial) return M.attempt(spec.play, trial, spec.retries, scenario_file, stopped) end
   loop.map(pending, math.max(1, spec.concurrency or 1), function(trial)
-    if stop then return end
-    local rec, config = play_one(trial)
+    if stop or over then return end
+    if spec.budget then
+      over = spec.budget:reached()
+      if over then return end
+    end
+    local rec, config, spent = play_one(trial)
+    if spec.budget then spec.budget:collect(spent) end
     if config then stop = stop or config end
     if not rec then return end
     if rec.status == "error" then errors = errors + 1 end
@@ -103,12 +110,13 @@ function M.run(spec)
   end)
   writer:close()
   if spec.pool then spec.pool:close() end
+  if spec.budget then spec.budget:close() end
   if stop then failures.stop_run(stop, #pending - finished) end
   local recorded = 0
   for _, t in ipairs(spec.trials) do
     if done[t.id] then recorded = recorded + 1 end
   end
-  return recorded, errors
+  return recorded, errors, over
 end
 
 return M

@@ -102,7 +102,8 @@ function Pool:start(i)
 end
 
 -- play(trial, stopped) -> the trial's final record | nil, config_error (as
--- runner.attempt), from whichever worker is least busy. A worker that dies
+-- runner.attempt), and what the worker's model calls spent meanwhile (for the
+-- run-wide budgets), from whichever worker is least busy. A worker that dies
 -- takes its trials with it: they are re-queued on a fresh worker.
 function Pool:play(trial, stopped)
   local why
@@ -124,7 +125,7 @@ function Pool:play(trial, stopped)
       why = string.format("worker %d closed its input", best.index)
     else
       local msg = f:await()
-      if msg.record then return msg.record end
+      if msg.record then return msg.record, nil, msg.spent end
       if msg.config then return nil, { config = true, infra = true, message = msg.config } end
       if msg.cut then return nil end
       if msg.fatal then error(cli.user_error(msg.fatal, msg.status or 1), 0) end
@@ -155,7 +156,9 @@ function M.serve(setup)
   if not first then return 0 end
   local job = assert(json.decode(first), "worker: bad job line")
   local play, teardown = setup(job)
+  local seen = {}
   local function answer(msg)
+    msg.spent = require("tabula.budget").delta(seen)
     io.stdout:write(M.MARK, json.canonical(msg), "\n")
     io.stdout:flush()
   end

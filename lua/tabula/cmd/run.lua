@@ -10,6 +10,7 @@ local host = require "tabula.c.host"
 local models = require "tabula.models"
 local agent = require "tabula.agent"
 local runner = require "tabula.runner"
+local budget = require "tabula.budget"
 local metrics = require "tabula.metrics"
 local failures = require "tabula.failures"
 
@@ -41,11 +42,13 @@ M.COMMON = {
 }
 for _, o in ipairs(failures.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 for _, o in ipairs(require("tabula.variants").OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
+for _, o in ipairs(budget.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 
 -- options that change how a run runs, not what it measures: they may differ
 -- when a run is continued
 M.HOW = { out = true, concurrency = true, quiet = true, retries = true, ["max-attempts"] = true,
-  ["no-transcripts"] = true, workers = true, ["accept-changes"] = true, verbose = true, ["dry-run"] = true }
+  ["no-transcripts"] = true, workers = true, ["accept-changes"] = true, verbose = true, ["dry-run"] = true,
+  ["max-cost"] = true, ["max-calls"] = true, ["max-run-tokens"] = true }
 
 -- parse_shard("K/N") -> k, n (or a one-line error)
 function M.parse_shard(text)
@@ -200,16 +203,21 @@ function M.execute(s, opts, forced)
     pool = require("tabula.workers").pool({ n = nworkers, retries = opts.retries,
       job = { scenario = s.path, opts = opts, out = out, retries = opts.retries } })
   end
-  local recorded, errors = runner.run({
+  local recorded, errors, over = runner.run({
     dir = out, meta = meta, trials = trials, concurrency = opts.concurrency, retries = opts.retries,
     accept_changes = opts["accept-changes"],
-    play = play, pool = pool,
+    play = play, pool = pool, budget = budget.new(opts, cfg, out),
     progress = progress,
   })
   if finish_progress then finish_progress() end
   if s.teardown then s.teardown(env) end
   if close_play then close_play() end
   io.write(string.format("run: %s (%d trials recorded%s)\n", out, recorded, errors > 0 and string.format(", %d infrastructure errors not scored", errors) or ""))
+  if over then
+    io.stderr:write(string.format("tabula: the run stopped: %s; %d of %d trials recorded (continue with a larger budget and the same --out)\n",
+      over, recorded, #trials))
+    return budget.EXIT, out
+  end
   if s.report then io.write(s.report(out) or "") end
   return errors > 0 and 3 or 0, out
 end
