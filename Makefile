@@ -36,7 +36,7 @@ BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image
 OBJS     := $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE) $(BIND) re_lua))
 CTESTS   := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(wildcard tests/c/test_*.c))
 
-.PHONY: all deps test ctest luatest clean bench install uninstall
+.PHONY: all deps test ctest luatest clean bench install uninstall test-cluster
 
 all: $(BIN) $(BUILD)/mock_server
 
@@ -74,6 +74,10 @@ luatest: $(BIN) $(BUILD)/mock_server
 	TABULA_MOCK_SERVER=$(BUILD)/mock_server ./$(BIN) test
 
 test: ctest luatest
+
+# a single-node Slurm on this machine (installs slurm-wlm and munge; root; not in CI)
+test-cluster: $(BIN)
+	bash tests/cluster/slurm.sh
 
 bench: $(BIN)
 	@for b in bench/*.sh; do echo "== $$b"; bash $$b || true; done
