@@ -50,6 +50,14 @@ function M.copy(v)
   return t
 end
 
+-- reseeded(state, rand) -> a copy whose generator is reseeded from rand(k): the determinization
+-- of a game whose only unknowns are its future draws (they all come from the generator)
+function M.reseeded(state, rand)
+  local d = M.copy(state)
+  d.rng = M.seed_state(rand(0x7FFFFFFF))
+  return d
+end
+
 function M.serialize(state) return json.canonical(state) end
 
 -- deserialize(text) -> state without JSON markers (plain tables)

@@ -70,6 +70,13 @@ test("kit: the generator is seeded, uniform in range and survives serialization"
   t.ok(kit.serialize(G.setup(3, 43)) ~= kit.serialize(G.setup(3, 42)), "another seed, another deck")
 end)
 
+test("kit: a reseeded copy keeps the state, changes only the generator and leaves the original alone", function()
+  local s = { n = 2, rng = kit.seed_state(5), deck = { 3, 1, 2 } }
+  local d = kit.reseeded(s, kit.generator(9))
+  t.eq(d.deck, s.deck); t.eq(s.rng, kit.seed_state(5))
+  t.ok(d.rng ~= s.rng and d.deck ~= s.deck)
+end)
+
 test("kit: competition ranks with ties and lexicographic tie-breaks", function()
   t.eq(kit.ranks({ 10, 20, 20 }), { 3, 1, 1 })
   t.eq(kit.ranks({ 5, 7, 5 }), { 2, 1, 2 })

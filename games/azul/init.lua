@@ -373,11 +373,7 @@ end
 
 -- no hidden holdings: only the future draws from the bag are unknown, and they come
 -- from the generator, so a determinization reseeds it
-function G.determinize(s, _, rand)
-  local d = kit.copy(s)
-  d.rng = kit.seed_state(rand(0x7FFFFFFF))
-  return d
-end
+function G.determinize(s, _, rand) return kit.reseeded(s, rand) end
 
 -- tiles of each colour everywhere (bag, lid, factories, centre, lines, walls, floors)
 function G.tile_census(s)

@@ -404,10 +404,6 @@ end
 
 -- nothing is hidden but the deck orders: the decks are sets drawn from by the generator, so a
 -- copy with the generator reseeded is a determinization
-function G.determinize(s, _, rand)
-  local d = kit.copy(s)
-  d.rng = kit.seed_state(rand(0x7FFFFFFF))
-  return d
-end
+function G.determinize(s, _, rand) return kit.reseeded(s, rand) end
 
 return G
