@@ -21,6 +21,7 @@ int luaopen_tabula_go(lua_State *L);
 int luaopen_tabula_iconv(lua_State *L);
 int luaopen_tabula_draw(lua_State *L);
 int luaopen_tabula_gosolve(lua_State *L);
+int luaopen_tabula_stats(lua_State *L);
 
 
 extern const unsigned char tabula_re_lua[];
@@ -38,6 +39,7 @@ static const luaL_Reg modules[] = {
     {"tabula.c.host", luaopen_tabula_host},
     {"tabula.c.loop", luaopen_tabula_loop},
     {"tabula.c.json", luaopen_tabula_json},
+    {"tabula.c.stats", luaopen_tabula_stats},
     {"tabula.c.fs", luaopen_tabula_fs},
     {"tabula.c.proc", luaopen_tabula_proc},
     {"tabula.c.xiangqi", luaopen_tabula_xiangqi},

@@ -216,7 +216,80 @@ test("budgets: --max-calls stops new trials, names the budget, and a larger budg
     "--out", dir .. "/free", "--max-cost", "1" })
   t.eq(rc, 2); t.contains(out, "--max-cost: model free has no prices")
   t.eq(fs.kind(dir .. "/free/trials.jsonl"), nil)
-  s:close()
+  s:close()-- the resampling as it was written in Lua, to check the C version against
+local function lua_bootstrap(values, draws, seed)
+  local metrics = require "tabula.metrics"
+  local n = #values
+  local rng = metrics.rng(seed)
+  local means = {}
+  for d = 1, draws do
+    local s = 0
+    for _ = 1, n do s = s + values[rng(n)] end
+    means[d] = s / n
+  end
+  table.sort(means)
+  local function q(p) return means[math.max(1, math.min(draws, math.floor(p * draws + 0.5)))] end
+  return q(0.025), q(0.975)
+end
+
+test("bootstrap: the C resampling gives exactly the Lua reference's interval", function()
+  local metrics = require "tabula.metrics"
+  local rng = metrics.rng(3)
+  for _, case in ipairs({ { 1, 4000, 7 }, { 5, 4000, 20260101 }, { 130, 4000, 20260101 }, { 37, 999, 1 } }) do
+    local n, draws, seed = case[1], case[2], case[3]
+    local xs = {}
+    for i = 1, n do xs[i] = (rng(1000) - 1) / 999 end
+    local lo, hi = metrics.bootstrap_mean(xs, draws, seed)
+    local rlo, rhi = lua_bootstrap(xs, draws, seed)
+    t.eq(lo, rlo, "lo n=" .. n); t.eq(hi, rhi, "hi n=" .. n)
+  end
+  t.eq({ metrics.bootstrap_mean({}, 10, 1) }, {})
+end)
+
+test("records: each_id reads the index and the records past it; a stale or broken index falls back", function()
+  local dir = tmpdir()
+  local p = dir .. "/trials.jsonl"
+  local w = records.writer(p, { index = true })
+  w:write({ trial_id = "a", status = "success", big = { 1, 2, 3 } })
+  w:write({ trial_id = "b", status = "error" })
+  w:close()
+  -- a record written without the index (a crash between the two writes), then a torn line
+  local f = io.open(p, "ab"); f:write('{"status":"failure","trial_id":"c"}\n{"trial_id":"d"'); f:close()
+  local got = {}
+  local info = records.each_id(p, function(r) got[#got + 1] = r.trial_id .. "=" .. r.status end)
+  t.eq(got, { "a=success", "b=error", "c=failure" })
+  t.ok(info.torn)
+  -- an index that does not start at the beginning of the file is not trusted
+  fs.write_atomic(p .. ".idx", '{"b":10,"e":20,"id":"x","s":"success"}\n')
+  got = {}
+  records.each_id(p, function(r) got[#got + 1] = r.trial_id end)
+  t.eq(got, { "a", "b", "c" })
+  -- no index at all: the records themselves
+  os.remove(p .. ".idx")
+  got = {}
+  records.each_id(p, function(r) got[#got + 1] = r.trial_id end)
+  t.eq(got, { "a", "b", "c" })
+end)
+
+test("report: streamed XiangqiBench summary equals the in-memory one, superseded errors dropped", function()
+  local report = require "games.xiangqi.report"
+  local dir = tmpdir()
+  local rc = xb({ "--workers", "1", "--out", dir, "--model", "random", "--setting", "sighted,restricted" })
+  t.eq(rc, 0)
+  -- an error that a later result supersedes, and one that stays
+  local f = io.open(dir .. "/trials.jsonl", "rb"); local text = f:read("a"); f:close()
+  local first = json.decode(text:match("^[^\n]+"))
+  local lines = { json.canonical({ trial_id = first.trial_id, status = "error", reason = "error", error = "x" }) }
+  f = io.open(dir .. "/trials.jsonl", "wb")
+  f:write(lines[1], "\n", text, json.canonical({ trial_id = "zz", status = "error", reason = "error", error = "y" }), "\n")
+  f:close()
+  os.remove(dir .. "/trials.jsonl.idx")
+  local meta = json.read_file(dir .. "/run.json")
+  local want = report.compute(records.read(dir .. "/trials.jsonl"), meta)
+  local got = report.write(dir)
+  t.eq(json.canonical(got), json.canonical(want))
+  t.eq(got.errors, 1)
+  t.eq(got.trials, 12)
 end)
 
 return T

@@ -86,12 +86,101 @@ end
 
 local function rate(num, den) return den > 0 and num / den or nil end
 
-function M.compute(recs, meta)
-  local final, errors = records.final(recs)
-  local scored = {}
-  for _, r in ipairs(final) do if r.status == "success" or r.status == "failure" then scored[#scored + 1] = r end end
-  local bycase, order = M.by_case(scored)
-  local out = { settings = {}, order = order, trials = #scored,
+-- accumulator(meta) -> acc: acc:add(rec) for each final record (any order of
+-- arrival as in trials.jsonl), then acc:finish(errors) -> the summary. Only
+-- counters and per-trial numbers are kept, never the records, so a report's
+-- memory does not grow with what the records hold.
+function M.accumulator(meta)
+  local A = { meta = meta, bycase = {}, order = {}, scored = 0,
+    same = 0, same_win = 0, other = 0, other_win = 0,
+    outcomes = { complete = 0, illegal = 0, terminal = 0, cap = 0 }, by_len = {}, adopted = 0, diverged = 0,
+    classes = {}, nfail = 0, mix = {}, rel = { wins = {}, failures = {} },
+    tok = { input = {}, cached = {}, output = {}, reasoning = {}, cost = {}, calls = {} }, reasons = {} }
+  for b = 1, 5 do A.mix[b] = { total = 0 } end
+  return setmetatable(A, { __index = M.Accumulator })
+end
+
+-- the record fields the summary reads (the rest of each record is not decoded)
+M.FIELDS = { "trial_id", "status", "setting", "case_id", "first_move", "reference_move", "success", "simulations",
+  "moves", "reason", "actions", "stored_mate_plies", "plies", "cost", "calls", "usage" }
+
+local BUCKETS = { { 1, 1, "1" }, { 2, 2, "2" }, { 3, 4, "3-4" }, { 5, 8, "5-8" } }
+
+M.Accumulator = {}
+
+function M.Accumulator:add(r)
+  if r.status ~= "success" and r.status ~= "failure" then return end
+  self.scored = self.scored + 1
+  -- per case and setting
+  if not self.bycase[r.setting] then self.bycase[r.setting] = {}; self.order[#self.order + 1] = r.setting end
+  local cs = self.bycase[r.setting][r.case_id] or { n = 0, c = 0 }
+  cs.n = cs.n + 1
+  if r.status == "success" then cs.c = cs.c + 1 end
+  self.bycase[r.setting][r.case_id] = cs
+  -- conversion gap
+  if r.first_move then
+    if r.first_move == r.reference_move then
+      self.same = self.same + 1; if r.success then self.same_win = self.same_win + 1 end
+    else
+      self.other = self.other + 1; if r.success then self.other_win = self.other_win + 1 end
+    end
+  end
+  -- simulation gap
+  for _, sim in ipairs(r.simulations or {}) do
+    self.outcomes[sim.outcome] = (self.outcomes[sim.outcome] or 0) + 1
+    for _, b in ipairs(BUCKETS) do
+      if sim.length >= b[1] and sim.length <= b[2] then
+        local e = self.by_len[b[3]] or { n = 0, legal = 0 }
+        e.n = e.n + 1
+        if sim.outcome ~= "illegal" then e.legal = e.legal + 1 end
+        self.by_len[b[3]] = e
+      end
+    end
+    -- adopted: a fully legal line of 2+ plies whose first move was then played for real
+    if sim.outcome ~= "illegal" and sim.length >= 2 then
+      local real, reply
+      for i, mv in ipairs(r.moves or {}) do
+        if mv.ply == sim.ply + 1 and mv.by == "agent" then real = mv.move; reply = r.moves[i + 1] end
+      end
+      if real == sim.requested[1] and reply then
+        self.adopted = self.adopted + 1
+        if reply.move ~= sim.requested[2] then self.diverged = self.diverged + 1 end
+      end
+    end
+  end
+  -- failure classes
+  if not r.success then
+    self.nfail = self.nfail + 1
+    local c = FAILURE_CLASS[r.reason] or r.reason
+    self.classes[c] = (self.classes[c] or 0) + 1
+  end
+  -- REPL composition over normalised progress (5 bins)
+  local n = #(r.actions or {})
+  for i, a in ipairs(r.actions or {}) do
+    local cls = a.kind == "no_command" and "no_command" or (a.kind == "rejected" or a.kind == "illegal") and "rejected"
+      or (a.command and a.command.name) or "other"
+    local bin = math.min(5, math.floor((i - 1) / n * 5) + 1)
+    self.mix[bin][cls] = (self.mix[bin][cls] or 0) + 1
+    self.mix[bin].total = self.mix[bin].total + 1
+  end
+  -- plies relative to the stored mate distance
+  if r.stored_mate_plies and r.stored_mate_plies > 0 then
+    local list = r.success and self.rel.wins or self.rel.failures
+    list[#list + 1] = r.plies / r.stored_mate_plies
+  end
+  -- tokens and cost
+  local tok = self.tok
+  for k in pairs(tok) do
+    if k == "cost" then tok.cost[#tok.cost + 1] = r.cost or 0
+    elseif k == "calls" then tok.calls[#tok.calls + 1] = r.calls or 0
+    else tok[k][#tok[k] + 1] = (r.usage or {})[k] or 0 end
+  end
+  self.reasons[r.reason] = (self.reasons[r.reason] or 0) + 1
+end
+
+function M.Accumulator:finish(errors)
+  local order, bycase = self.order, self.bycase
+  local out = { settings = {}, order = order, trials = self.scored,
     errors = errors, draws = M.DRAWS, seed = M.SEED }
   for _, s in ipairs(order) do
     local rows, ncases = M.pass_table(bycase[s])
@@ -101,109 +190,38 @@ function M.compute(recs, meta)
   for i = 2, #order do
     out.differences[#out.differences + 1] = { a = order[i], b = order[1], diff = M.difference(bycase[order[i]], bycase[order[1]]) }
   end
-  -- conversion gap
-  local same, same_win, other, other_win = 0, 0, 0, 0
-  for _, r in ipairs(scored) do
-    if r.first_move then
-      if r.first_move == r.reference_move then
-        same = same + 1; if r.success then same_win = same_win + 1 end
-      else
-        other = other + 1; if r.success then other_win = other_win + 1 end
-      end
-    end
-  end
-  out.conversion = { first_move_is_reference = rate(same, same + other), trials_with_a_move = same + other,
-    win_rate_reference_first = rate(same_win, same), win_rate_other_first = rate(other_win, other) }
-  -- simulation gap
-  local outcomes, by_len = { complete = 0, illegal = 0, terminal = 0, cap = 0 }, {}
-  local buckets = { { 1, 1, "1" }, { 2, 2, "2" }, { 3, 4, "3-4" }, { 5, 8, "5-8" } }
-  local adopted, diverged = 0, 0
-  for _, r in ipairs(scored) do
-    for _, sim in ipairs(r.simulations or {}) do
-      outcomes[sim.outcome] = (outcomes[sim.outcome] or 0) + 1
-      for _, b in ipairs(buckets) do
-        if sim.length >= b[1] and sim.length <= b[2] then
-          local e = by_len[b[3]] or { n = 0, legal = 0 }
-          e.n = e.n + 1
-          if sim.outcome ~= "illegal" then e.legal = e.legal + 1 end
-          by_len[b[3]] = e
-        end
-      end
-      -- adopted: a fully legal line of 2+ plies whose first move was then played for real
-      if sim.outcome ~= "illegal" and sim.length >= 2 then
-        local real, reply
-        for i, mv in ipairs(r.moves or {}) do
-          if mv.ply == sim.ply + 1 and mv.by == "agent" then real = mv.move; reply = r.moves[i + 1] end
-        end
-        if real == sim.requested[1] and reply then
-          adopted = adopted + 1
-          if reply.move ~= sim.requested[2] then diverged = diverged + 1 end
-        end
-      end
-    end
-  end
+  out.conversion = { first_move_is_reference = rate(self.same, self.same + self.other), trials_with_a_move = self.same + self.other,
+    win_rate_reference_first = rate(self.same_win, self.same), win_rate_other_first = rate(self.other_win, self.other) }
   local legality = {}
-  for _, b in ipairs(buckets) do
-    local e = by_len[b[3]]
+  for _, b in ipairs(BUCKETS) do
+    local e = self.by_len[b[3]]
     legality[b[3]] = e and { n = e.n, full_line_legal = rate(e.legal, e.n) } or { n = 0 }
   end
-  out.simulation = { outcomes = outcomes, legality_by_length = legality, adopted = adopted,
-    defender_diverged = rate(diverged, adopted) }
-  -- failure classes
-  local classes, nfail = {}, 0
-  for _, r in ipairs(scored) do
-    if not r.success then
-      nfail = nfail + 1
-      local c = FAILURE_CLASS[r.reason] or r.reason
-      classes[c] = (classes[c] or 0) + 1
-    end
-  end
-  out.failures = { total = nfail, classes = classes }
-  -- REPL composition over normalised progress (5 bins)
-  local mix = {}
-  for b = 1, 5 do mix[b] = { total = 0 } end
-  for _, r in ipairs(scored) do
-    local n = #(r.actions or {})
-    for i, a in ipairs(r.actions or {}) do
-      local cls = a.kind == "no_command" and "no_command" or (a.kind == "rejected" or a.kind == "illegal") and "rejected"
-        or (a.command and a.command.name) or "other"
-      local bin = math.min(5, math.floor((i - 1) / n * 5) + 1)
-      mix[bin][cls] = (mix[bin][cls] or 0) + 1
-      mix[bin].total = mix[bin].total + 1
-    end
-  end
-  out.command_mix = mix
-  -- plies relative to the stored mate distance
-  local rel = { wins = {}, failures = {} }
-  for _, r in ipairs(scored) do
-    if r.stored_mate_plies and r.stored_mate_plies > 0 then
-      local list = r.success and rel.wins or rel.failures
-      list[#list + 1] = r.plies / r.stored_mate_plies
-    end
-  end
+  out.simulation = { outcomes = self.outcomes, legality_by_length = legality, adopted = self.adopted,
+    defender_diverged = rate(self.diverged, self.adopted) }
+  out.failures = { total = self.nfail, classes = self.classes }
+  out.command_mix = self.mix
+  local rel = self.rel
   out.plies_over_stored = { wins = metrics.mean(rel.wins), failures = metrics.mean(rel.failures),
     n_wins = #rel.wins, n_failures = #rel.failures }
-  -- tokens and cost
-  local tok = { input = {}, cached = {}, output = {}, reasoning = {}, cost = {}, calls = {} }
-  for _, r in ipairs(scored) do
-    for k in pairs(tok) do
-      if k == "cost" then tok.cost[#tok.cost + 1] = r.cost or 0
-      elseif k == "calls" then tok.calls[#tok.calls + 1] = r.calls or 0
-      else tok[k][#tok[k] + 1] = (r.usage or {})[k] or 0 end
-    end
-  end
   local per = {}
-  for k, xs in pairs(tok) do per[k] = metrics.mean(xs) end
+  for k, xs in pairs(self.tok) do per[k] = metrics.mean(xs) end
   local total_cost = 0
-  for _, c in ipairs(tok.cost) do total_cost = total_cost + c end
+  for _, c in ipairs(self.tok.cost) do total_cost = total_cost + c end
   out.per_trial = per
   out.total_cost = total_cost
-  -- reasons
-  local reasons = {}
-  for _, r in ipairs(scored) do reasons[r.reason] = (reasons[r.reason] or 0) + 1 end
-  out.reasons = reasons
-  out.model = meta and meta.model and meta.model.name
+  out.reasons = self.reasons
+  out.model = self.meta and self.meta.model and self.meta.model.name
   return out
+end
+
+-- compute(recs, meta) -> the summary of a list of records (earlier errors
+-- superseded by a result on resume are dropped first)
+function M.compute(recs, meta)
+  local final, errors = records.final(recs)
+  local acc = M.accumulator(meta)
+  for _, r in ipairs(final) do acc:add(r) end
+  return acc:finish(errors)
 end
 
 local function pct(x) return x and string.format("%.1f%%", 100 * x) or "n/a" end
@@ -326,8 +344,11 @@ end
 
 function M.write(dir)
   local meta = json.read_file(dir .. "/run.json")
-  local recs = records.read(dir .. "/trials.jsonl", { skip_bad = true })
-  local sm = M.compute(recs, meta)
+  -- streamed: one record at a time, never the whole file
+  local acc = M.accumulator(meta)
+  local errors = records.each_final(dir .. "/trials.jsonl", function(r) acc:add(r) end,
+    { skip_bad = true, keys = M.FIELDS })
+  local sm = acc:finish(errors)
   fs.write_atomic(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
   fs.write_atomic(dir .. "/report.md", M.markdown(sm))
   return sm

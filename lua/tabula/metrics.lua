@@ -44,20 +44,9 @@ end
 -- bootstrap_mean(values, draws, seed) -> lo, hi: the 95% percentile interval
 -- of the mean of values resampled with replacement. The same seed and length
 -- give the same draws, so per-unit differences give paired intervals.
+-- (the resampling runs in C, src/stats.c: a report may need millions of draws)
 function M.bootstrap_mean(values, draws, seed)
-  draws = draws or 4000
-  local n = #values
-  if n == 0 then return nil, nil end
-  local rng = M.rng(seed or 20260101)
-  local means = {}
-  for d = 1, draws do
-    local s = 0
-    for _ = 1, n do s = s + values[rng(n)] end
-    means[d] = s / n
-  end
-  table.sort(means)
-  local function q(p) return means[math.max(1, math.min(draws, math.floor(p * draws + 0.5)))] end
-  return q(0.025), q(0.975)
+  return require("tabula.c.stats").bootstrap_mean(values, draws or 4000, seed or 20260101)
 end
 
 -- wilson(c, n) -> lo, hi: the 95% Wilson score interval of a proportion

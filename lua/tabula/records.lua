@@ -9,7 +9,7 @@ local secrets = require "tabula.secrets"
 
 local M = {}
 
--- each(path, fn [, {lenient=true, skip_bad=true, keys={...}}]) -> info: calls
+-- each(path, fn [, {lenient=true, skip_bad=true, keys={...}, from=offset}]) -> info: calls
 -- fn(record, lineno) for every whole line, reading one line at a time (memory
 -- does not grow with the file). With keys, records hold only those top-level
 -- fields. info = { torn = bool, torn_bytes = n, bad = { {line=, error=}... } }.
@@ -19,6 +19,7 @@ function M.each(path, fn, opts)
   local info = { torn = false, torn_bytes = 0, bad = {} }
   local f = io.open(path, "rb")
   if not f then return info end
+  if opts.from then f:seek("set", opts.from) end
   local decode_opts = { lenient = opts.lenient, keys = opts.keys }
   local lineno = 0
   for line in f:lines("L") do
@@ -78,16 +79,86 @@ function M.final(recs)
   return out, errors
 end
 
+-- each_final(path, fn [, opts]) -> errors, info: like each, but only each
+-- trial's final record (as M.final chooses it: a later record replaces an
+-- earlier one, except that an error never replaces a result). Two passes (the
+-- first over the index when there is one); memory holds a counter per trial,
+-- not the records. (Occurrences are counted per trial rather than by line, so
+-- the index and the records agree however blank or damaged lines fall.)
+function M.each_final(path, fn, opts)
+  opts = opts or {}
+  -- pass 1: which occurrence of each trial is final (from the index when there is one)
+  local last, last_status, seen = {}, {}, {}
+  M.each_id(path, function(r)
+    local id = r.trial_id
+    if id == nil then return end
+    local k = (seen[id] or 0) + 1
+    seen[id] = k
+    if not last[id] or r.status ~= "error" or last_status[id] == "error" then
+      last[id], last_status[id] = k, r.status
+    end
+  end)
+  -- pass 2: the final records, decoded one at a time
+  local errors = 0
+  seen = {}
+  local info = M.each(path, function(r)
+    local id = r.trial_id
+    local k
+    if id ~= nil then k = (seen[id] or 0) + 1; seen[id] = k end
+    if id == nil or last[id] == k then
+      if r.status == "error" then errors = errors + 1 end
+      fn(r)
+    end
+  end, opts)
+  return errors, info
+end
+
 local Writer = {}
 Writer.__index = Writer
 
--- writer(path) -> writer, torn_bytes: opens for appending (creating the
--- directory), cutting off a torn last line left by an earlier crash.
-function M.writer(path)
+-- writer(path [, {index = true}]) -> writer, torn_bytes: opens for appending
+-- (creating the directory), cutting off a torn last line left by an earlier
+-- crash. With index, every record also appends { id, s = status, b, e = the
+-- byte offsets where its line begins and ends } to PATH.idx, after the record itself is
+-- on disk; each_id reads that small file instead of the records.
+function M.writer(path, opts)
   fs.mkdir_p(fs.dirname(path))
   local a, torn = fs.appender(path)
   if not a then cli.fail("%s", torn) end
-  return setmetatable({ path = path, appender = a }, Writer), torn
+  local w = setmetatable({ path = path, appender = a }, Writer)
+  if opts and opts.index then
+    local f = io.open(path, "rb")
+    w.offset = f and f:seek("end") or 0
+    if f then f:close() end
+    local ia, ierr = fs.appender(path .. ".idx")
+    if not ia then cli.fail("%s", ierr) end
+    w.index = ia
+  end
+  return w, torn
+end
+
+-- each_id(path, fn) -> info: fn({ trial_id, status }, lineno?) for every record,
+-- from PATH.idx where it covers the file (a few bytes a record), then from the
+-- records past the last indexed one (written before a crash could index them,
+-- or by a writer without an index). info as for each.
+function M.each_id(path, fn)
+  local size = fs.kind(path) == "file" and (function()
+    local f = io.open(path, "rb"); local n = f:seek("end"); f:close(); return n
+  end)() or 0
+  local covered = 0
+  local idx = io.open(path .. ".idx", "rb")
+  if idx then
+    for line in idx:lines("L") do
+      local e = line:sub(-1) == "\n" and json.decode(line)
+      -- only an unbroken run of entries from the start of the file counts
+      if not e or e.b ~= covered or type(e.e) ~= "number" or e.e > size or e.e <= covered then break end
+      fn({ trial_id = e.id, status = e.s })
+      covered = e.e
+    end
+    idx:close()
+  end
+  if covered == size then return { torn = false, torn_bytes = 0, bad = {} } end
+  return M.each(path, fn, { skip_bad = true, keys = { "trial_id", "status" }, from = covered })
 end
 
 -- line(record) -> the record as one line of valid UTF-8 JSON, whatever bytes its
@@ -108,11 +179,21 @@ end
 -- (a full disk) stops the run with one line naming the file and the error;
 -- the records written before it stay intact.
 function Writer:write(rec)
-  local ok, err = self.appender:write(M.line(rec))
+  local line = M.line(rec)
+  local ok, err = self.appender:write(line)
   if not ok then error(cli.user_error(string.format("%s: %s", self.path, err), 1), 0) end
+  if self.index then
+    local b = self.offset
+    self.offset = b + #line + 1
+    ok, err = self.index:write(json.canonical({ id = rec.trial_id, s = rec.status, b = b, e = self.offset }))
+    if not ok then error(cli.user_error(string.format("%s.idx: %s", self.path, err), 1), 0) end
+  end
 end
 
-function Writer:close() self.appender:close() end
+function Writer:close()
+  self.appender:close()
+  if self.index then self.index:close() end
+end
 Writer.__close = Writer.close
 
 return M

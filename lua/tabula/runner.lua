@@ -34,9 +34,9 @@ function M.prepare(dir, meta, accept_changes)
   if not ok then cli.fail("%s", err) end
   -- only ids and states are read: memory does not grow with the records' size
   local done = {}
-  local info = records.each(dir .. "/trials.jsonl", function(r)
+  local info = records.each_id(dir .. "/trials.jsonl", function(r)
     if r.trial_id and r.status ~= "error" then done[r.trial_id] = r.status end
-  end, { skip_bad = true, keys = { "trial_id", "status" } })
+  end)
   return done, info
 end
 
@@ -81,7 +81,7 @@ function M.run(spec)
   for _, t in ipairs(spec.trials) do
     if not done[t.id] then pending[#pending + 1] = t end
   end
-  local writer = records.writer(spec.dir .. "/trials.jsonl")
+  local writer = records.writer(spec.dir .. "/trials.jsonl", { index = true })
   local finished, errors = 0, 0
   if #pending < #spec.trials then
     io.stderr:write(string.format("resuming: %d of %d trials already recorded\n", #spec.trials - #pending, #spec.trials))

@@ -1,0 +1,53 @@
+-- bench/report_scale.lua — helpers of bench/report_scale.sh.
+--   tabula bench/report_scale.lua make TEMPLATE_RUN OUT N   synthetic run of N real-shaped records
+--   tabula bench/report_scale.lua old RUN                    the summary as before: every record in memory
+--   tabula bench/report_scale.lua resume RUN                 what continuing a run reads (runner.prepare: run.json, the lock, ids and states)
+--   tabula bench/report_scale.lua resume-old RUN             the same as before (every record decoded)
+local records = require "tabula.records"
+local json = require "tabula.json"
+local fs = require "tabula.fs"
+local report = require "games.xiangqi.report"
+
+local mode = arg[1]
+if mode == "make" then
+  local src, out, n = arg[2], arg[3], tonumber(arg[4])
+  local templates = records.read(src .. "/trials.jsonl")
+  fs.mkdir_p(out)
+  local meta = json.read_file(src .. "/run.json")
+  fs.write_atomic(out .. "/run.json", json.encode(meta, { pretty = true }) .. "\n")
+  local f = assert(io.open(out .. "/trials.jsonl", "wb"))
+  local idx = assert(io.open(out .. "/trials.jsonl.idx", "wb"))   -- as the runner's writer keeps it
+  local offset = 0
+  local lines = {}
+  for i, r in ipairs(templates) do
+    r.trial_id = "TRIAL"
+    r.case_id = "CASE"
+    lines[i] = json.canonical(r)
+  end
+  for i = 1, n do
+    local line = lines[(i - 1) % #lines + 1]
+    local rec = line:gsub('"TRIAL"', string.format('"t%07d"', i), 1):gsub('"CASE"', string.format('"c%04d"', i % 500), 1)
+    f:write(rec, "\n")
+    idx:write(json.canonical({ id = string.format("t%07d", i), s = "success", b = offset, e = offset + #rec + 1 }), "\n")
+    offset = offset + #rec + 1
+  end
+  f:close()
+  idx:close()
+  print(string.format("wrote %d records to %s", n, out))
+elseif mode == "old" then
+  local meta = json.read_file(arg[2] .. "/run.json")
+  local sm = report.compute(records.read(arg[2] .. "/trials.jsonl"), meta)
+  print(string.format("old summary: %d trials", sm.trials))
+elseif mode == "resume" then
+  local runner = require "tabula.runner"
+  local meta = json.read_file(arg[2] .. "/run.json")
+  local done = runner.prepare(arg[2], meta)
+  local n = 0
+  for _ in pairs(done) do n = n + 1 end
+  print(string.format("resume read %d ids", n))
+elseif mode == "resume-old" then
+  local recs = records.read(arg[2] .. "/trials.jsonl", { skip_bad = true })
+  local done = {}
+  for _, r in ipairs(recs) do done[r.trial_id] = r end
+  print(string.format("old resume read %d records", #recs))
+end
