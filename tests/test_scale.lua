@@ -216,7 +216,10 @@ test("budgets: --max-calls stops new trials, names the budget, and a larger budg
     "--out", dir .. "/free", "--max-cost", "1" })
   t.eq(rc, 2); t.contains(out, "--max-cost: model free has no prices")
   t.eq(fs.kind(dir .. "/free/trials.jsonl"), nil)
-  s:close()-- the resampling as it was written in Lua, to check the C version against
+  s:close()
+end)
+
+-- the resampling as it was written in Lua, to check the C version against
 local function lua_bootstrap(values, draws, seed)
   local metrics = require "tabula.metrics"
   local n = #values
