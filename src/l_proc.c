@@ -65,11 +65,10 @@ static int l_write(lua_State *L)
 }
 
 /* read() -> data | "" at EOF | false when nothing is ready yet */
-static int l_read(lua_State *L)
+/* push what a non-blocking read returned: data | "" at EOF | false when
+ * nothing was ready | nil, message */
+static int push_read(lua_State *L, const char *buf, ssize_t r)
 {
-    proc_t *p = check_proc(L);
-    char buf[65536];
-    ssize_t r = proc_read(p, buf, sizeof buf);
     if (r < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK) { lua_pushboolean(L, 0); return 1; }
         luaL_pushfail(L);
@@ -78,6 +77,13 @@ static int l_read(lua_State *L)
     }
     lua_pushlstring(L, buf, (size_t)r);
     return 1;
+}
+
+static int l_read(lua_State *L)
+{
+    proc_t *p = check_proc(L);
+    char buf[65536];
+    return push_read(L, buf, proc_read(p, buf, sizeof buf));
 }
 
 static int l_fd(lua_State *L)
@@ -156,15 +162,7 @@ static int l_read_fd(lua_State *L)
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0 && !(fl & O_NONBLOCK)) fcntl(fd, F_SETFL, fl | O_NONBLOCK);
     char buf[65536];
-    ssize_t r = read(fd, buf, sizeof buf);
-    if (r < 0) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK) { lua_pushboolean(L, 0); return 1; }
-        luaL_pushfail(L);
-        lua_pushstring(L, strerror(errno));
-        return 2;
-    }
-    lua_pushlstring(L, buf, (size_t)r);
-    return 1;
+    return push_read(L, buf, read(fd, buf, sizeof buf));
 }
 
 int luaopen_tabula_proc(lua_State *L)
