@@ -5,6 +5,7 @@
 # with cluster/slurm/submit.sh, waits for the merge job, and checks that the
 # merged records and report equal a single-process run's. Not part of CI.
 set -euo pipefail
+trap 'echo "test-cluster: failed at line $LINENO (see /var/log/slurm/)"' ERR
 cd "$(dirname "$0")/../.."
 root=$PWD
 [ "$(id -u)" = 0 ] || { echo "test-cluster: run as root (it installs and starts Slurm)"; exit 2; }
@@ -20,7 +21,7 @@ cpus=$(nproc)
 mem=$(awk '/MemTotal/ { print int($2 / 1024) - 512 }' /proc/meminfo)
 conf=/etc/slurm/slurm.conf
 mkdir -p /etc/slurm /var/spool/slurmctld /var/spool/slurmd /var/log/slurm /run/munge
-[ -f "$conf" ] && [ ! -f "$conf.before-tabula" ] && cp "$conf" "$conf.before-tabula"
+if [ -f "$conf" ] && [ ! -f "$conf.before-tabula" ]; then cp "$conf" "$conf.before-tabula"; fi
 cat > "$conf" <<CONF
 # written by tabula's tests/cluster/slurm.sh: a single-node cluster
 ClusterName=tabula
@@ -42,9 +43,6 @@ JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 NodeName=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
-CONF
-cat > /etc/slurm/cgroup.conf <<CONF
-CgroupPlugin=disabled
 CONF
 
 # munge: a key, then the daemon
