@@ -8,6 +8,8 @@
 -- A match here is { game = , ranks = {r1..rn}, seats = {participant per seat}, ... }.
 local kit = require "games.kit"
 
+local metrics = require "tabula.metrics"
+
 local M = {}
 
 M.PENALTY = 0.02
@@ -393,36 +395,8 @@ function M.matched_delta(matches, A, B, opts)
   return { delta = mean, lo = M.quantile(means, alpha / 2), hi = M.quantile(means, 1 - alpha / 2), scenarios = #diffs }
 end
 
--- ranks_avg(xs) -> average ranks (1 = smallest; ties share the mean rank)
-local function avg_ranks(xs)
-  local idx = {}
-  for i = 1, #xs do idx[i] = i end
-  table.sort(idx, function(a, b) return xs[a] < xs[b] end)
-  local r, i = {}, 1
-  while i <= #idx do
-    local j = i
-    while j < #idx and xs[idx[j + 1]] == xs[idx[i]] do j = j + 1 end
-    for k = i, j do r[idx[k]] = (i + j) / 2 end
-    i = j + 1
-  end
-  return r
-end
-
--- pearson(x, y) -> correlation, nil when either is constant
-function M.pearson(x, y)
-  local n = #x
-  local mx, my = 0, 0
-  for i = 1, n do mx = mx + x[i] / n; my = my + y[i] / n end
-  local sxy, sxx, syy = 0, 0, 0
-  for i = 1, n do
-    sxy = sxy + (x[i] - mx) * (y[i] - my); sxx = sxx + (x[i] - mx) ^ 2; syy = syy + (y[i] - my) ^ 2
-  end
-  if sxx == 0 or syy == 0 then return nil end
-  return sxy / math.sqrt(sxx * syy)
-end
-
--- spearman(x, y) -> Pearson correlation of the average ranks
-function M.spearman(x, y) return M.pearson(avg_ranks(x), avg_ranks(y)) end
+-- correlations: one implementation for every report (tabula.metrics)
+M.pearson, M.spearman = metrics.pearson, metrics.spearman
 
 -- split_half(matches, names, opts) -> mean over random half splits of a game's matches
 -- (every participant in both halves; opts.splits, default 2000, seed) of the Spearman

@@ -29,6 +29,8 @@
 local json = require "tabula.json"
 local trees = require "scenarios.tsugo.trees"
 
+local metrics = require "tabula.metrics"
+
 local M = {}
 
 M.WEIGHTS = {
@@ -130,43 +132,8 @@ function M.tokene(acc, mean_itt)
   return 100 * a / d
 end
 
--- pearson(xs, ys) -> r, or nil when fewer than 2 pairs or a constant series
-function M.pearson(xs, ys)
-  local n = #xs
-  if n < 2 then return nil end
-  local mx, my = 0, 0
-  for i = 1, n do mx = mx + xs[i]; my = my + ys[i] end
-  mx, my = mx / n, my / n
-  local sxy, sxx, syy = 0, 0, 0
-  for i = 1, n do
-    local dx, dy = xs[i] - mx, ys[i] - my
-    sxy, sxx, syy = sxy + dx * dy, sxx + dx * dx, syy + dy * dy
-  end
-  if sxx == 0 or syy == 0 then return nil end
-  return sxy / math.sqrt(sxx * syy)
-end
-
--- ranks(xs) -> 1-based ranks, ties sharing their average rank
-function M.ranks(xs)
-  local idx = {}
-  for i = 1, #xs do idx[i] = i end
-  table.sort(idx, function(a, b) if xs[a] ~= xs[b] then return xs[a] < xs[b] end return a < b end)
-  local r = {}
-  local i = 1
-  while i <= #idx do
-    local j = i
-    while j < #idx and xs[idx[j + 1]] == xs[idx[i]] do j = j + 1 end
-    for k = i, j do r[idx[k]] = (i + j) / 2 end
-    i = j + 1
-  end
-  return r
-end
-
--- spearman(xs, ys) -> Pearson's r of the (tie-averaged) ranks
-function M.spearman(xs, ys)
-  if #xs < 2 then return nil end
-  return M.pearson(M.ranks(xs), M.ranks(ys))
-end
+-- correlations: one implementation for every report (tabula.metrics)
+M.pearson, M.ranks, M.spearman = metrics.pearson, metrics.ranks, metrics.spearman
 
 M.PER_RESPONSE = { "swr", "sfh", "scr", "ssc", "sbc", "tmd", "tmf", "tnc", "itt", "ipn", "searche", "scr_rank", "searche_rank" }
 
