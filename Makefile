@@ -5,6 +5,9 @@
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (built in build/san)
 
 PKGS     := lua5.4 libcjson libcurl cairo
+# libcurl and cairo are opened on first use (src/dynlib.c), not linked: a
+# command that makes no request and draws nothing never loads them
+LINKED   := lua5.4 libcjson
 # lpeg is linked statically from Debian's lua-lpeg-dev
 LPEG_A   := $(firstword $(wildcard /usr/lib/*/liblua5.4-lpeg.a /usr/lib/liblua5.4-lpeg.a) liblua5.4-lpeg.a)
 RE_LUA   := /usr/share/lua/5.4/re.lua
@@ -13,7 +16,8 @@ CC       ?= gcc
 OPT      ?= -O2
 CFLAGS   := -std=c11 $(OPT) -g -Wall -Wextra -Werror -D_GNU_SOURCE \
             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS   := $(LPEG_A) $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+LDLIBS   := $(LPEG_A) $(shell pkg-config --libs $(LINKED) 2>/dev/null) -lm -ldl
+LDFLAGS  += -Wl,--as-needed
 
 ifeq ($(SANITIZE),1)
 BUILD    := build/san
@@ -30,7 +34,8 @@ BIN      := tabula
 endif
 
 # Pure C cores: never include lua.h.
-CORE     := loop json fs sha256 proc xiangqi xqsearch http image image_layout chess go draw gosolve stats
+CORE     := loop json fs sha256 proc xiangqi xqsearch http image image_layout chess go draw gosolve stats \
+            dynlib curl_api cairo_api
 # Lua bindings: each ends in one luaopen_tabula_*.
 BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image l_chess l_go l_iconv l_draw l_gosolve l_stats libs
 OBJS     := $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE) $(BIND) re_lua))

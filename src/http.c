@@ -1,7 +1,7 @@
 /* http.c — see http.h. */
 #include "http.h"
 
-#include <curl/curl.h>
+#include "curl_api.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,16 +54,16 @@ static void check_done(void)
 {
     CURLMsg *msg;
     int left;
-    while ((msg = curl_multi_info_read(multi, &left))) {
+    while ((msg = curl.multi_info_read(multi, &left))) {
         if (msg->msg != CURLMSG_DONE) continue;
         http_req *r = NULL;
-        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+        curl.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
         r->curl_code = (int)msg->data.result;
-        curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &r->status);
-        curl_easy_getinfo(msg->easy_handle, CURLINFO_TOTAL_TIME, &r->total);
+        curl.easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &r->status);
+        curl.easy_getinfo(msg->easy_handle, CURLINFO_TOTAL_TIME, &r->total);
         if (r->curl_code != CURLE_OK && !r->errbuf[0])
-            snprintf(r->errbuf, sizeof r->errbuf, "%s", curl_easy_strerror(msg->data.result));
-        curl_multi_remove_handle(multi, msg->easy_handle);
+            snprintf(r->errbuf, sizeof r->errbuf, "%s", curl.easy_strerror(msg->data.result));
+        curl.multi_remove_handle(multi, msg->easy_handle);
         r->finished = 1;
         in_flight--;
         loop_signal(r->lp, r->done_token);
@@ -77,7 +77,7 @@ static void on_socket_ready(void *ud, int fd, int events)
     int flags = ((events & LOOP_READ) ? CURL_CSELECT_IN : 0) | ((events & LOOP_WRITE) ? CURL_CSELECT_OUT : 0) |
                 ((events & LOOP_ERROR) ? CURL_CSELECT_ERR : 0);
     int running;
-    curl_multi_socket_action(multi, fd, flags, &running);
+    curl.multi_socket_action(multi, fd, flags, &running);
     check_done();
 }
 
@@ -96,7 +96,7 @@ static void on_timer(void *ud, uint64_t id)
     (void)ud; (void)id;
     curl_timer = 0;
     int running;
-    curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    curl.multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
     check_done();
 }
 
@@ -109,16 +109,19 @@ static int timer_cb(CURLM *m, long timeout_ms, void *userp)
     return 0;
 }
 
-static int ensure_multi(loop_t *lp)
+/* libcurl is loaded and initialised on the first request, never at start */
+static int ensure_multi(loop_t *lp, char *err, size_t errlen)
 {
     if (multi) return 0;
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return -1;
-    multi = curl_multi_init();
-    if (!multi) return -1;
+    if (curl_api_load(err, errlen)) return -1;
+    if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK || !(multi = curl.multi_init())) {
+        snprintf(err, errlen, "cannot initialise libcurl");
+        return -1;
+    }
     multi_loop = lp;
-    curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
-    curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, timer_cb);
-    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
+    curl.multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
+    curl.multi_setopt(multi, CURLMOPT_TIMERFUNCTION, timer_cb);
+    curl.multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
     return 0;
 }
 
@@ -152,10 +155,10 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 
 http_req *http_start(loop_t *lp, const http_options *o, char *err, size_t errlen)
 {
-    if (ensure_multi(lp)) { snprintf(err, errlen, "cannot initialise libcurl"); return NULL; }
+    if (ensure_multi(lp, err, errlen)) return NULL;
     http_req *r = calloc(1, sizeof *r);
     if (!r) { snprintf(err, errlen, "out of memory"); return NULL; }
-    r->easy = nspare > 0 ? spare[--nspare] : curl_easy_init();
+    r->easy = nspare > 0 ? spare[--nspare] : curl.easy_init();
     if (!r->easy) { free(r); snprintf(err, errlen, "cannot create a curl handle"); return NULL; }
     r->lp = lp;
     r->stream = o->stream;
@@ -163,38 +166,38 @@ http_req *http_start(loop_t *lp, const http_options *o, char *err, size_t errlen
     r->done_token = loop_token(lp);
     r->stream_token = loop_token(lp);
     CURL *e = r->easy;
-    curl_easy_setopt(e, CURLOPT_URL, o->url);
-    curl_easy_setopt(e, CURLOPT_PRIVATE, r);
-    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, r->errbuf);
-    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(e, CURLOPT_HEADERDATA, r);
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-    if (o->connect_timeout_ms > 0) curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
-    if (o->timeout_ms > 0) curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+    curl.easy_setopt(e, CURLOPT_URL, o->url);
+    curl.easy_setopt(e, CURLOPT_PRIVATE, r);
+    curl.easy_setopt(e, CURLOPT_ERRORBUFFER, r->errbuf);
+    curl.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl.easy_setopt(e, CURLOPT_WRITEDATA, r);
+    curl.easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+    curl.easy_setopt(e, CURLOPT_HEADERDATA, r);
+    curl.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+    curl.easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+    if (o->connect_timeout_ms > 0) curl.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
+    if (o->timeout_ms > 0) curl.easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
     if (o->idle_timeout_ms > 0) {
-        curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (o->idle_timeout_ms + 999) / 1000);
+        curl.easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl.easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (o->idle_timeout_ms + 999) / 1000);
     }
     const char *method = o->method ? o->method : "GET";
-    if (strcmp(method, "GET") != 0) curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
+    if (strcmp(method, "GET") != 0) curl.easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
     if (o->body) {
         r->body = malloc(o->body_len + 1);
         if (!r->body) { http_free(r); snprintf(err, errlen, "out of memory"); return NULL; }
         memcpy(r->body, o->body, o->body_len);
         r->body[o->body_len] = 0;
-        curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
-        curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)o->body_len);
+        curl.easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
+        curl.easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)o->body_len);
     }
-    for (const char *const *h = o->headers; h && *h; h++) r->headers = curl_slist_append(r->headers, *h);
-    r->headers = curl_slist_append(r->headers, "Expect:");   /* no 100-continue round trip */
-    curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
-    CURLMcode mc = curl_multi_add_handle(multi, e);
+    for (const char *const *h = o->headers; h && *h; h++) r->headers = curl.slist_append(r->headers, *h);
+    r->headers = curl.slist_append(r->headers, "Expect:");   /* no 100-continue round trip */
+    curl.easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
+    CURLMcode mc = curl.multi_add_handle(multi, e);
     if (mc != CURLM_OK) {
-        snprintf(err, errlen, "cannot start the transfer: %s", curl_multi_strerror(mc));
+        snprintf(err, errlen, "cannot start the transfer: %s", curl.multi_strerror(mc));
         http_free(r);
         return NULL;
     }
@@ -245,17 +248,17 @@ void http_free(http_req *r)
     if (!r) return;
     if (r->easy) {
         if (!r->finished && multi) {
-            curl_multi_remove_handle(multi, r->easy);
+            curl.multi_remove_handle(multi, r->easy);
             in_flight--;
         }
         if (nspare < SPARE_MAX) {
-            curl_easy_reset(r->easy);
+            curl.easy_reset(r->easy);
             spare[nspare++] = r->easy;
         } else {
-            curl_easy_cleanup(r->easy);
+            curl.easy_cleanup(r->easy);
         }
     }
-    curl_slist_free_all(r->headers);
+    curl.slist_free_all(r->headers);
     free(r->body);
     free(r->resp_headers.data);
     free(r->resp_body.data);
@@ -265,4 +268,7 @@ void http_free(http_req *r)
 
 int http_in_flight(void) { return in_flight; }
 
-const char *http_curl_version(void) { return curl_version_info(CURLVERSION_NOW)->version; }
+const char *http_curl_version(void)
+{
+    return curl_api_loaded() ? curl.version_info(CURLVERSION_NOW)->version : NULL;
+}

@@ -50,6 +50,7 @@ void        http_chunk_consumed(http_req *r);
 void http_free(http_req *r);
 /* Number of transfers in flight. */
 int  http_in_flight(void);
+/* the loaded libcurl's version; NULL before the first request loads it */
 const char *http_curl_version(void);
 
 #endif

@@ -60,9 +60,10 @@ void img_path_point(const img_arrow_path *p, double t, double *x, double *y);
 /* Draw and encode as PNG into a malloc'd buffer. Returns 0, or -1 with err. */
 int img_render_png(const img_board *b, unsigned char **png, size_t *len, char *err, size_t errlen);
 
-/* Decode a PNG and read pixels (for checks): returns an opaque handle or NULL. */
+/* Decode a PNG and read pixels (for checks): returns an opaque handle, or
+ * NULL with a message in err. */
 typedef struct img_pixels img_pixels;
-img_pixels *img_load_png(const unsigned char *png, size_t len);
+img_pixels *img_load_png(const unsigned char *png, size_t len, char *err, size_t errlen);
 void img_size(const img_pixels *p, int *w, int *h);
 void img_pixel(const img_pixels *p, int x, int y, int *r, int *g, int *b);
 void img_free(img_pixels *p);

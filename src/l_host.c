@@ -1,8 +1,9 @@
 /* l_host.c — tabula.c.host: where the Lua library lives, versions, and the
  * protected call that runs the Lua main (tabula_run). */
+#include "http.h"
 #include "libs.h"
 
-#include <curl/curl.h>
+#include <curl/curlver.h>
 #include <cJSON.h>
 #include <lauxlib.h>
 #include <limits.h>
@@ -53,7 +54,10 @@ static int l_versions(lua_State *L)
     lua_setfield(L, -2, "tabula");
     lua_pushstring(L, LUA_RELEASE);
     lua_setfield(L, -2, "lua");
-    lua_pushstring(L, curl_version_info(CURLVERSION_NOW)->version);
+    /* libcurl is loaded on the first request (curl_api.h): until then, the
+     * version tabula was built against (the same soname, so the same ABI) */
+    const char *curl_loaded = http_curl_version();
+    lua_pushstring(L, curl_loaded ? curl_loaded : LIBCURL_VERSION);
     lua_setfield(L, -2, "libcurl");
     lua_pushstring(L, cJSON_Version());
     lua_setfield(L, -2, "cjson");

@@ -180,8 +180,9 @@ static int l_load_png(lua_State *L)
     size_t len;
     const char *png = luaL_checklstring(L, 1, &len);
     img_pixels **p = lua_newuserdatauv(L, sizeof *p, 0);
-    *p = img_load_png((const unsigned char *)png, len);
-    if (!*p) { luaL_pushfail(L); lua_pushliteral(L, "not a PNG image"); return 2; }
+    char err[300];
+    *p = img_load_png((const unsigned char *)png, len, err, sizeof err);
+    if (!*p) { luaL_pushfail(L); lua_pushstring(L, err); return 2; }
     luaL_setmetatable(L, PIXELS_MT);
     return 1;
 }
