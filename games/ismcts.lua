@@ -9,8 +9,9 @@
 --
 -- steps bounds the actions of one simulation (tree and rollout together); a simulation
 -- that stops before the end is scored on the provisional ranking. A simultaneous choice
--- is searched as if the seats chose in turn (a seat's later choices are never shown the
--- earlier ones in play, only in the search). info: simulations, nodes, visits of the pick.
+-- is searched as if the seats chose in turn, the observer first (so the root holds its
+-- actions; the game must accept the pending seats' choices in any order), the others
+-- after it in seat order. info: simulations, nodes, visits of the pick.
 local kit = require "games.kit"
 
 local M = {}
@@ -79,6 +80,7 @@ function M.choose(G, state, observer, rand, opts)
     -- selection and expansion
     while taken < steps and not G.is_terminal(d) do
       local seat = G.current_seats(d)[1]
+      if taken == 0 then seat = observer end    -- a simultaneous choice: the observer's comes first
       local acts = G.legal_actions(d, seat, true)
       local untried = {}
       for _, a in ipairs(acts) do

@@ -103,8 +103,8 @@ local BUILTIN = { { name = "random", player = "random" }, { name = "heuristic", 
 
 test("dece match: a full match per game between built-in players; decisions counted", function()
   local dir = tmpdir()
-  local arena = arena_for(dir, BUILTIN, { "azul", "splendor", "century" })
-  for _, g in ipairs({ "azul", "splendor", "century" }) do
+  local arena = arena_for(dir, BUILTIN, { "azul", "splendor", "century", "7wonders" })
+  for _, g in ipairs({ "azul", "splendor", "century", "7wonders" }) do
     local rec = match.play(arena, { id = g .. "-1", game = g, seats = { "ismcts", "random", "heuristic" }, setup_seed = 77 })
     t.eq(rec.status, "finished")
     t.eq(#rec.ranks, 3)
@@ -186,6 +186,28 @@ test("dece match: a model participant over the mock server in Century: a legal a
   t.eq(#log, 2)
   local first = log[1].body and json.decode(log[1].body) or log[1]
   t.contains(json.encode(first), "play:1: play card 1 (produce 2 yellow)", "the legal actions are listed")
+end)
+
+test("dece match: a model participant over the mock server in 7 Wonders: a simultaneous round, then an invalid answer forfeits", function()
+  local mock = require "tests.mock"
+  local G = require "games.7wonders"
+  local first = G.card(G.setup(3, 3).hands[2][1]).slug
+  local s = mock.start({ { match = "Decision 1 ", reply = "ACTION: discard:" .. first, times = 1 }, { reply = "ACTION: build:everything" } })
+  local dir = tmpdir()
+  local mf = mock_models(dir, s.url)
+  local list = { { name = "llm", model = "m", models_file = mf }, BUILTIN[1], BUILTIN[2] }
+  local ok, rec = pcall(match.play, arena_for(dir, list, { "7wonders" }),
+    { id = "7wonders-1", game = "7wonders", seats = { "random", "llm", "heuristic" }, setup_seed = 3 })
+  local log = s:log()
+  s:close()
+  if not ok then error(rec, 0) end
+  t.eq(rec.status, "forfeit"); t.eq(rec.forfeits, { 2 }); t.eq(rec.ranks[2], 3)
+  t.eq(rec.decisions, { 2, 2, 2 }, "every seat chose in both rounds")
+  t.eq(#log, 2)
+  local prompt = json.encode(log[1].body and json.decode(log[1].body) or log[1])
+  t.contains(prompt, "discard:" .. first)
+  local ev = records.read(dir .. "/matches/7wonders-1.jsonl")
+  t.eq(#ev[2].choices, 3, "one step holds the three sealed choices")
 end)
 
 test("dece match: retries with feedback, then a fallback action; tools answer through the harness", function()
