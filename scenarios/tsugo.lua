@@ -23,8 +23,10 @@
 --  * ITT: the output tokens the provider reports when the whole output is
 --    visible, output minus hidden reasoning tokens when it is not, and
 --    ceil(bytes / 4) of the visible text for built-in players (no usage).
---  * The built-in `engine` player reads the presented problem with MCTS
---    (--engine-playouts, 1000) and writes its reading as a narrative;
+--  * The built-in `engine` player reads the presented problem with the local
+--    solver (--engine-nodes, 200000 nodes split over the moves it tries), and
+--    with MCTS (--engine-playouts, 1000) when the solver gives up, and writes
+--    its reading as a narrative (scenarios/tsugo/player.lua);
 --    `random` picks an option or a local legal point.
 --  * Defaults follow the paper: temperature 0.7, up to 32768 output tokens;
 --    --robustness switches to the terse answer-only prompts at temperature 0.
@@ -69,7 +71,8 @@ S.options = {
   { "extractor", "string", "builtin", "model that turns reasoning into trees (builtin: the engine narrative's own reader)" },
   { "references", "bool", true, "run the MCTS and GNU Go references (one trial per problem)" },
   { "mcts-playouts", "int", 200, "playouts of the MCTS/UCT reference" },
-  { "engine-playouts", "int", 1000, "playouts of the built-in engine player's search" },
+  { "engine-nodes", "int", 200000, "node budget of the built-in engine player's solver, split over the first moves it tries (0: MCTS only)" },
+  { "engine-playouts", "int", 1000, "playouts of the built-in engine player's MCTS when its solver gives up" },
   { "gnugo", "string", "/usr/games/gnugo", "GNU Go binary (none: no GNU Go)" },
   { "closed-loop", "bool", false, "play on after the first move against the reference tree's defence (GNU Go off the tree) until the goal is decided" },
   { "image-detail", "string", nil, "image detail hint for providers that take one (low, high, auto)" },
@@ -314,7 +317,7 @@ function S.play(trial, env)
       key = trial.id, sample = trial.index, rng = env.rng_for(trial), legal_actions = legal_here,
       format = function(a) return type(a) == "table" and a.text or ("answer is " .. tostring(a)) end,
       policy = function()
-        return { text = player.reading(position, { options = opts4, show = show, playouts = opts["engine-playouts"],
+        return { text = player.reading(position, { options = opts4, show = show, playouts = opts["engine-playouts"], nodes = opts["engine-nodes"],
           seed = trial.seed + trial.index }) }
       end,
     }

@@ -1,6 +1,7 @@
 -- games.go.transform — the 8 board symmetries, colour inversion and coordinate
 -- relabeling, applied to a normalized problem (games.go.problem): stones,
--- grid, side to play, correct and wrong sets, tree, main line and region all
+-- grid, side to play, correct and wrong sets, tree, main line, region and the
+-- suite's target and allowed points all
 -- move together. inverse(name) undoes a symmetry.
 local go = require "games.go"
 
@@ -62,6 +63,8 @@ function M.apply(p, how)
   q.correct = sorted(map_list(p.correct, pt))
   q.wrong = sorted(map_list(p.wrong or {}, pt))
   q.correct_gtp = map_list(q.correct, function(v) return go.to_gtp(v, size) end)
+  if p.target then q.target = pt(p.target) end                 -- the suite's group at stake
+  if p.allowed then q.allowed = sorted(map_list(p.allowed, pt)) end
   local function tree(list)
     return map_list(list, function(n)
       local m = copy(n)

@@ -18,9 +18,12 @@ local NAMES = { B = "Black", W = "White" }
 
 -- write(reading) -> text. reading = { to_play = "B", candidates = { { pos, letter?,
 -- lines = { { moves = { "S17", "R18" }, result = "win"|"lose"|"other", why = "..." } } } },
--- conclusion = "...", answer = "A" or "S17" }
+-- conclusion = "...", answer = "A" or "S17", preamble = { "a sentence", ... } (optional) }
+-- Only Candidate and Line statements make nodes; the other sentences are prose.
 function M.write(r)
-  local L = { string.format("%s to play. I read each candidate first move in turn.", NAMES[r.to_play]), "" }
+  local L = { string.format("%s to play. I read each candidate first move in turn.", NAMES[r.to_play]) }
+  for _, s in ipairs(r.preamble or {}) do L[#L + 1] = s end
+  L[#L + 1] = ""
   for _, c in ipairs(r.candidates) do
     local head = "Candidate" .. (c.letter and (" " .. c.letter) or "") .. ": " .. r.to_play .. " " .. c.pos
     if #c.lines == 0 then

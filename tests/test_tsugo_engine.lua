@@ -1,0 +1,116 @@
+-- TsuGO's built-in engine player: solver first (its answer is the solver's
+-- proof, its narrative a valid tree with the proven move as a won branch and
+-- the refuted ones as lost branches), MCTS when the solver gives up (said in
+-- the narrative, the answer the search's top move), on the own suite and under
+-- a board transform.
+local t = require "tabula.testing"
+local fs = require "tabula.fs"
+local go = require "games.go"
+local solve = require "games.go.solve"
+local player = require "scenarios.tsugo.player"
+local narrative = require "scenarios.tsugo.narrative"
+local trees = require "scenarios.tsugo.trees"
+local mcts = require "scenarios.tsugo.mcts"
+local problems = require "scenarios.tsugo.problems"
+local transforms = require "scenarios.tsugo.transforms"
+local tp = require "scenarios.tsugo.prompts"
+local test, T = t.suite()
+
+local SUITE = t.root() .. "/games/go/suite.jsonl"
+local STD = tp.frame("standard")
+
+local function side(p) return p.to_play == "black" and "B" or "W" end
+
+-- the K=4 option sets of the suite, as the scenario builds them
+local function suite_trials()
+  local run = require("tabula.cmd.run").lib
+  local S = run.load(t.root() .. "/scenarios/tsugo.lua")
+  local opts = assert(require("tabula.cli").parse(run.spec(S), { "--problems", SUITE, "--gnugo", "none", "--mcts-playouts", "40",
+    "--modality", "symbolic", "--candidates", "4", "--no-references" }))
+  return S.plan(opts)
+end
+
+-- judgments of the first-level candidates: point -> { polarity... }
+local function verdicts(tree)
+  local out = {}
+  for _, c in ipairs(trees.candidates(tree)) do
+    local pol = {}
+    local function walk(n)
+      if n.type == "judgment" then pol[#pol + 1] = n.polarity end
+      for _, k in ipairs(tree.children[n.id]) do walk(tree.nodes[k + 1]) end
+    end
+    walk(c)
+    out[c.pos] = pol
+  end
+  return out
+end
+
+test("engine, solver first: on every suite problem the answer is the solver's proof and the narrative a valid tree", function()
+  if fs.kind(SUITE) ~= "file" then t.skip("no games/go/suite.jsonl") end
+  local n = 0
+  for _, tr in ipairs(suite_trials()) do
+    local p = tr.problem
+    local show = player.show_for(p.size, STD)
+    -- the solver's own proof over the four options, with the whole budget
+    local q = assert(solve.query(p))
+    local proven = {}
+    for _, c in ipairs(solve.first_moves(p, q, { moves = tr.options.order }).correct) do proven[c] = true end
+    for _, cands in ipairs({ tr.options, false }) do
+      local text, answer, source = player.reading(p, { options = cands or nil, show = show, nodes = 200000, playouts = 50, seed = 1 })
+      t.eq(source, "solver", p.id)
+      if cands then t.ok(proven[answer], p.id .. ": the K=4 answer " .. answer .. " is proven by the solver") end
+      local accepted = false
+      for _, c in ipairs(p.correct) do if c == answer then accepted = true end end
+      t.ok(accepted, p.id .. ": the answer is an accepted move")
+      local label = show(answer)
+      for _, l in ipairs({ "A", "B", "C", "D" }) do if cands and cands[l] == answer then label = l end end
+      t.contains(text, "answer is " .. label)
+      local tree, log = trees.validate(narrative.extract(text), { to_play = side(p), text = text })
+      t.ok(tree, p.id .. ": " .. tostring(log.rejected))
+      local v = verdicts(tree)
+      if cands then t.eq(#trees.candidates(tree), 4, p.id .. ": the four options are the candidates") end
+      t.ok(#trees.candidates(tree) <= 4)
+      for pos, pol in pairs(v) do
+        local sgf = go.from_gtp(pos, p.size)
+        for _, x in ipairs(pol) do
+          if proven[sgf] or sgf == answer then t.eq(x, "win", p.id .. " " .. pos)
+          elseif cands then t.ok(x == "lose" or x == "other", p.id .. " " .. pos .. " " .. x) end
+        end
+      end
+      n = n + 1
+    end
+  end
+  t.ok(n >= 40, "both settings on every suite problem")
+end)
+
+test("engine, fallback: a budget too small for a proof gives MCTS's answer, and the narrative says so", function()
+  local p = problems.load(SUITE)[2]
+  local show = player.show_for(p.size, STD)
+  local text, answer, source = player.reading(p, { show = show, nodes = 10, playouts = 80, seed = 7 })
+  t.eq(source, "mcts")
+  t.contains(text, "fall back to a Monte Carlo search")
+  t.eq(answer, mcts.run(p, { playouts = 80, seed = 7 }).top, "the answer is the search's most visited move")
+  t.contains(text, "answer is " .. show(answer))
+  local tree, log = trees.validate(narrative.extract(text), { to_play = side(p), text = text })
+  t.ok(tree, tostring(log.rejected))
+  t.ok(#trees.candidates(tree) >= 1)
+  -- nodes = 0: MCTS only, nothing about a solver
+  local text0, answer0, source0 = player.reading(p, { show = show, nodes = 0, playouts = 80, seed = 7 })
+  t.eq({ source0, answer0 }, { "mcts", answer })
+  t.ok(not text0:find("exact reading", 1, true))
+end)
+
+test("engine under a transform: the suite's target and allowed points move with the board", function()
+  local p = problems.load(SUITE)[3]
+  for _, name in ipairs({ "rot90", "flip_v", "colour" }) do
+    local q = transforms.apply(p, name)
+    local _, answer, source = player.reading(q, { show = player.show_for(q.size, STD), nodes = 200000, playouts = 50, seed = 1 })
+    t.eq(source, "solver", name)
+    local back = transforms.point_map(name, p.size, true)(answer)
+    local ok = false
+    for _, c in ipairs(p.correct) do if c == back then ok = true end end
+    t.ok(ok, name .. ": the answer mapped back is correct (" .. back .. ")")
+  end
+end)
+
+return T
