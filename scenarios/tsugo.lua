@@ -39,6 +39,7 @@ local models = require "tabula.models"
 local agent = require "tabula.agent"
 local engine = require "tabula.engine"
 local go = require "games.go"
+local gnugo = require "games.go.gnugo"
 local trees = require "scenarios.tsugo.trees"
 local tm = require "scenarios.tsugo.metrics"
 local tp = require "scenarios.tsugo.prompts"
@@ -104,13 +105,11 @@ end
 -- gnugo_pool(opts) -> a pool of one GNU Go, or nil
 local function gnugo_pool(opts)
   if opts.gnugo == "none" or fs.kind(opts.gnugo) ~= "file" then return nil end
-  return engine.pool(function()
-    return engine.gtp({ name = "gnugo", argv = { opts.gnugo, "--mode", "gtp", "--level", "10" }, timeout = 60 })
-  end, 1)
+  return engine.pool(function() return gnugo.start({ path = opts.gnugo, level = 10 }) end, 1)
 end
 
 -- the K=4 option set of a problem (original frame, SGF), by the paper's rule
-local function option_set(p, opts, gnugo, seed)
+local function option_set(p, opts, pool, seed)
   local s = mcts.setting(p)
   local accepted = {}
   for _, c in ipairs(p.correct) do accepted[c] = true end
@@ -124,8 +123,8 @@ local function option_set(p, opts, gnugo, seed)
   local proposals = {}
   for i = 1, math.min(5, #ranked) do proposals[i] = ranked[i].point end
   local sources = { { name = "tree", points = gtp(p.wrong or {}) }, { name = "mcts", points = gtp(proposals) } }
-  if gnugo then
-    local g = gnugo:with(function(e) return refs.gnugo(e, p, s, nil) end)
+  if pool then
+    local g = pool:with(function(e) return refs.gnugo(e, p, s, nil) end)
     if g.open then sources[#sources + 1] = { name = "gnugo", points = { go.to_gtp(g.open, p.size) } } end
   end
   local acc_gtp = {}
@@ -156,8 +155,8 @@ function S.plan(opts)
   local path = opts.problems or (host.root .. "/games/go/suite.jsonl")
   local list, dropped = problems.load(path)
   list = problems.select(list, opts)
-  local gnugo = gnugo_pool(opts)
-  S.gnugo = gnugo
+  local pool = gnugo_pool(opts)
+  S.gnugo = pool
   local trials, option_sets, option_logs = {}, {}, {}
   local want4 = false
   for _, c in ipairs(opts.candidates) do if c == "4" then want4 = true end end
@@ -165,7 +164,7 @@ function S.plan(opts)
   for _, t in ipairs(opts.transform) do tlist[#tlist + 1] = t end
   for _, p in ipairs(list) do
     local seed = opts.seed * 1000003 + tonumber(fs.sha256(p.id):sub(1, 8), 16)
-    local o, log = option_set(p, opts, gnugo, seed)
+    local o, log = option_set(p, opts, pool, seed)
     option_sets[p.id], option_logs[p.id] = o, log
     if opts.references then
       trials[#trials + 1] = { id = p.id .. "/reference", kind = "reference", problem = p, options = o, seed = seed, index = 1 }

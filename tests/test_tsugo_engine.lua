@@ -2,7 +2,8 @@
 -- proof, its narrative a valid tree with the proven move as a won branch and
 -- the refuted ones as lost branches), MCTS when the solver gives up (said in
 -- the narrative, the answer the search's top move), on the own suite and under
--- a board transform.
+-- a board transform; one group at stake for all the searches; the GNU Go
+-- calls the references use.
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local go = require "games.go"
@@ -111,6 +112,34 @@ test("engine under a transform: the suite's target and allowed points move with 
     for _, c in ipairs(p.correct) do if c == back then ok = true end end
     t.ok(ok, name .. ": the answer mapped back is correct (" .. back .. ")")
   end
+end)
+
+test("one group at stake: MCTS, GNU Go and the solver use games.go.solve.query's choice", function()
+  local n = 0
+  for _, file in ipairs({ t.root() .. "/tests/data/tsugo/problems.jsonl", SUITE }) do
+    for _, p in ipairs(problems.load(file)) do
+      local q = solve.query(p)
+      local s = mcts.setting(p)
+      t.eq({ s.target, s.defender }, { q and q.target, q and q.defender or go.other(p.to_play) }, p.id)
+      if p.target then t.eq(s.target, p.target, p.id .. ": the suite's own target") end
+      n = n + 1
+    end
+  end
+  t.ok(n > 20)
+end)
+
+test("games.go.gnugo: play, color and undo (SGF points both ways)", function()
+  t.need_program("/usr/games/gnugo")
+  local gnugo = require "games.go.gnugo"
+  local e = gnugo.start({ level = 1 })
+  gnugo.setup(e, { size = 9, stones = { black = { "aa" }, white = { "ba" } }, to_play = "black" })
+  t.eq({ gnugo.color(e, "aa"), gnugo.color(e, "ba"), gnugo.color(e, "cc") }, { "black", "white", nil })
+  t.ok(gnugo.play(e, "white", "ab"), "white captures")
+  t.eq(gnugo.color(e, "aa"), nil)
+  t.eq(gnugo.play(e, "black", "ba"), false, "an occupied point is refused")
+  gnugo.undo(e)
+  t.eq(gnugo.color(e, "aa"), "black", "undo restores the capture")
+  e:close()
 end)
 
 return T

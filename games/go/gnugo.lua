@@ -8,6 +8,8 @@
 --   gnugo.restricted_genmove(e, "black", {"dd", "ee"}) -- one of them, or "pass"
 --   gnugo.owl_attack(e, "dd") / gnugo.owl_defend(e, "dd")  -> code (0 no, 1 yes, 2/3 ko), point|nil
 --   gnugo.dragon_status(e, "dd")                       -> "alive"|"critical"|"dead"|"unknown", attack, defence
+--   gnugo.play(e, "black", "dd") -> true | false (GNU Go refuses the move); gnugo.undo(e)
+--   gnugo.color(e, "dd")                               -> "black" | "white" | nil (empty)
 -- Points are SGF; GTP coordinates are converted here.
 local engine = require "tabula.engine"
 local go = require "games.go"
@@ -70,6 +72,18 @@ end
 
 function M.owl_attack(e, pt) return owl(e, "owl_attack", pt) end
 function M.owl_defend(e, pt) return owl(e, "owl_defend", pt) end
+
+-- play(e, color, pt) -> true, or false when GNU Go refuses the move (illegal)
+function M.play(e, color, pt)
+  return e:command("play " .. color .. " " .. go.to_gtp(pt, e.size or 19)) ~= nil
+end
+
+function M.undo(e) cmd(e, "undo") end
+
+function M.color(e, pt)
+  local c = cmd(e, "color " .. go.to_gtp(pt, e.size or 19)):match("%a+")
+  return (c == "black" or c == "white") and c or nil
+end
 
 function M.dragon_status(e, pt)
   local r = cmd(e, "dragon_status " .. go.to_gtp(pt, e.size or 19))

@@ -16,6 +16,7 @@
 --  * an illegal move or no answer fails at once; a pass by the opponent is
 --    shown as "pass".
 local go = require "games.go"
+local gnugo = require "games.go.gnugo"
 local answers = require "scenarios.tsugo.answers"
 local mcts = require "scenarios.tsugo.mcts"
 
@@ -37,19 +38,13 @@ local function tree_child(list, color, pt)
   end
 end
 
--- owl verdict after the model's move: true when the model's side has reached its goal
+-- owl verdict after the model's move: true when the model's side has reached
+-- its goal, and GNU Go's best local move for the other side
 local function gnugo_verdict(e, g, s, size)
-  assert(e:command("boardsize " .. size)); assert(e:command("clear_board"))
-  local st = g:stones()
-  for _, c in ipairs({ "black", "white" }) do
-    for _, pt in ipairs(st[c]) do assert(e:command("play " .. c .. " " .. go.to_gtp(pt, size))) end
-  end
+  gnugo.setup(e, { size = size, stones = g:stones(), to_play = g:to_move() })
   if g:get(s.target) ~= s.defender then return true, nil end
-  local kill = s.attacker_is_model
-  local cmd = kill and "owl_defend" or "owl_attack"
-  local r = e:command(cmd .. " " .. go.to_gtp(s.target, size)) or "0"
-  local code, v = r:match("^(%d)%s*(%S*)")
-  return tonumber(code) == 0, v ~= "" and v and go.from_gtp(v, size) or nil
+  local code, pt = (s.attacker_is_model and gnugo.owl_defend or gnugo.owl_attack)(e, s.target)
+  return code == 0, pt
 end
 
 -- run(spec) -> result | nil, infra error

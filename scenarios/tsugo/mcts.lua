@@ -8,11 +8,14 @@
 --  * local = the problem's region (bounding box of its stones and reference
 --    moves) grown by one line; local legal moves leave out the mover's own eyes;
 --    a side with no local legal move passes; two passes end a line;
---  * the target is the defender's largest chain inside the region (defender:
---    the side to play when the goal is to live, the other side when it is to
---    kill; with no goal stated, the side with fewer stones in the region);
---  * terminal: the target is captured (the attacker wins) or unconditionally
---    alive by Benson's test (the defender wins); at the depth limit (the
+--  * the target is the group at stake as the local solver chooses it
+--    (games.go.solve.query: the suite's own target, else the weakest big
+--    chain of the region, the goal stated or read from the liberties); the
+--    same group for GNU Go and the engine player; no group at stake: the
+--    attacker wins at once;
+--  * terminal: the solver's test (games.go.solve.status): the target is
+--    captured (the attacker wins) or unconditionally alive (the defender
+--    wins); at the depth limit (the
 --    number of local points, the "board-area" limit) or after two passes the
 --    defender wins when the target still stands;
 --  * expansion creates every child of a leaf at once (so TNC counts created
@@ -20,6 +23,7 @@
 --    ties in selection go to the earlier child (moves in board order), the
 --    top root move is the most visited (ties: the earlier).
 local go = require "games.go"
+local solve = require "games.go.solve"
 local metrics = require "tabula.metrics"
 
 local M = {}
@@ -34,25 +38,12 @@ function M.local_points(p)
   return out
 end
 
--- setting(problem) -> { game, to_play, defender, target, points }
+-- setting(problem) -> { game, to_play, defender, target, query, points }:
+-- the group at stake is games.go.solve.query's (the solver's) choice
 function M.setting(p)
-  local g = go.position(p.size, p.stones, p.to_play)
-  local points = M.local_points(p)
-  local inside = { black = {}, white = {} }
-  for _, pt in ipairs(points) do
-    local c = g:get(pt)
-    if c then table.insert(inside[c], pt) end
-  end
-  local defender
-  if p.goal == "live" then defender = p.to_play
-  elseif p.goal == "kill" then defender = go.other(p.to_play)
-  else defender = #inside.black < #inside.white and "black" or (#inside.white < #inside.black and "white" or go.other(p.to_play)) end
-  local target, best = nil, 0
-  for _, pt in ipairs(inside[defender]) do
-    local stones = g:group(pt)
-    if #stones > best then target, best = pt, #stones end
-  end
-  return { game = g, to_play = p.to_play, defender = defender, target = target, points = points }
+  local q = solve.query(p)
+  return { game = go.position(p.size, p.stones, p.to_play), to_play = p.to_play, query = q,
+    defender = q and q.defender or go.other(p.to_play), target = q and q.target, points = M.local_points(p) }
 end
 
 -- local moves of colour c in game g: legal, local, not c's own eye
@@ -64,12 +55,10 @@ local function local_moves(g, c, points)
   return out
 end
 
--- outcome(g, s) -> "attacker" | "defender" | nil (not decided)
+-- outcome(g, s) -> "attacker" | "defender" | nil (not decided): the solver's terminal test
 local function outcome(g, s)
   if not s.target then return "attacker" end
-  if g:get(s.target) ~= s.defender then return "attacker" end
-  for _, pt in ipairs(g:benson(s.defender)) do if pt == s.target then return "defender" end end
-  return nil
+  return solve.status(g, s.query)
 end
 
 -- a random rollout from g (changed in place), c to move -> winner
