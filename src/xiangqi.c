@@ -318,17 +318,39 @@ int xq_in_check(const xq_board *b) { return king_attacked(b, b->side); }
 
 /* ---- move generation ---- */
 
-int xq_gen_pseudo(const xq_board *b, xq_move *out)
+/* The pseudo-legal moves of `side`, in one fixed order (squares rank by rank,
+ * then each piece's directions): all of them (GEN_ALL), only captures
+ * (GEN_CAPTURES, the same moves in the same relative order), or with out
+ * unused, their number (GEN_COUNT) or that of `side` minus the other side's
+ * (GEN_BALANCE, both sides in one pass). Inlined with a constant mode, so each
+ * caller gets its own loop. */
+enum { GEN_ALL, GEN_CAPTURES, GEN_COUNT, GEN_BALANCE };
+
+static inline __attribute__((always_inline))
+int gen(const xq_board *b, int side, xq_move *out, int mode)
 {
-    int n = 0, us = b->side, mine = us << 3;
+    int n = 0, one = 1;
     const uint8_t *sq = b->sq;
 #define OWN(p) ((p) != XQ_EMPTY && (p) != XQ_OFF && XQ_COLOR(p) == us)
-#define ADD(f, t) (out[n++] = XQ_MOVE(f, t))
+    /* t holds nothing of ours and is on the board */
+#define ADD(f, t) do { \
+        if (mode >= GEN_COUNT) n += one; \
+        else if (mode == GEN_ALL || sq[t] != XQ_EMPTY) out[n++] = XQ_MOVE(f, t); \
+    } while (0)
+    /* a slider's run of empty squares from s along step; t ends on the first non-empty */
+#define RUN(s, t, step) do { \
+        if (mode == GEN_ALL) while (sq[t] == XQ_EMPTY) { out[n++] = XQ_MOVE(s, t); t += (step); } \
+        else if (mode >= GEN_COUNT) while (sq[t] == XQ_EMPTY) { n += one; t += (step); } \
+        else while (sq[t] == XQ_EMPTY) t += (step); \
+    } while (0)
     for (int r = 0; r < 10; r++) {
         for (int s = XQ_SQ(0, r), e = s + 9; s < e; s++) {
             uint8_t p = sq[s];
-            if (p == XQ_EMPTY || XQ_COLOR(p) != us) continue;
-            switch (p ^ mine) {
+            if (p == XQ_EMPTY) continue;
+            int us = XQ_COLOR(p);
+            if (mode == GEN_BALANCE) one = us == side ? 1 : -1;
+            else if (us != side) continue;
+            switch (XQ_TYPE(p)) {
             case XQ_KING:
                 for (int d = 0; d < 4; d++) {
                     int t = s + ORTH[d];
@@ -356,14 +378,14 @@ int xq_gen_pseudo(const xq_board *b, xq_move *out)
             case XQ_ROOK:
                 for (int d = 0; d < 4; d++) {
                     int t = s + ORTH[d];
-                    while (sq[t] == XQ_EMPTY) { ADD(s, t); t += ORTH[d]; }
+                    RUN(s, t, ORTH[d]);
                     if (sq[t] != XQ_OFF && !OWN(sq[t])) ADD(s, t);
                 }
                 break;
             case XQ_CANNON:
                 for (int d = 0; d < 4; d++) {
                     int t = s + ORTH[d];
-                    while (sq[t] == XQ_EMPTY) { ADD(s, t); t += ORTH[d]; }
+                    RUN(s, t, ORTH[d]);
                     if (sq[t] == XQ_OFF) continue;
                     t += ORTH[d];
                     while (sq[t] == XQ_EMPTY) t += ORTH[d];
@@ -385,8 +407,14 @@ int xq_gen_pseudo(const xq_board *b, xq_move *out)
     }
 #undef OWN
 #undef ADD
+#undef RUN
     return n;
 }
+
+int xq_gen_pseudo(const xq_board *b, xq_move *out) { return gen(b, b->side, out, GEN_ALL); }
+int xq_gen_captures(const xq_board *b, xq_move *out) { return gen(b, b->side, out, GEN_CAPTURES); }
+int xq_count_pseudo(const xq_board *b, int color) { return gen(b, color, NULL, GEN_COUNT); }
+int xq_mobility(const xq_board *b) { return gen(b, b->side, NULL, GEN_BALANCE); }
 
 void xq_do_move(xq_board *b, xq_move m, xq_undo *u)
 {

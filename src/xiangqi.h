@@ -78,6 +78,9 @@ int  xq_from_pieces(xq_board *b, const int *squares, const uint8_t *pieces, int 
 int  xq_check_placement(const xq_board *b, char *err, size_t errlen);
 
 int  xq_gen_pseudo(const xq_board *b, xq_move *out);    /* moves ignoring own-general safety */
+int  xq_gen_captures(const xq_board *b, xq_move *out);  /* the captures among them, in their order */
+int  xq_count_pseudo(const xq_board *b, int color);     /* how many pseudo-legal moves color has */
+int  xq_mobility(const xq_board *b);                     /* side to move's count minus the other's */
 int  xq_gen_moves(xq_board *b, xq_move *out);           /* legal moves; b is restored */
 int  xq_is_legal(xq_board *b, xq_move m);
 int  xq_has_legal_move(xq_board *b);                    /* stops at the first one */

@@ -132,25 +132,34 @@ static int piece_bonus(int type, int color, int sq)
     }
 }
 
+/* material plus placement of each piece on each square, filled once */
+static int16_t psq[16][256];
+static int psq_ready;
+
+static void fill_psq(void)
+{
+    for (int p = 0; p < 16; p++) {
+        int t = XQ_TYPE(p), c = XQ_COLOR(p);
+        if (t == XQ_EMPTY) continue;
+        for (int r = 0; r < 10; r++)
+            for (int f = 0; f < 9; f++)
+                psq[p][XQ_SQ(f, r)] = (int16_t)(VALUE[t] + piece_bonus(t, c, XQ_SQ(f, r)));
+    }
+    psq_ready = 1;
+}
+
 int xqs_evaluate(const xq_board *b)
 {
+    if (!psq_ready) fill_psq();
     int score[2] = {0, 0};
     for (int r = 0; r < 10; r++)
         for (int s = XQ_SQ(0, r), e = s + 9; s < e; s++) {
             uint8_t p = b->sq[s];
-            if (p == XQ_EMPTY) continue;
-            int t = XQ_TYPE(p), c = XQ_COLOR(p);
-            score[c] += VALUE[t] + piece_bonus(t, c, s);
+            if (p != XQ_EMPTY) score[XQ_COLOR(p)] += psq[p][s];
         }
     /* mobility: pseudo-legal moves of each side */
-    xq_board *w = (xq_board *)b;                   /* side is restored below */
-    xq_move tmp[XQ_MAX_MOVES];
-    int side = w->side;
-    int mob_us = xq_gen_pseudo(w, tmp);
-    w->side ^= 1;
-    int mob_them = xq_gen_pseudo(w, tmp);
-    w->side = side;
-    return score[side] - score[!side] + 3 * (mob_us - mob_them) + 10;   /* +10: the move */
+    int side = b->side;
+    return score[side] - score[!side] + 3 * xq_mobility(b) + 10;   /* +10: the move */
 }
 
 /* ---- move ordering ---- */
@@ -163,7 +172,9 @@ static int attacked_after(xq_board *b, xq_move m, xq_undo *u)
     return 0;
 }
 
-static void order(xqs_ctx *c, const xq_board *b, xq_move *moves, int n, xq_move hash, int ply, int *keys)
+/* Ordering keys: the hash move, captures by most valuable victim and least
+ * valuable attacker, the two killers, then history. */
+static void order(xqs_ctx *c, const xq_board *b, const xq_move *moves, int n, xq_move hash, int ply, int *keys)
 {
     for (int i = 0; i < n; i++) {
         xq_move m = moves[i];
@@ -176,14 +187,18 @@ static void order(xqs_ctx *c, const xq_board *b, xq_move *moves, int n, xq_move 
         else k = c->history[XQ_FROM(m)][XQ_TO(m)];
         keys[i] = k;
     }
-    /* insertion sort, stable: equal keys keep generation order (determinism) */
-    for (int i = 1; i < n; i++) {
-        xq_move m = moves[i];
-        int k = keys[i], j = i - 1;
-        while (j >= 0 && keys[j] < k) { moves[j + 1] = moves[j]; keys[j + 1] = keys[j]; j--; }
-        moves[j + 1] = m;
-        keys[j + 1] = k;
-    }
+}
+
+/* The next move to try: the highest key not yet taken, the earliest among
+ * equal keys (so the order is a stable sort, and deterministic), or -1. Picking
+ * lazily costs nothing for the moves a cut-off never reaches. */
+static int pick(int *keys, int n)
+{
+    int best = -1, bk = -1;
+    for (int i = 0; i < n; i++)
+        if (keys[i] > bk) { bk = keys[i]; best = i; }
+    if (best >= 0) keys[best] = -1;
+    return best;
 }
 
 /* ---- alpha-beta ---- */
@@ -256,10 +271,10 @@ static int qsearch(xqs_ctx *c, xq_board *b, int alpha, int beta, int ply)
     }
     xq_move moves[XQ_MAX_MOVES];
     int keys[XQ_MAX_MOVES];
-    int n = xq_gen_pseudo(b, moves), legal = 0;
+    /* in check every evasion, else only captures */
+    int n = in_check ? xq_gen_pseudo(b, moves) : xq_gen_captures(b, moves), legal = 0;
     order(c, b, moves, n, 0, ply, keys);
-    for (int i = 0; i < n; i++) {
-        if (!in_check && !b->sq[XQ_TO(moves[i])]) continue;
+    for (int i; (i = pick(keys, n)) >= 0;) {
         xq_undo u;
         if (attacked_after(b, moves[i], &u)) continue;
         legal++;
@@ -326,7 +341,7 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
     int best = -INF, legal = 0, alpha0 = alpha;
     xq_move best_move = 0;
     c->path[c->npath++] = b->key;
-    for (int i = 0; i < n; i++) {
+    for (int i; (i = pick(keys, n)) >= 0;) {
         xq_move m = moves[i];
         int quiet = !b->sq[XQ_TO(m)] && m != hash && !(ply < XQS_MAX_PLY && (m == c->killers[ply][0] || m == c->killers[ply][1]));
         xq_undo u;
