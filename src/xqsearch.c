@@ -203,7 +203,12 @@ static int pick(int *keys, int n)
 
 /* ---- alpha-beta ---- */
 
-#define NULL_R 2    /* null-move depth reduction */
+#define NULL_R 2          /* null-move depth reduction (one more from NULL_DEEP on) */
+#define NULL_DEEP 6
+#define MAX_EXTENSIONS 16 /* check extensions on one path */
+#define DELTA 100         /* quiescence: a capture that cannot lift the score this near alpha is skipped */
+#define FUTILITY 100      /* per ply of depth left, at depth <= 2 (quiet moves) and <= 3 (the node) */
+#define LMR_DEEP 5        /* from this depth on, quiet moves after the 8th are reduced one ply more */
 
 /* does color have a rook, or a horse or cannon, to move instead of passing? */
 static int has_attackers(const xq_board *b, int color)
@@ -264,8 +269,9 @@ static int qsearch(xqs_ctx *c, xq_board *b, int alpha, int beta, int ply)
     c->pv_len[ply] = 0;
     int in_check = xq_in_check(b);
     if (ply >= XQS_MAX_PLY) return xqs_evaluate(b);
+    int stand = 0;
     if (!in_check) {
-        int stand = xqs_evaluate(b);
+        stand = xqs_evaluate(b);
         if (stand >= beta) return stand;
         if (stand > alpha) alpha = stand;
     }
@@ -275,6 +281,7 @@ static int qsearch(xqs_ctx *c, xq_board *b, int alpha, int beta, int ply)
     int n = in_check ? xq_gen_pseudo(b, moves) : xq_gen_captures(b, moves), legal = 0;
     order(c, b, moves, n, 0, ply, keys);
     for (int i; (i = pick(keys, n)) >= 0;) {
+        if (!in_check && stand + psq[b->sq[XQ_TO(moves[i])]][XQ_TO(moves[i])] + DELTA <= alpha) continue;
         xq_undo u;
         if (attacked_after(b, moves[i], &u)) continue;
         legal++;
@@ -315,6 +322,14 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
     }
     int in_check = xq_in_check(b);
     int pv_node = beta - alpha > 1;
+    int static_eval = in_check ? -INF : xqs_evaluate(b);
+    /* reverse futility: far enough above beta near the leaves, a move will not fall below it */
+    if (!pv_node && !in_check && depth <= 3 && ply > 0 && beta < MATE_BOUND && beta > -MATE_BOUND
+        && static_eval - FUTILITY * depth >= beta)
+        return static_eval;
+    /* futility: far enough below alpha near the leaves, quiet moves that do not check are skipped */
+    int futile = !pv_node && !in_check && depth <= 2 && alpha < MATE_BOUND && alpha > -MATE_BOUND
+        && static_eval + FUTILITY * depth <= alpha;
     /* null move: if passing still holds beta, a real move will too. Not in
      * check, not next to a mate score, not twice in a row, and only with
      * attacking pieces left (endgames of generals, advisors, elephants and
@@ -327,7 +342,7 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
         c->npath++;
         c->null_floor = c->npath;
         xq_do_null(b);
-        int s = -search(c, b, depth - 1 - NULL_R, -beta, -beta + 1, ply + 1, extensions);
+        int s = -search(c, b, depth - 1 - NULL_R - (depth >= NULL_DEEP), -beta, -beta + 1, ply + 1, extensions);
         xq_undo_null(b);
         c->npath--;
         c->null_floor = saved_floor;
@@ -348,8 +363,13 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
         if (attacked_after(b, m, &u)) continue;
         legal++;
         int gives_check = xq_in_check(b);
+        if (futile && quiet && !gives_check && legal > 1) {
+            xq_undo_move(b, &u);
+            if (static_eval > best) best = static_eval;
+            continue;
+        }
         c->path_check[c->npath - 1] = (uint8_t)gives_check;
-        int ext = gives_check && extensions < 16 ? 1 : 0;
+        int ext = gives_check && extensions < MAX_EXTENSIONS ? 1 : 0;
         int s;
         if (legal == 1) {
             s = -search(c, b, depth - 1 + ext, -beta, -alpha, ply + 1, extensions + ext);
@@ -357,8 +377,11 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
             /* late quiet moves are searched shallower first; a move that
              * beats alpha there is searched again at full depth */
             int r = 0;
-            if (quiet && !in_check && !gives_check && depth >= 3 && legal > 3)
+            if (quiet && !in_check && !gives_check && depth >= 3 && legal > 3) {
                 r = legal > 8 && !pv_node ? 2 : 1;
+                if (depth >= LMR_DEEP && legal > 8) r++;
+                if (r > depth - 2) r = depth - 2;
+            }
             s = -search(c, b, depth - 1 + ext - r, -alpha - 1, -alpha, ply + 1, extensions + ext);
             if (r && s > alpha)
                 s = -search(c, b, depth - 1 + ext, -alpha - 1, -alpha, ply + 1, extensions + ext);
