@@ -21,6 +21,13 @@ typedef struct {
 
 typedef struct {
     uint64_t key;
+    int32_t score;
+} eval_entry;
+
+#define EVAL_CACHE (1 << 16)
+
+typedef struct {
+    uint64_t key;
     int8_t mate_within;     /* smallest r proven to mate, or 127 */
     int8_t no_mate_upto;    /* largest r proven not to mate, or -1 */
     uint8_t checks_only;
@@ -46,6 +53,7 @@ struct xqs_ctx {
     uint16_t gen;           /* this search's generation (tables are cleared only when it wraps) */
     xq_move pv[XQS_MAX_PLY + 8][XQS_MAX_PLY + 8];
     int pv_len[XQS_MAX_PLY + 8];
+    eval_entry evals[EVAL_CACHE];   /* evaluations by key: a pure function, kept across searches */
 };
 
 static const int VALUE[8] = {0, 0, 120, 120, 400, 900, 450, 100};
@@ -162,6 +170,17 @@ int xqs_evaluate(const xq_board *b)
     return score[side] - score[!side] + 3 * xq_mobility(b) + 10;   /* +10: the move */
 }
 
+/* xqs_evaluate through the cache (the same number, computed once per position) */
+static int evaluate(xqs_ctx *c, const xq_board *b)
+{
+    eval_entry *e = &c->evals[b->key & (EVAL_CACHE - 1)];
+    if (e->key != b->key) {
+        e->key = b->key;
+        e->score = xqs_evaluate(b);
+    }
+    return e->score;
+}
+
 /* ---- move ordering ---- */
 
 static int attacked_after(xq_board *b, xq_move m, xq_undo *u)
@@ -262,16 +281,16 @@ static int from_tt(int score, int ply)
     return score;
 }
 
-static int qsearch(xqs_ctx *c, xq_board *b, int alpha, int beta, int ply)
+/* in_check: the side to move is in check (the caller knows it already) */
+static int qsearch(xqs_ctx *c, xq_board *b, int alpha, int beta, int ply, int in_check)
 {
     c->nodes++;
     if (out_of_budget(c)) return 0;
     c->pv_len[ply] = 0;
-    int in_check = xq_in_check(b);
-    if (ply >= XQS_MAX_PLY) return xqs_evaluate(b);
+    if (ply >= XQS_MAX_PLY) return evaluate(c, b);
     int stand = 0;
     if (!in_check) {
-        stand = xqs_evaluate(b);
+        stand = evaluate(c, b);
         if (stand >= beta) return stand;
         if (stand > alpha) alpha = stand;
     }
@@ -285,7 +304,7 @@ static int qsearch(xqs_ctx *c, xq_board *b, int alpha, int beta, int ply)
         xq_undo u;
         if (attacked_after(b, moves[i], &u)) continue;
         legal++;
-        int s = -qsearch(c, b, -beta, -alpha, ply + 1);
+        int s = -qsearch(c, b, -beta, -alpha, ply + 1, xq_in_check(b));
         xq_undo_move(b, &u);
         if (c->stopped) return 0;
         if (s > alpha) {
@@ -297,7 +316,7 @@ static int qsearch(xqs_ctx *c, xq_board *b, int alpha, int beta, int ply)
     return alpha;
 }
 
-static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int ply, int extensions)
+static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int ply, int extensions, int in_check)
 {
     c->pv_len[ply] = 0;
     int rep;
@@ -306,7 +325,7 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
     if (alpha < -XQS_MATE + ply) alpha = -XQS_MATE + ply;
     if (beta > XQS_MATE - ply - 1) beta = XQS_MATE - ply - 1;
     if (alpha >= beta) return alpha;
-    if (depth <= 0 || ply >= XQS_MAX_PLY) return qsearch(c, b, alpha, beta, ply);
+    if (depth <= 0 || ply >= XQS_MAX_PLY) return qsearch(c, b, alpha, beta, ply, in_check);
     c->nodes++;
     if (out_of_budget(c)) return 0;
 
@@ -320,9 +339,8 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
                 return s;
         }
     }
-    int in_check = xq_in_check(b);
     int pv_node = beta - alpha > 1;
-    int static_eval = in_check ? -INF : xqs_evaluate(b);
+    int static_eval = in_check ? -INF : evaluate(c, b);
     /* reverse futility: far enough above beta near the leaves, a move will not fall below it */
     if (!pv_node && !in_check && depth <= 3 && ply > 0 && beta < MATE_BOUND && beta > -MATE_BOUND
         && static_eval - FUTILITY * depth >= beta)
@@ -342,7 +360,7 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
         c->npath++;
         c->null_floor = c->npath;
         xq_do_null(b);
-        int s = -search(c, b, depth - 1 - NULL_R - (depth >= NULL_DEEP), -beta, -beta + 1, ply + 1, extensions);
+        int s = -search(c, b, depth - 1 - NULL_R - (depth >= NULL_DEEP), -beta, -beta + 1, ply + 1, extensions, 0);
         xq_undo_null(b);
         c->npath--;
         c->null_floor = saved_floor;
@@ -361,6 +379,7 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
         int quiet = !b->sq[XQ_TO(m)] && m != hash && !(ply < XQS_MAX_PLY && (m == c->killers[ply][0] || m == c->killers[ply][1]));
         xq_undo u;
         if (attacked_after(b, m, &u)) continue;
+        __builtin_prefetch(&c->tt[b->key & c->tt_mask]);
         legal++;
         int gives_check = xq_in_check(b);
         if (futile && quiet && !gives_check && legal > 1) {
@@ -372,7 +391,7 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
         int ext = gives_check && extensions < MAX_EXTENSIONS ? 1 : 0;
         int s;
         if (legal == 1) {
-            s = -search(c, b, depth - 1 + ext, -beta, -alpha, ply + 1, extensions + ext);
+            s = -search(c, b, depth - 1 + ext, -beta, -alpha, ply + 1, extensions + ext, gives_check);
         } else {
             /* late quiet moves are searched shallower first; a move that
              * beats alpha there is searched again at full depth */
@@ -382,11 +401,11 @@ static int search(xqs_ctx *c, xq_board *b, int depth, int alpha, int beta, int p
                 if (depth >= LMR_DEEP && legal > 8) r++;
                 if (r > depth - 2) r = depth - 2;
             }
-            s = -search(c, b, depth - 1 + ext - r, -alpha - 1, -alpha, ply + 1, extensions + ext);
+            s = -search(c, b, depth - 1 + ext - r, -alpha - 1, -alpha, ply + 1, extensions + ext, gives_check);
             if (r && s > alpha)
-                s = -search(c, b, depth - 1 + ext, -alpha - 1, -alpha, ply + 1, extensions + ext);
+                s = -search(c, b, depth - 1 + ext, -alpha - 1, -alpha, ply + 1, extensions + ext, gives_check);
             if (s > alpha && s < beta)
-                s = -search(c, b, depth - 1 + ext, -beta, -alpha, ply + 1, extensions + ext);
+                s = -search(c, b, depth - 1 + ext, -beta, -alpha, ply + 1, extensions + ext, gives_check);
         }
         xq_undo_move(b, &u);
         if (c->stopped) { c->npath--; return 0; }
@@ -436,7 +455,7 @@ void xqs_search(xqs_ctx *c, xq_board *b, const xqs_limits *lim, xqs_result *r)
     }
     r->best = legal[0];
     for (int d = 1; d <= max_depth; d++) {
-        int s = search(c, b, d, -INF, INF, 0, 0);
+        int s = search(c, b, d, -INF, INF, 0, 0, xq_in_check(b));
         if (c->stopped) { r->stopped = 1; break; }
         r->score = s;
         r->depth = d;
