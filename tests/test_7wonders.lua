@@ -367,6 +367,31 @@ test("7wonders: determinize reshuffles hidden cards within their age and keeps t
   conserved(d)
 end)
 
+test("7wonders: apply accepts exactly the listed ids; heuristic_all equals heuristic action by action", function()
+  local rand = kit.generator(23)
+  local checked = 0
+  for seed = 1, 3 do
+    rt.play(G, 3 + seed % 2, seed, function(s, seat, legal)
+      local listed = {}
+      for _, a in ipairs(legal) do listed[a.id] = true end
+      local slugs = {}
+      for _, list in ipairs({ s.hands[seat], s.discard }) do for _, id in ipairs(list) do slugs[G.card(id).slug] = true end end
+      for slug in pairs(slugs) do
+        for _, verb in ipairs({ "build", "wonder", "discard", "free", "pick" }) do
+          local id = verb .. ":" .. slug
+          t.eq(G.apply(kit.copy(s), seat, id) == true, listed[id] == true, id)
+          checked = checked + 1
+        end
+      end
+      local bare = G.legal_actions(s, seat, true)
+      local all = G.heuristic_all(s, seat, bare)
+      for k, a in ipairs(bare) do t.eq(all[k], G.heuristic(s, seat, a.id), a.id) end
+      return legal[rand(#legal)].id
+    end)
+  end
+  t.ok(checked > 1000)
+end)
+
 test("7wonders: a random 3-player match has 18 simultaneous rounds: 54 choices plus Halicarnassus picks", function()
   local rand = kit.generator(2)
   for seed = 1, 3 do

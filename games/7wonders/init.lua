@@ -305,7 +305,8 @@ local function draft_actions(s, i, bare)
     if b then
       builds[#builds + 1] = { id = "build:" .. card.slug, label = bare and "" or string.format("build %s (%s): %s%s",
         card.name, card_text(id), chained(c, card) and "free by chain" or payment_text(b, l, r),
-        card.cost == "" and card.coins == 0 and "" or (" [cost " .. cost_text(card.cost, card.coins) .. "]")) }
+        card.cost == "" and card.coins == 0 and "" or (" [cost " .. cost_text(card.cost, card.coins) .. "]")),
+        bank = b, trade = l + r }
     end
     if free_ok and not c.names[card.name] and not (b and b + l + r == 0) then
       frees[#frees + 1] = { id = "free:" .. card.slug, label = bare and "" or
@@ -313,7 +314,7 @@ local function draft_actions(s, i, bare)
     end
     if sb then
       wonders[#wonders + 1] = { id = "wonder:" .. card.slug, label = bare and "" or string.format("build wonder stage %d (%s) with %s: %s",
-        c.stage + 1, stage_text(WONDERS[c.wonder].stages[c.stage + 1]), card.name, payment_text(sb, sl, sr)) }
+        c.stage + 1, stage_text(WONDERS[c.wonder].stages[c.stage + 1]), card.name, payment_text(sb, sl, sr)), bank = 0, trade = sl + sr }
     end
     discards[#discards + 1] = { id = "discard:" .. card.slug, label = bare and "" or string.format("discard %s for 3 coins", card.name) }
   end
@@ -350,8 +351,26 @@ function G.legal_actions(s, seat, bare)
   return draft_actions(s, seat, bare)
 end
 
+-- legal_id(s, seat, id): whether id is among legal_actions(s, seat), checked directly
 local function legal_id(s, seat, id)
-  for _, a in ipairs(G.legal_actions(s, seat, true)) do if a.id == id then return true end end
+  local verb, slug = id:match("^(%a+):([%w_]+)$")
+  if not verb then return false end
+  if s.phase == "halic" then
+    if verb ~= "pick" or seat ~= s.halic then return false end
+    local _, cid = card_in(s.discard, slug)
+    return cid ~= nil and not s.cities[seat].names[CARDS[cid].name]
+  end
+  if s.pending[seat] ~= "" then return false end
+  local _, cid = card_in(s.hands[seat], slug)
+  if not cid then return false end
+  if verb == "discard" then return true end
+  if verb == "build" then return build_cost(s, seat, cid) ~= nil end
+  if verb == "wonder" then return stage_cost(s, seat) ~= nil end
+  if verb == "free" then
+    if not free_usable(s, seat) or s.cities[seat].names[CARDS[cid].name] then return false end
+    local b, l, r = build_cost(s, seat, cid)
+    return not (b and b + l + r == 0)
+  end
   return false
 end
 
@@ -690,9 +709,10 @@ local function stage_worth(s, i)
   return v
 end
 
--- heuristic: the card's (or stage's) rough worth in points minus a third of a point per coin
--- paid (a little more for coins that go to a neighbour); discarding is worth one point
-function G.heuristic(s, seat, id)
+-- rate(s, seat, id, bank, trade): the card's (or stage's) rough worth in points minus a third
+-- of a point per coin paid (a little more for coins that go to a neighbour); discarding is
+-- worth one point. bank and trade: the payment when the caller knows it
+local function rate(s, seat, id, bank, trade)
   local verb, slug = id:match("^(%a+):(.+)$")
   if verb == "pick" then
     local _, cid = card_in(s.discard, slug)
@@ -700,18 +720,28 @@ function G.heuristic(s, seat, id)
   end
   local _, cid = card_in(s.hands[seat], slug or "")
   if not cid then return -10 end
-  if verb == "build" then
-    local b, l, r = build_cost(s, seat, cid)
-    if not b then return -10 end
-    return worth(s, seat, cid) - b / 3 - (l + r) / 2.5
+  if verb == "build" or verb == "wonder" then
+    if not bank then
+      local b, l, r
+      if verb == "build" then b, l, r = build_cost(s, seat, cid) else b, l, r = stage_cost(s, seat) end
+      if not b then return -10 end
+      bank, trade = b, l + r
+    end
+    if verb == "build" then return worth(s, seat, cid) - bank / 3 - trade / 2.5 end
+    return stage_worth(s, seat) - trade / 2.5
   elseif verb == "free" then
     return worth(s, seat, cid) - 0.5
-  elseif verb == "wonder" then
-    local b, l, r = stage_cost(s, seat)
-    if not b then return -10 end
-    return stage_worth(s, seat) - (l + r) / 2.5
   end
   return 1 - 0.1 * worth(s, seat, cid)
+end
+
+function G.heuristic(s, seat, id) return rate(s, seat, id) end
+
+-- heuristic_all: the same scores, reusing the payments the legal list carries
+function G.heuristic_all(s, seat, legal)
+  local r = {}
+  for k, a in ipairs(legal) do r[k] = rate(s, seat, a.id, a.bank, a.trade) end
+  return r
 end
 
 -- estimate(state) -> per seat: the score now plus the worth of production still to be used
