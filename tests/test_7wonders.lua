@@ -28,7 +28,7 @@ local function conserved(s, where)
     if c.coins < 0 then bad("seat %d has %d coins", i, c.coins) end
     if c.stage ~= #c.under then bad("seat %d: %d stages but %d cards under the wonder", i, c.stage, #c.under) end
     local names, prod = {}, { 0, 0, 0, 0, 0, 0, 0 }
-    prod[G.pay_res(G.WONDERS[c.wonder].produce)] = 1
+    prod[G.pay_res(G.board(c).produce)] = 1
     for _, id in ipairs(c.built) do
       local card = G.card(id)
       if names[card.name] then bad("seat %d built %s twice", i, card.name) end
@@ -46,8 +46,8 @@ end
 -- a playout that checks every resolution: each built card or stage was paid for (the
 -- seat's coins moved by exactly its payment, its neighbours' payments and its gains, and
 -- gains only come with cards that give coins, stages that give coins, or discards)
-local function paid_playout(n, seed, rand)
-  local s = G.setup(n, seed)
+local function paid_playout(n, seed, rand, opts)
+  local s = G.setup(n, seed, opts)
   while not G.is_terminal(s) do
     local seats = G.current_seats(s)
     if s.phase == "halic" then
@@ -63,7 +63,8 @@ local function paid_playout(n, seed, rand)
         t.ok(pay[seat][1], "a legal action has a payment")
       end
       for _, seat in ipairs(seats) do assert(G.apply(s, seat, picks[seat])) end
-      for i = 1, n do
+      for i = 1, n do pay[i] = pay[i] or { 0, 0, 0 } end
+      for i = 1, n do if picks[i] then
         local b, l, r = pay[i][1], pay[i][2], pay[i][3]
         local received = pay[G.left(before, i)][3] + pay[G.right(before, i)][2]
         local delta = s.cities[i].coins - before.cities[i].coins
@@ -75,20 +76,20 @@ local function paid_playout(n, seed, rand)
           t.eq(G.card(s.cities[i].built[#s.cities[i].built]).slug, slug, "the chosen card was built")
         elseif verb == "wonder" then
           t.eq(s.cities[i].stage, before.cities[i].stage + 1)
-          gives = G.WONDERS[s.cities[i].wonder].stages[s.cities[i].stage].gold
+          gives = G.board(s.cities[i]).stages[s.cities[i].stage].gold
         end
         if gives then t.ok(delta >= received - b - l - r, "gains are not negative")
         else t.eq(delta, received - b - l - r, string.format("seed %d seat %d %s: coins", seed, i, picks[i])) end
-      end
+      end end
     end
     conserved(s, "seed " .. seed)
   end
   return s
 end
 
-test("7wonders: 40 fast random playouts (3-7 players) conserve cards, keep coins >= 0, every build paid for", function()
+test("7wonders: 40 fast random playouts (3-7 players, sides A, B, mixed) conserve cards, keep coins >= 0, every build paid for", function()
   local rand = kit.generator(17)
-  for g = 1, 40 do paid_playout(3 + g % 5, 500 + g, rand) end
+  for g = 1, 40 do paid_playout(3 + g % 5, 500 + g, rand, g % 4 == 1 and { sides = "B" } or g % 4 == 2 and { sides = "random" } or nil) end
   t.eq(rt.playouts(G, { games = 60, seed = 5, light = true, invariant = conserved }).matches, 60)
 end)
 
@@ -124,7 +125,7 @@ local function position(spec)
   local s = G.setup(3, 1)
   for i = 1, 3 do
     local c = spec[i] or {}
-    s.cities[i] = G.new_city(wonder(c.wonder or ({ "Giza", "Rhodes", "Babylon" })[i]))
+    s.cities[i] = G.new_city(wonder(c.wonder or ({ "Giza", "Rhodes", "Babylon" })[i]), c.side)
     for _, nm in ipairs(c.built or {}) do G.place(s, i, G.id(nm)) end
     if c.coins then s.cities[i].coins = c.coins end
     local h = {}
@@ -233,6 +234,53 @@ test("7wonders: wonder stages: paid in order, the card tucked; Olympia builds fr
   t.eq(rt.count_actions(G, s, 2, "^free:"), 0, "once per age")
   s.age = 2
   t.eq(rt.count_actions(G, s, 2, "^free:"), 1, "again in the next age")
+end)
+
+test("7wonders: side B: Rhodes' two stages, Giza's four, Olympia's cheap raw materials, Halicarnassus picks at stage 1", function()
+  local s = G.setup(3, 2, { sides = "B" })
+  for i = 1, 3 do t.eq(s.cities[i].side, "B") end
+  t.eq(kit.serialize(G.setup(3, 2, { sides = "B" }).hands), kit.serialize(G.setup(3, 2).hands), "side B deals as side A")
+  t.raises(function() G.setup(3, 2, { sides = "C" }) end, "sides must be")
+  s = position({ { wonder = "Rhodes", side = "B", built = { "Quarry", "Stone Pit" }, hand = { "Altar" } },
+                 { wonder = "Olympia", side = "B", built = { "Lumber Yard" }, hand = { "Theater", "Barracks" } },
+                 { wonder = "Halicarnassus", side = "B", built = { "Foundry" }, hand = { "Baths" } } })
+  s.discard, s.discard_by = { G.id("Press") }, { 1 }
+  t.contains(G.render(G.observation(s, 1)), "side B (produces ore), stages 0/2")
+  assert(G.apply(s, 1, "wonder:altar")); assert(G.apply(s, 2, "wonder:theater")); assert(G.apply(s, 3, "wonder:baths"))
+  t.eq(s.cities[1].shields, 1); t.eq(G.breakdown(s, 1).wonder, 3); t.eq(s.cities[1].coins, 3 + 3, "Rhodes B: 3 coins")
+  t.eq({ s.cities[2].raw_left, s.cities[2].raw_right }, { true, true }, "Olympia B: raw materials at 1 from both sides")
+  t.eq(s.phase, "halic", "Halicarnassus B picks from the discard at its first stage")
+  assert(G.apply(s, 3, "pick:press"))
+  t.eq(G.breakdown(s, 3).wonder, 2)
+  s = position({ { wonder = "Giza", side = "B", coins = 20 } })
+  t.eq(#G.board(s.cities[1]).stages, 4)
+  s.cities[1].stage = 4
+  s.hands[1] = { G.id("Altar") }
+  t.eq(rt.count_actions(G, s, 1, "^wonder:"), 0, "four stages at most")
+end)
+
+test("7wonders: side B: Babylon plays the seventh card; Olympia copies the best neighbouring guild", function()
+  local s = position({ { hand = { "Altar", "Theater" } }, { hand = { "Baths", "Stockade" } },
+                       { wonder = "Babylon", side = "B", hand = { "Lumber Yard", "Clay Pool" } } })
+  s.cities[3].stage, s.cities[3].seventh = 2, true
+  s.turn = 6
+  for i, id in ipairs({ "discard:altar", "discard:baths", "build:lumber_yard" }) do assert(G.apply(s, i, id)) end
+  t.eq(s.phase, "seventh"); t.eq(G.current_seats(s), { 3 }); t.eq(#s.discard, 2 + 2, "two discards and two seventh cards")
+  t.eq(G.legal_actions(s, 1), {})
+  t.contains(G.render(G.observation(s, 1)), "Player 3 plays the seventh card")
+  local ids = {}
+  for _, a in ipairs(G.legal_actions(s, 3)) do ids[#ids + 1] = a.id end
+  t.eq(ids, { "build:clay_pool", "discard:clay_pool" }, "Babylon B's third stage needs papyrus")
+  assert(G.apply(s, 3, "build:clay_pool"))
+  t.eq(s.age, 2); t.eq(s.phase, "draft"); t.eq(#s.cities[3].built, 2); t.eq(#s.hands[3], 7)
+  -- Olympia B (seat 1) copies the better of its neighbours' guilds: the Spies Guild (the red
+  -- cards of its own neighbours: 3) or the Scientists Guild (a symbol completing a set: +8)
+  s = position({ { wonder = "Olympia", side = "B", built = { "Apothecary", "Workshop" } },
+                 { built = { "Spies Guild", "Stockade", "Barracks" } }, { built = { "Scientists Guild", "Guard Tower" } } })
+  s.cities[1].stage, s.cities[1].copy_guild = 3, true
+  local b = G.breakdown(s, 1)
+  t.eq(b.science, 1 + 1)
+  t.eq(b.guilds, 10 - 2, "the Scientists Guild's symbol (a tablet: 1+1+1+7 = 10) gains 8 over 2; Spies Guild would give 3")
 end)
 
 test("7wonders: discarding gives 3 coins; hands pass left in age I, right in age II; the seventh card is discarded", function()

@@ -109,7 +109,7 @@ M.cards = {
   { name = "Builders Guild", age = 3, colour = "purple", cost = "SSCCG", count = { of = "stages", where = "all", points = 1 } },
 }
 
--- The seven wonder boards, side A: the resource the board produces and its three stages
+-- The seven wonder boards, side A (the arena's default): the resource the board produces and its three stages
 -- (cost, effect). Stage effects use the card effects above plus
 --   free_build = true       once per age, build a card from the hand for free
 --   discard_build = true    at the end of that turn, build a card from the discard pile for free
@@ -129,6 +129,28 @@ M.wonders = {
     stages = { { cost = "CC", points = 3 }, { cost = "OOO", discard_build = true }, { cost = "LL", points = 7 } } },
   { name = "The Pyramids of Giza", produce = "S",
     stages = { { cost = "SS", points = 3 }, { cost = "WWW", points = 5 }, { cost = "SSSS", points = 7 } } },
+}
+
+-- Side B of the same seven boards (same order, same resource). More stage effects:
+--   raw_both = true       raw materials from both neighbours cost 1
+--   seventh = true        the seventh card of each age is played instead of discarded
+--   copy_guild = true     at the end, copy the best guild of a neighbour
+M.wonders_b = {
+  { name = "The Colossus of Rhodes", produce = "O",
+    stages = { { cost = "SSS", shields = 1, points = 3, gold = 3 }, { cost = "OOOO", shields = 1, points = 4, gold = 4 } } },
+  { name = "The Lighthouse of Alexandria", produce = "G",
+    stages = { { cost = "CC", choice = "WSCO" }, { cost = "WW", choice = "GLP" }, { cost = "SSS", points = 7 } } },
+  { name = "The Temple of Artemis in Ephesus", produce = "P",
+    stages = { { cost = "SS", points = 2, gold = 4 }, { cost = "WW", points = 3, gold = 4 }, { cost = "PLG", points = 5, gold = 4 } } },
+  { name = "The Hanging Gardens of Babylon", produce = "C",
+    stages = { { cost = "LC", points = 3 }, { cost = "WWG", seventh = true }, { cost = "CCCP", wild = true } } },
+  { name = "The Statue of Zeus in Olympia", produce = "W",
+    stages = { { cost = "WW", raw_both = true }, { cost = "SS", points = 5 }, { cost = "OOL", copy_guild = true } } },
+  { name = "The Mausoleum of Halicarnassus", produce = "L",
+    stages = { { cost = "OO", points = 2, discard_build = true }, { cost = "CCC", points = 1, discard_build = true },
+               { cost = "GPL", discard_build = true } } },
+  { name = "The Pyramids of Giza", produce = "S",
+    stages = { { cost = "WW", points = 3 }, { cost = "SSS", points = 5 }, { cost = "CCC", points = 5 }, { cost = "SSSSP", points = 7 } } },
 }
 
 return M

@@ -12,13 +12,13 @@ local G = {
   rules_file = "games/7wonders/rules.md",
 }
 
-local CARDS, WONDERS = DATA.cards, DATA.wonders
+local CARDS, WONDERS, WONDERS_B = DATA.cards, DATA.wonders, DATA.wonders_b
 local RES = pay.RES                      -- letters W S C O G L P
 local RES_NAME = { "wood", "stone", "clay", "ore", "glass", "loom", "papyrus" }
 local SCIENCE = { compass = 1, gear = 2, tablet = 3 }
 local WIN = { 1, 3, 5 }
 local HAND, TURNS = 7, 6
-G.CARDS, G.WONDERS, G.RES_NAME = CARDS, WONDERS, RES_NAME
+G.CARDS, G.WONDERS, G.WONDERS_B, G.RES_NAME = CARDS, WONDERS, WONDERS_B, RES_NAME
 
 -- derived card facts: slug, cost vector, chain predecessors, whether a later card chains from it
 local BY_NAME, SLUG_IDS, LEADS = {}, {}, {}
@@ -32,9 +32,14 @@ for id, c in ipairs(CARDS) do
   table.insert(SLUG_IDS[c.slug], id)
   for _, f in ipairs(c.from or {}) do LEADS[f] = true end
 end
-for _, w in ipairs(WONDERS) do
-  for _, st in ipairs(w.stages) do st.need = pay.vector(st.cost) end
+for _, side in ipairs({ WONDERS, WONDERS_B }) do
+  for _, w in ipairs(side) do
+    for _, st in ipairs(w.stages) do st.need = pay.vector(st.cost) end
+  end
 end
+-- board(city) -> the city's wonder board (side A or B)
+local function board(c) return (c.side == "B" and WONDERS_B or WONDERS)[c.wonder] end
+G.board = board
 G.BY_NAME = BY_NAME
 G.BY_SLUG = {}
 for slug, ids in pairs(SLUG_IDS) do G.BY_SLUG[slug] = ids[1] end
@@ -60,9 +65,9 @@ local GUILDS = {}
 for id, c in ipairs(CARDS) do if c.colour == "purple" then GUILDS[#GUILDS + 1] = id end end
 G.deck, G.GUILDS = deck, GUILDS
 
-local function new_city(w)
+local function new_city(w, side)
   local wd = WONDERS[w]
-  local c = { wonder = w, stage = 0, built = {}, under = {}, coins = 3, tokens = {}, shields = 0,
+  local c = { wonder = w, side = side or "A", stage = 0, seventh = false, copy_guild = false, built = {}, under = {}, coins = 3, tokens = {}, shields = 0,
               prod = { 0, 0, 0, 0, 0, 0, 0 }, choice = {}, sell = { 0, 0, 0, 0, 0, 0, 0 }, sell_choice = {},
               science = { 0, 0, 0 }, wild = 0, raw_left = false, raw_right = false, manu = false,
               free = false, free_age = 0, names = {}, colours = {} }
@@ -91,14 +96,22 @@ local function deal(s)
   end
 end
 
-function G.setup(n, seed)
+-- setup(n, seed [, opts]): opts.sides = "A" (default, the arena's), "B", or "random" (each
+-- seat's side drawn with the match generator)
+function G.setup(n, seed, opts)
   if math.type(n) ~= "integer" or n < 3 or n > 7 then error("7 Wonders is for 3 to 7 players, not " .. tostring(n), 2) end
-  local s = { n = n, rng = kit.seed_state(seed), age = 1, turn = 1, phase = "draft", over = false, halic = 0,
+  local sides = opts and opts.sides or "A"
+  if sides ~= "A" and sides ~= "B" and sides ~= "random" then error("7 Wonders: sides must be A, B or random, not " .. tostring(sides), 2) end
+  local s = { n = n, rng = kit.seed_state(seed), age = 1, turn = 1, phase = "draft", over = false, halic = 0, seventh = 0,
               pending = {}, hands = {}, discard = {}, discard_by = {}, removed = {}, cities = {} }
   local ws = {}
   for w = 1, #WONDERS do ws[w] = w end
   kit.shuffle(ws, function(k) return kit.rand(s, k) end)
-  for i = 1, n do s.cities[i] = new_city(ws[i]); s.pending[i] = "" end
+  for i = 1, n do
+    local side = sides
+    if sides == "random" then side = kit.rand(s, 2) == 1 and "A" or "B" end
+    s.cities[i] = new_city(ws[i], side); s.pending[i] = ""
+  end
   deal(s)
   return s
 end
@@ -107,6 +120,7 @@ function G.is_terminal(s) return s.over end
 function G.current_seats(s)
   if s.over then return {} end
   if s.phase == "halic" then return { s.halic } end
+  if s.phase == "seventh" then return { s.seventh } end
   local r = {}
   for i = 1, s.n do if s.pending[i] == "" then r[#r + 1] = i end end
   return r
@@ -195,8 +209,9 @@ end
 
 local function stage_cost(s, i)
   local c = s.cities[i]
-  if c.stage >= 3 then return nil end
-  local l, r = plan(s, i, WONDERS[c.wonder].stages[c.stage + 1].need, 0)
+  local stages = board(c).stages
+  if c.stage >= #stages then return nil end
+  local l, r = plan(s, i, stages[c.stage + 1].need, 0)
   if not l then return nil end
   return 0, l, r
 end
@@ -267,9 +282,16 @@ local function stage_text(st)
   if st.points then p[#p + 1] = st.points .. " points" end
   if st.shields then p[#p + 1] = st.shields .. " shields" end
   if st.gold then p[#p + 1] = st.gold .. " coins" end
-  if st.choice then p[#p + 1] = "produces one of wood/stone/clay/ore (neighbours cannot buy it)" end
+  if st.choice then
+    local r = {}
+    for k = 1, #st.choice do r[k] = RES_NAME[RES[st.choice:sub(k, k)]] end
+    p[#p + 1] = "produces one of " .. table.concat(r, "/") .. " (neighbours cannot buy it)"
+  end
   if st.wild then p[#p + 1] = "one science symbol of your choice" end
   if st.free_build then p[#p + 1] = "once per age build a card for free" end
+  if st.raw_both then p[#p + 1] = "raw materials from both neighbours cost 1" end
+  if st.seventh then p[#p + 1] = "play the seventh card of each age instead of discarding it" end
+  if st.copy_guild then p[#p + 1] = "at the end, copy the best guild of a neighbour" end
   if st.discard_build then p[#p + 1] = "build a card from the discard pile for free at the end of this turn" end
   return table.concat(p, "; ")
 end
@@ -314,7 +336,7 @@ local function draft_actions(s, i, bare)
     end
     if sb then
       wonders[#wonders + 1] = { id = "wonder:" .. card.slug, label = bare and "" or string.format("build wonder stage %d (%s) with %s: %s",
-        c.stage + 1, stage_text(WONDERS[c.wonder].stages[c.stage + 1]), card.name, payment_text(sb, sl, sr)), bank = 0, trade = sl + sr }
+        c.stage + 1, stage_text(board(c).stages[c.stage + 1]), card.name, payment_text(sb, sl, sr)), bank = 0, trade = sl + sr }
     end
     discards[#discards + 1] = { id = "discard:" .. card.slug, label = bare and "" or string.format("discard %s for 3 coins", card.name) }
   end
@@ -347,6 +369,7 @@ function G.legal_actions(s, seat, bare)
     if seat ~= s.halic then return {} end
     return halic_actions(s, seat, bare)
   end
+  if s.phase == "seventh" and seat ~= s.seventh then return {} end
   if s.pending[seat] ~= "" then return {} end
   return draft_actions(s, seat, bare)
 end
@@ -360,7 +383,7 @@ local function legal_id(s, seat, id)
     local _, cid = card_in(s.discard, slug)
     return cid ~= nil and not s.cities[seat].names[CARDS[cid].name]
   end
-  if s.pending[seat] ~= "" then return false end
+  if s.pending[seat] ~= "" or (s.phase == "seventh" and seat ~= s.seventh) then return false end
   local _, cid = card_in(s.hands[seat], slug)
   if not cid then return false end
   if verb == "discard" then return true end
@@ -399,7 +422,7 @@ end
 
 -- finish_turn(s): the next turn, or the end of the age (conflicts, next deal, end of game)
 local function finish_turn(s)
-  s.phase, s.halic = "draft", 0
+  s.phase, s.halic, s.seventh = "draft", 0, 0
   if s.turn < TURNS then s.turn = s.turn + 1; return end
   military(s)
   if s.age == 3 then s.over = true; s.phase = "over"; return end
@@ -407,11 +430,11 @@ local function finish_turn(s)
   deal(s)
 end
 
--- resolve(s): every seat has chosen; reveal and apply together
-local function resolve(s)
+-- resolve(s, seats): every seat of the list has chosen; reveal and apply together
+local function resolve(s, seats)
   local n = s.n
   local acts = {}
-  for i = 1, n do             -- every cost against the state before anything changes
+  for _, i in ipairs(seats) do   -- every cost against the state before anything changes
     local verb, slug = s.pending[i]:match("^(%a+):(.+)$")
     local _, id = card_in(s.hands[i], slug)
     local a = { verb = verb, id = id, bank = 0, l = 0, r = 0 }
@@ -421,7 +444,7 @@ local function resolve(s)
   end
   local gains = {}
   for i = 1, n do gains[i] = 0 end
-  for i = 1, n do
+  for _, i in ipairs(seats) do
     local a, c = acts[i], s.cities[i]
     table.remove(s.hands[i], (card_in(s.hands[i], CARDS[a.id].slug)))
     c.coins = c.coins - a.bank - a.l - a.r
@@ -433,29 +456,38 @@ local function resolve(s)
     elseif a.verb == "wonder" then
       c.under[#c.under + 1] = a.id
       c.stage = c.stage + 1
-      local st = WONDERS[c.wonder].stages[c.stage]
+      local st = board(c).stages[c.stage]
       if st.shields then c.shields = c.shields + st.shields end
       if st.gold then gains[i] = gains[i] + st.gold end
       if st.choice then add_choice(c.choice, st.choice) end
       if st.wild then c.wild = c.wild + 1 end
       if st.free_build then c.free = true end
       if st.discard_build then s.halic = i end
+      if st.raw_both then c.raw_left, c.raw_right = true, true end
+      if st.seventh then c.seventh = true end
+      if st.copy_guild then c.copy_guild = true end
     else
       s.discard[#s.discard + 1] = a.id
       s.discard_by[#s.discard_by + 1] = i
       gains[i] = gains[i] + 3
     end
   end
-  for i = 1, n do
+  for _, i in ipairs(seats) do
     local a = acts[i]
     if a.verb == "build" or a.verb == "free" then gains[i] = gains[i] + card_gain(s, i, a.id) end
   end
   for i = 1, n do s.cities[i].coins = s.cities[i].coins + gains[i]; s.pending[i] = "" end
-  if s.turn == TURNS then        -- the seventh card of every hand is discarded
+  if s.phase == "seventh" then
+    s.seventh = 0
+  elseif s.turn == TURNS then    -- the seventh card of every hand is discarded (Babylon B plays it)
     for i = 1, n do
-      for _, id in ipairs(s.hands[i]) do s.discard[#s.discard + 1] = id; s.discard_by[#s.discard_by + 1] = i end
-      s.hands[i] = {}
+      if s.cities[i].seventh and #s.hands[i] > 0 then s.seventh = i
+      else
+        for _, id in ipairs(s.hands[i]) do s.discard[#s.discard + 1] = id; s.discard_by[#s.discard_by + 1] = i end
+        s.hands[i] = {}
+      end
     end
+    if s.seventh > 0 then s.phase = "seventh"; return end
   else                           -- hands pass left in ages I and III, right in age II
     local new = {}
     for i = 1, n do new[s.age == 2 and right(s, i) or left(s, i)] = s.hands[i] end
@@ -470,6 +502,7 @@ function G.apply(s, seat, id)
   if type(seat) ~= "number" or seat < 1 or seat > s.n then return nil, "no seat " .. tostring(seat) end
   if s.phase == "halic" then
     if seat ~= s.halic then return nil, "not this seat's turn" end
+  elseif s.phase == "seventh" and seat ~= s.seventh then return nil, "not this seat's turn"
   elseif s.pending[seat] ~= "" then return nil, "this seat has already chosen" end
   if type(id) ~= "string" or not legal_id(s, seat, id) then return nil, "not a legal action: " .. tostring(id) end
   if s.phase == "halic" then
@@ -481,8 +514,11 @@ function G.apply(s, seat, id)
     return true
   end
   s.pending[seat] = id
+  if s.phase == "seventh" then resolve(s, { seat }); return true end
   for i = 1, s.n do if s.pending[i] == "" then return true end end
-  resolve(s)
+  local all = {}
+  for i = 1, s.n do all[i] = i end
+  resolve(s, all)
   return true
 end
 
@@ -510,7 +546,7 @@ local function breakdown(s, i)
   local b = { military = 0, treasury = c.coins // 3, wonder = 0, civilian = 0, commercial = 0, guilds = 0,
               science = science(c.science, c.wild) }
   for _, v in ipairs(c.tokens) do b.military = b.military + v end
-  local stages = WONDERS[c.wonder].stages
+  local stages = board(c).stages
   for k = 1, c.stage do b.wonder = b.wonder + (stages[k].points or 0) end
   for _, id in ipairs(c.built) do
     local card = CARDS[id]
@@ -519,6 +555,19 @@ local function breakdown(s, i)
       local v = card.count.points * count(s, i, card.count)
       if card.colour == "yellow" then b.commercial = b.commercial + v else b.guilds = b.guilds + v end
     end
+  end
+  if c.copy_guild then          -- Olympia B: the best guild of a neighbour, counted for this city
+    local best = 0
+    for _, j in ipairs({ left(s, i), right(s, i) }) do
+      for _, id in ipairs(s.cities[j].built) do
+        local card = CARDS[id]
+        if card.colour == "purple" then
+          local v = card.wild and (science(c.science, c.wild + 1) - b.science) or card.count.points * count(s, i, card.count)
+          if v > best then best = v end
+        end
+      end
+    end
+    b.guilds = b.guilds + best
   end
   b.total = b.military + b.treasury + b.wonder + b.civilian + b.commercial + b.guilds + b.science
   return b
@@ -550,17 +599,18 @@ function G.observation(s, seat)
               scores = {}, cities = {}, hand_sizes = {}, hand = {},
               left_of_you = left(s, seat), right_of_you = right(s, seat) }
   if s.phase == "halic" then o.choosing_from_discard = s.halic end
+  if s.phase == "seventh" then o.playing_seventh = s.seventh end
   for i = 1, s.n do
     local c = s.cities[i]
     local b = breakdown(s, i)
     o.scores[i] = b.total
     o.hand_sizes[i] = #s.hands[i]
-    local w = WONDERS[c.wonder]
+    local w = board(c)
     local stages = {}
     for k, st in ipairs(w.stages) do stages[k] = { cost = cost_text(st.cost), effect = stage_text(st), built = k <= c.stage } end
     local built = {}
     for k, id in ipairs(c.built) do built[k] = { name = CARDS[id].name, colour = CARDS[id].colour } end
-    o.cities[i] = { wonder = w.name, produces = RES_NAME[RES[w.produce]], stages = stages, stages_built = c.stage,
+    o.cities[i] = { wonder = w.name, side = c.side, produces = RES_NAME[RES[w.produce]], stages = stages, stages_built = c.stage,
                     coins = c.coins, shields = c.shields, military_tokens = kit.copy(c.tokens), cards = built,
                     score = b, free_build_used_this_age = c.free and c.free_age == s.age or nil }
   end
@@ -580,13 +630,14 @@ function G.render(o)
       o.age, o.turn, o.pass, o.seat, o.n, o.left_of_you, o.right_of_you)
   if o.over then add("The game is over.") end
   if o.choosing_from_discard then add("Player %d builds a card from the discard pile (Mausoleum of Halicarnassus).", o.choosing_from_discard) end
+  if o.playing_seventh then add("Player %d plays the seventh card of the age (Hanging Gardens of Babylon).", o.playing_seventh) end
   add("Discard pile: %d cards (face down).", o.discard_size)
   for i, c in ipairs(o.cities) do
     add("")
     local toks = {}
     for k, v in ipairs(c.military_tokens) do toks[k] = (v > 0 and "+" or "") .. v end
-    add("Player %d%s: %s (produces %s), stages %d/3, %d coins, %d shields, military tokens [%s], %d cards in hand, score %d",
-        i, i == o.seat and " (you)" or "", c.wonder, c.produces, c.stages_built, c.coins, c.shields, table.concat(toks, " "),
+    add("Player %d%s: %s, side %s (produces %s), stages %d/%d, %d coins, %d shields, military tokens [%s], %d cards in hand, score %d",
+        i, i == o.seat and " (you)" or "", c.wonder, c.side, c.produces, c.stages_built, #c.stages, c.coins, c.shields, table.concat(toks, " "),
         o.hand_sizes[i], c.score.total)
     local by = {}
     for _, card in ipairs(c.cards) do by[card.colour] = by[card.colour] or {}; table.insert(by[card.colour], card.name) end
@@ -699,13 +750,16 @@ end
 
 local function stage_worth(s, i)
   local c = s.cities[i]
-  local st = WONDERS[c.wonder].stages[c.stage + 1]
+  local st = board(c).stages[c.stage + 1]
   local v = 0.5 + (st.points or 0) + (st.gold or 0) / 3
   if st.shields then v = v + 0.9 * military_delta(s, i, st.shields) + 0.3 * st.shields end
   if st.choice then v = v + resource_worth(s, c, st.choice, true) end
   if st.wild then v = v + science_delta(c, nil, 1) + 1 end
   if st.free_build then v = v + 4 - s.age end
   if st.discard_build then v = v + 3 end
+  if st.raw_both then v = v + (s.age < 3 and 2 or 0.5) end
+  if st.seventh then v = v + 1.5 * (4 - s.age) end
+  if st.copy_guild then v = v + 4 end
   return v
 end
 
