@@ -10,7 +10,7 @@
 
 #define CURL_API_FUNCS(X) \
     X(global_init) X(version_info) X(easy_strerror) X(multi_strerror) \
-    X(easy_init) X(easy_setopt) X(easy_getinfo) X(easy_reset) X(easy_cleanup) \
+    X(easy_init) X(easy_setopt) X(easy_getinfo) X(easy_cleanup) \
     X(multi_init) X(multi_setopt) X(multi_add_handle) X(multi_remove_handle) \
     X(multi_socket_action) X(multi_info_read) X(slist_append) X(slist_free_all)
 

@@ -10,11 +10,12 @@ typedef struct { char *data; size_t len, cap; } buf_t;
 
 struct http_req {
     CURL *easy;
-    struct curl_slist *headers;
-    char *body;                 /* request body copy */
+    struct curl_slist *headers; /* as sent, with "Expect:"; kept for a next request with the same headers */
+    buf_t body;                 /* request body copy */
     buf_t resp_headers, resp_body, chunk;
     uint64_t done_token, stream_token;
     int stream, finished, curl_code;
+    int in_multi;               /* added to the multi handle and not yet done */
     long status;
     double total;
     char errbuf[CURL_ERROR_SIZE];
@@ -26,11 +27,14 @@ struct http_req {
 
 static CURLM *multi;
 static loop_t *multi_loop;
-/* finished easy handles, reset and kept for the next request: their DNS
- * cache and settings survive, and connections stay in the multi's pool */
+/* finished requests, kept whole for the next one: the easy handle with its
+ * fixed options, DNS cache and buffers, the header list and the reply
+ * buffers; connections stay in the multi's pool */
 #define SPARE_MAX 256
-static CURL *spare[SPARE_MAX];
+static http_req *spare[SPARE_MAX];
 static int nspare;
+/* a buffer that grew past this is freed rather than kept in a spare */
+#define KEEP_BYTES (64 * 1024)
 static uint64_t curl_timer;
 static int in_flight;
 
@@ -64,6 +68,7 @@ static void check_done(void)
         if (r->curl_code != CURLE_OK && !r->errbuf[0])
             snprintf(r->errbuf, sizeof r->errbuf, "%s", curl.easy_strerror(msg->data.result));
         curl.multi_remove_handle(multi, msg->easy_handle);
+        r->in_multi = 0;
         r->finished = 1;
         in_flight--;
         loop_signal(r->lp, r->done_token);
@@ -153,20 +158,13 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
     return buf_add(&r->resp_headers, p, len) ? 0 : len;
 }
 
-http_req *http_start(loop_t *lp, const http_options *o, char *err, size_t errlen)
+/* a new request with its easy handle and the options every request shares */
+static http_req *new_req(void)
 {
-    if (ensure_multi(lp, err, errlen)) return NULL;
     http_req *r = calloc(1, sizeof *r);
-    if (!r) { snprintf(err, errlen, "out of memory"); return NULL; }
-    r->easy = nspare > 0 ? spare[--nspare] : curl.easy_init();
-    if (!r->easy) { free(r); snprintf(err, errlen, "cannot create a curl handle"); return NULL; }
-    r->lp = lp;
-    r->stream = o->stream;
-    r->max_bytes = o->max_bytes;
-    r->done_token = loop_token(lp);
-    r->stream_token = loop_token(lp);
-    CURL *e = r->easy;
-    curl.easy_setopt(e, CURLOPT_URL, o->url);
+    if (!r) return NULL;
+    CURL *e = r->easy = curl.easy_init();
+    if (!e) { free(r); return NULL; }
     curl.easy_setopt(e, CURLOPT_PRIVATE, r);
     curl.easy_setopt(e, CURLOPT_ERRORBUFFER, r->errbuf);
     curl.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
@@ -176,31 +174,76 @@ http_req *http_start(loop_t *lp, const http_options *o, char *err, size_t errlen
     curl.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl.easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
     curl.easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-    if (o->connect_timeout_ms > 0) curl.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
-    if (o->timeout_ms > 0) curl.easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
-    if (o->idle_timeout_ms > 0) {
-        curl.easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        curl.easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (o->idle_timeout_ms + 999) / 1000);
-    }
+    return r;
+}
+
+/* 1 when the kept header list is exactly headers followed by "Expect:" */
+static int same_headers(const struct curl_slist *l, const char *const *headers)
+{
+    for (const char *const *h = headers; h && *h; h++, l = l->next)
+        if (!l || strcmp(l->data, *h) != 0) return 0;
+    return l && !l->next && strcmp(l->data, "Expect:") == 0;
+}
+
+static void free_headers(http_req *r)
+{
+    curl.slist_free_all(r->headers);
+    r->headers = NULL;
+}
+
+/* every option that differs between requests is set, so nothing of the last one stays */
+static int set_request(http_req *r, const http_options *o)
+{
+    CURL *e = r->easy;
+    curl.easy_setopt(e, CURLOPT_URL, o->url);
+    curl.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms > 0 ? o->connect_timeout_ms : 0L);
+    curl.easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms > 0 ? o->timeout_ms : 0L);
+    curl.easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, o->idle_timeout_ms > 0 ? 1L : 0L);
+    curl.easy_setopt(e, CURLOPT_LOW_SPEED_TIME, o->idle_timeout_ms > 0 ? (o->idle_timeout_ms + 999) / 1000 : 0L);
     const char *method = o->method ? o->method : "GET";
-    if (strcmp(method, "GET") != 0) curl.easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
     if (o->body) {
-        r->body = malloc(o->body_len + 1);
-        if (!r->body) { http_free(r); snprintf(err, errlen, "out of memory"); return NULL; }
-        memcpy(r->body, o->body, o->body_len);
-        r->body[o->body_len] = 0;
-        curl.easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
+        r->body.len = 0;
+        if (buf_add(&r->body, o->body, o->body_len)) return -1;
         curl.easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)o->body_len);
+        curl.easy_setopt(e, CURLOPT_POSTFIELDS, r->body.data);
+    } else {               /* POSTFIELDS switches to POST: back to GET after it */
+        curl.easy_setopt(e, CURLOPT_POSTFIELDS, NULL);
+        curl.easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)-1);
+        curl.easy_setopt(e, CURLOPT_HTTPGET, 1L);
     }
-    for (const char *const *h = o->headers; h && *h; h++) r->headers = curl.slist_append(r->headers, *h);
-    r->headers = curl.slist_append(r->headers, "Expect:");   /* no 100-continue round trip */
+    curl.easy_setopt(e, CURLOPT_CUSTOMREQUEST, strcmp(method, "GET") != 0 ? method : NULL);
+    if (!r->headers || !same_headers(r->headers, o->headers)) {
+        free_headers(r);
+        struct curl_slist *l = NULL, *t;
+        for (const char *const *h = o->headers; h && *h; h++) {
+            if (!(t = curl.slist_append(l, *h))) { curl.slist_free_all(l); return -1; }
+            l = t;
+        }
+        if (!(t = curl.slist_append(l, "Expect:"))) { curl.slist_free_all(l); return -1; }  /* no 100-continue round trip */
+        r->headers = t;
+    }
     curl.easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
-    CURLMcode mc = curl.multi_add_handle(multi, e);
+    return 0;
+}
+
+http_req *http_start(loop_t *lp, const http_options *o, char *err, size_t errlen)
+{
+    if (ensure_multi(lp, err, errlen)) return NULL;
+    http_req *r = nspare > 0 ? spare[--nspare] : new_req();
+    if (!r) { snprintf(err, errlen, "cannot create a curl handle (out of memory)"); return NULL; }
+    r->lp = lp;
+    r->stream = o->stream;
+    r->max_bytes = o->max_bytes;
+    r->done_token = loop_token(lp);
+    r->stream_token = loop_token(lp);
+    if (set_request(r, o)) { http_free(r); snprintf(err, errlen, "out of memory"); return NULL; }
+    CURLMcode mc = curl.multi_add_handle(multi, r->easy);
     if (mc != CURLM_OK) {
         snprintf(err, errlen, "cannot start the transfer: %s", curl.multi_strerror(mc));
         http_free(r);
         return NULL;
     }
+    r->in_multi = 1;
     in_flight++;
     return r;
 }
@@ -243,23 +286,37 @@ void http_chunk_consumed(http_req *r)
     r->chunk_signalled = 0;
 }
 
+static void buf_keep(buf_t *b)
+{
+    if (b->cap > KEEP_BYTES) { free(b->data); b->data = NULL; b->cap = 0; }
+    b->len = 0;
+}
+
 void http_free(http_req *r)
 {
     if (!r) return;
-    if (r->easy) {
-        if (!r->finished && multi) {
-            curl.multi_remove_handle(multi, r->easy);
-            in_flight--;
-        }
-        if (nspare < SPARE_MAX) {
-            curl.easy_reset(r->easy);
-            spare[nspare++] = r->easy;
-        } else {
-            curl.easy_cleanup(r->easy);
-        }
+    if (r->in_multi) {
+        curl.multi_remove_handle(multi, r->easy);
+        in_flight--;
     }
-    curl.slist_free_all(r->headers);
-    free(r->body);
+    if (nspare < SPARE_MAX) {      /* kept whole: only what belongs to one request is cleared */
+        buf_keep(&r->body);
+        buf_keep(&r->resp_headers);
+        buf_keep(&r->resp_body);
+        buf_keep(&r->chunk);
+        CURL *e = r->easy;
+        struct curl_slist *headers = r->headers;
+        buf_t body = r->body, h = r->resp_headers, b = r->resp_body, c = r->chunk;
+        memset(r, 0, sizeof *r);
+        r->easy = e;
+        r->headers = headers;
+        r->body = body, r->resp_headers = h, r->resp_body = b, r->chunk = c;
+        spare[nspare++] = r;
+        return;
+    }
+    curl.easy_cleanup(r->easy);
+    free_headers(r);
+    free(r->body.data);
     free(r->resp_headers.data);
     free(r->resp_body.data);
     free(r->chunk.data);

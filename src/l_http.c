@@ -2,6 +2,7 @@
  * side (lua/tabula/http.lua) waits on the tokens through the event loop.
  *   request{ method=, url=, headers={...}, body=, connect_timeout=, timeout=,
  *            idle_timeout= (seconds), stream=bool, max_bytes= } -> req | nil, message
+ *            (a function in on_chunk also means stream; other fields are ignored)
  *   req:tokens() -> done_token, stream_token
  *   req:result() -> { status, headers = {name=value}, body, seconds } | nil, code, message
  *                   (code "too_large" when the body passed max_bytes)
@@ -61,8 +62,9 @@ static int l_request(lua_State *L)
     o.max_bytes = mb > 0 ? (size_t)mb : 0;
     lua_pop(L, 1);
     lua_getfield(L, 1, "stream");
-    o.stream = lua_toboolean(L, -1);
-    lua_pop(L, 1);
+    lua_getfield(L, 1, "on_chunk");
+    o.stream = lua_toboolean(L, -2) || lua_isfunction(L, -1);
+    lua_pop(L, 2);
     /* headers: a list of "Name: value" strings */
     const char *hdrs[128];
     int nh = 0;

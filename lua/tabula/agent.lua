@@ -148,16 +148,29 @@ local function sse_reader(on_event)
   end
 end
 
+-- the request headers and the base URL, the same for every call of this agent
+-- (the key is read from the environment once)
+function Agent:endpoint()
+  if not self.headers then
+    local headers = { "Content-Type: application/json" }
+    for _, h in ipairs(self.provider.auth_headers(models.key(self.cfg))) do headers[#headers + 1] = h end
+    self.headers, self.base = headers, (self.cfg.base_url:gsub("/+$", ""))
+  end
+  return self.headers, self.base
+end
+
+-- what a failure message starts with
+local function where(cfg, url) return string.format("model %s at %s", cfg.name, url) end
+
 -- one HTTP attempt -> reply | nil, err (err.retry = true when worth retrying)
 function Agent:attempt(req, stream, deadline)
   deadline = deadline or math.huge
   local cfg = self.cfg
-  local headers = { "Content-Type: application/json" }
-  for _, h in ipairs(self.provider.auth_headers(models.key(cfg))) do headers[#headers + 1] = h end
-  local url = cfg.base_url:gsub("/+$", "") .. req.path
+  local headers, base = self:endpoint()
+  local url = base .. req.path
   local acc = stream and self.provider.stream()
   local stream_error
-  local raw, raw_len = {}, 0   -- the first bytes of a stream: the body of an HTTP error
+  local raw, raw_len = stream and {}, 0   -- the first bytes of a stream: the body of an HTTP error
   local sse = stream and sse_reader(function(ev, data)
     local ok, e = pcall(acc.event, acc, ev, data)
     if not ok and not stream_error then stream_error = type(e) == "table" and e.stream_error or tostring(e) end
@@ -175,19 +188,18 @@ function Agent:attempt(req, stream, deadline)
       sse(data)
     end or nil,
   })
-  local where = string.format("model %s at %s", cfg.name, url)
   if not res then
     if code == "too_large" then
-      return nil, infra("too_large", string.format("%s: the reply is larger than %d bytes (--max-reply-bytes)", where, max_bytes))
+      return nil, infra("too_large", string.format("%s: the reply is larger than %d bytes (--max-reply-bytes)", where(cfg, url), max_bytes))
     end
-    local e = infra("transport", string.format("%s: transport error %s: %s", where, tostring(code), tostring(msg)))
+    local e = infra("transport", string.format("%s: transport error %s: %s", where(cfg, url), tostring(code), tostring(msg)))
     e.retry = true
     e.timed_out = code == 28
     return nil, e
   end
   if res.status ~= 200 then
     local said = server_said(self.provider, stream and table.concat(raw) or res.body)
-    local e = infra("http", string.format("%s: HTTP %d: %s", where, res.status, said), res.status)
+    local e = infra("http", string.format("%s: HTTP %d: %s", where(cfg, url), res.status, said), res.status)
     e.retry = res.status == 429 or res.status == 408 or res.status >= 500
     e.config = res.status == 400 or res.status == 401 or res.status == 403 or res.status == 404
     e.retry_after = tonumber(res.headers["retry-after"])
@@ -207,7 +219,7 @@ function Agent:attempt(req, stream, deadline)
     end
   end
   if not reply then
-    local e = infra("malformed", string.format("%s: %s", where, why))
+    local e = infra("malformed", string.format("%s: %s", where(cfg, url), why))
     e.retry = true
     return nil, e
   end
@@ -253,7 +265,8 @@ function Agent:reply(conversation, ctx)
     local hit = text and json.decode(text)
     if hit then hit.cached = true; hit.cost = 0; return hit end
   end
-  local l = limiter(self.cfg, self.opts)
+  local l = self.limit or limiter(self.cfg, self.opts)
+  self.limit = l
   if l.config_error then return nil, l.config_error end   -- no request: it would fail the same way
   local max_attempts = self.opts.max_attempts or 6
   local budget = self.opts.time_budget or 1800

@@ -14,28 +14,27 @@ local loop = require "tabula.loop"
 
 local M = {}
 
+-- a streamed body: on_chunk for every piece until the transfer finishes
+local function read_stream(req, done, stream, on_chunk)
+  while true do
+    loop.await_token(stream)
+    local data, finished = req:chunk()
+    if #data > 0 then on_chunk(data) end
+    if finished then break end
+  end
+  loop.forget(done)
+end
+
 function M.request(opts)
-  local streaming = opts.on_chunk ~= nil
-  local req, err = C.request({
-    method = opts.method, url = opts.url, headers = opts.headers, body = opts.body,
-    connect_timeout = opts.connect_timeout, timeout = opts.timeout,
-    idle_timeout = opts.idle_timeout, stream = streaming, max_bytes = opts.max_bytes,
-  })
+  local req, err = C.request(opts)     -- it reads the fields above; on_chunk means stream
   if not req then return nil, -1, err end
   local done, stream = req:tokens()
-  local ok, e = pcall(function()
-    if streaming then
-      while true do
-        loop.await_token(stream)
-        local data, finished = req:chunk()
-        if #data > 0 then opts.on_chunk(data) end
-        if finished then break end
-      end
-      loop.forget(done)
-    else
-      loop.await_token(done)
-    end
-  end)
+  local ok, e
+  if opts.on_chunk then
+    ok, e = pcall(read_stream, req, done, stream, opts.on_chunk)
+  else
+    ok, e = pcall(loop.await_token, done)
+  end
   if not ok then
     req:cancel()
     loop.forget(done); loop.forget(stream)

@@ -22,7 +22,8 @@ local Task = {}
 Task.__index = Task
 Task.__name = "task"
 
-local ready = {}        -- queue of { task, ... resume values }: ready[head..tail]
+local ready = {}        -- queue of tasks to resume: ready[head..tail]
+local ready_value = {}  -- the value each resumes with (M.Cancelled or nil), same index
 local ready_head, ready_tail = 1, 0
 local waiting = {}      -- token -> task
 local current = nil
@@ -30,9 +31,10 @@ local main_task = nil
 local orphan_error = nil
 local next_id = 0
 
-local function push_ready(task, ...)
+local function push_ready(task, value)
   ready_tail = ready_tail + 1
-  ready[ready_tail] = table.pack(task, ...)
+  ready[ready_tail] = task
+  ready_value[ready_tail] = value
 end
 
 local function finish(task, ok, ...)
@@ -74,13 +76,12 @@ function M.spawn(fn, ...)
   return task
 end
 
-local function resume(entry)
-  local task = entry[1]
+local function resume(task, value)
   if task.status ~= "ready" and task.status ~= "waiting" then return end
   task.status = "running"
   local prev = current
   current = task
-  local ok, err = coroutine.resume(task.co, table.unpack(entry, 2, entry.n))
+  local ok, err = coroutine.resume(task.co, value)
   current = prev
   if not ok then   -- only a bug in the scheduler itself lands here
     error("task " .. task.id .. " crashed: " .. tostring(err))
@@ -88,21 +89,19 @@ local function resume(entry)
   if task.status == "running" then task.status = "ready" end
 end
 
--- Suspends the current task until something calls wake(task, ...).
+-- Suspends the current task until something calls wake(task).
 local function suspend()
   local task = current
   if not task then error("this must be called inside a task (use loop.run)", 3) end
   task.status = "waiting"
-  local r = table.pack(coroutine.yield())
-  if r[1] == M.Cancelled then error(M.Cancelled, 0) end
-  return table.unpack(r, 1, r.n)
+  if coroutine.yield() == M.Cancelled then error(M.Cancelled, 0) end
 end
 
-local function wake(task, ...)
+local function wake(task)
   if task.status == "waiting" then
     task.status = "ready"
     task.token = nil
-    push_ready(task, ...)
+    push_ready(task)
   end
 end
 
@@ -274,12 +273,13 @@ function M.run(fn, ...)
   orphan_error = nil
   while true do
     while ready_head <= ready_tail do
-      local entry = ready[ready_head]
-      ready[ready_head] = nil
+      local task, value = ready[ready_head], ready_value[ready_head]
+      ready[ready_head], ready_value[ready_head] = nil, nil
       ready_head = ready_head + 1
-      resume(entry)
+      resume(task, value)
       if orphan_error then break end
     end
+    if ready_head > ready_tail then ready_head, ready_tail = 1, 0 end   -- keep the queue in the array part
     if orphan_error then
       local t = orphan_error
       orphan_error = nil
