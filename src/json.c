@@ -7,18 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 512
+#define MAX_DEPTH JSON_MAX_DEPTH
 
 typedef struct {
     const char *s;
     size_t len, pos;
     int mode, depth;
     json_error *err;
+    const json_sink *sink;
+    void *ud;
+    char *scratch;      /* at least len + 1 bytes: decoded strings and number text */
 } reader;
 
-static cJSON *fail(reader *r, const char *msg)
+static int fail(reader *r, const char *msg)
 {
-    if (r->err->message[0]) return NULL;           /* keep the innermost message */
+    if (r->err->message[0]) return -1;             /* keep the innermost message */
     size_t line = 1, col = 1;
     for (size_t i = 0; i < r->pos && i < r->len; i++) {
         if (r->s[i] == '\n') { line++; col = 1; }
@@ -28,8 +31,11 @@ static cJSON *fail(reader *r, const char *msg)
     r->err->column = col;
     r->err->offset = r->pos;
     snprintf(r->err->message, sizeof r->err->message, "%s", msg);
-    return NULL;
+    return -1;
 }
+
+/* a sink's answer: 0, or -1 (out of memory) */
+static int sunk(reader *r, int rc) { return rc ? fail(r, "out of memory") : 0; }
 
 static void skip_space(reader *r)
 {
@@ -46,7 +52,7 @@ static int starts(reader *r, const char *word)
     return r->len - r->pos >= n && memcmp(r->s + r->pos, word, n) == 0;
 }
 
-static cJSON *parse_value(reader *r);
+static int parse_value(reader *r);
 
 static int hex4(reader *r, unsigned *out)
 {
@@ -78,23 +84,22 @@ static size_t put_utf8(char *o, unsigned cp)
     return 4;
 }
 
-/* Reads a string literal at r->pos (which is at '"'); returns malloc'd text
- * and its length in *outlen (the text may hold NUL bytes from \u0000 when
- * allow_nul is set; object keys may not). */
-static char *parse_string(reader *r, size_t *outlen, int allow_nul)
+/* Reads a string literal at r->pos (which is at '"') into r->scratch, NUL
+ * terminated, and its length in *outlen (the text may hold NUL bytes from
+ * \u0000 when allow_nul is set; object keys may not). 0, or -1. */
+static int parse_string(reader *r, size_t *outlen, int allow_nul)
 {
     size_t start = ++r->pos;
-    while (r->pos < r->len && r->s[r->pos] != '"') {   /* find the end: bounds the output size */
+    while (r->pos < r->len && r->s[r->pos] != '"') {   /* find the end first: a clear error */
         if (r->s[r->pos] == '\\') r->pos++;
         r->pos++;
     }
-    if (r->pos >= r->len) { r->pos = start - 1; fail(r, "unterminated string"); return NULL; }
-    char *out = malloc((r->pos - start) + 1), *o = out;
-    if (!out) { fail(r, "out of memory"); return NULL; }
+    if (r->pos >= r->len) { r->pos = start - 1; return fail(r, "unterminated string"); }
+    char *o = r->scratch;                      /* the text never grows when decoded */
     r->pos = start;
     while (r->s[r->pos] != '"') {
         unsigned char c = (unsigned char)r->s[r->pos];
-        if (c < 0x20) { free(out); fail(r, "control character in string (escape it)"); return NULL; }
+        if (c < 0x20) return fail(r, "control character in string (escape it)");
         if (c != '\\') { *o++ = (char)c; r->pos++; continue; }
         r->pos++;
         char e = r->s[r->pos++];
@@ -109,36 +114,32 @@ static char *parse_string(reader *r, size_t *outlen, int allow_nul)
         case 't': *o++ = '\t'; break;
         case 'u': {
             unsigned cp, lo;
-            if (!hex4(r, &cp)) { free(out); fail(r, "bad \\u escape (need 4 hex digits)"); return NULL; }
+            if (!hex4(r, &cp)) return fail(r, "bad \\u escape (need 4 hex digits)");
             if (cp >= 0xD800 && cp <= 0xDBFF) {
                 if (starts(r, "\\u")) {
                     r->pos += 2;
-                    if (!hex4(r, &lo) || lo < 0xDC00 || lo > 0xDFFF) {
-                        free(out); fail(r, "bad UTF-16 surrogate pair"); return NULL;
-                    }
+                    if (!hex4(r, &lo) || lo < 0xDC00 || lo > 0xDFFF) return fail(r, "bad UTF-16 surrogate pair");
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                } else { free(out); fail(r, "lone UTF-16 high surrogate"); return NULL; }
+                } else return fail(r, "lone UTF-16 high surrogate");
             } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                free(out); fail(r, "lone UTF-16 low surrogate"); return NULL;
+                return fail(r, "lone UTF-16 low surrogate");
             }
-            if (cp == 0 && !allow_nul) { free(out); fail(r, "\\u0000 is not supported in object keys"); return NULL; }
+            if (cp == 0 && !allow_nul) return fail(r, "\\u0000 is not supported in object keys");
             o += put_utf8(o, cp);
             break;
         }
         default:
             r->pos -= 2;
-            free(out);
-            fail(r, "unknown escape in string");
-            return NULL;
+            return fail(r, "unknown escape in string");
         }
     }
     r->pos++;
     *o = 0;
-    if (outlen) *outlen = (size_t)(o - out);
-    return out;
+    *outlen = (size_t)(o - r->scratch);
+    return 0;
 }
 
-static cJSON *parse_number(reader *r)
+static int parse_number(reader *r)
 {
     size_t start = r->pos;
     const char *s = r->s;
@@ -146,7 +147,7 @@ static cJSON *parse_number(reader *r)
     if (r->pos < r->len && s[r->pos] == '-') r->pos++;
     if (r->mode == JSON_LENIENT && starts(r, "Infinity")) {
         r->pos += 8;
-        return cJSON_CreateNumber(s[start] == '-' ? -INFINITY : INFINITY);
+        return sunk(r, r->sink->value(r->ud, JSON_NUMBER, NULL, 0, s[start] == '-' ? -INFINITY : INFINITY));
     }
     if (r->pos >= r->len || s[r->pos] < '0' || s[r->pos] > '9') return fail(r, "invalid number");
     if (s[r->pos] == '0' && r->pos + 1 < r->len && s[r->pos + 1] >= '0' && s[r->pos + 1] <= '9')
@@ -166,62 +167,49 @@ static cJSON *parse_number(reader *r)
         while (r->pos < r->len && s[r->pos] >= '0' && s[r->pos] <= '9') r->pos++;
     }
     size_t n = r->pos - start;
-    char buf[64], *text = n < sizeof buf ? buf : malloc(n + 1);
-    if (!text) return fail(r, "out of memory");
+    char *text = r->scratch;
     memcpy(text, s + start, n);
     text[n] = 0;
     double x = strtod(text, NULL);              /* an integer too long for a double is refused too */
-    cJSON *item = NULL;
-    if (isfinite(x)) item = is_int ? cJSON_CreateRaw(text) : cJSON_CreateNumber(x);
-    if (text != buf) free(text);
     if (!isfinite(x)) { r->pos = start; return fail(r, "number out of range (it cannot be kept exactly)"); }
-    return item ? item : fail(r, "out of memory");
+    return sunk(r, r->sink->value(r->ud, is_int ? JSON_INTEGER : JSON_NUMBER, text, n, x));
 }
 
-static cJSON *parse_container(reader *r, int is_object)
+static int parse_container(reader *r, int is_object)
 {
     char close = is_object ? '}' : ']';
     if (++r->depth > MAX_DEPTH) return fail(r, "nesting too deep");
     r->pos++;
-    cJSON *node = is_object ? cJSON_CreateObject() : cJSON_CreateArray();
-    if (!node) return fail(r, "out of memory");
+    if (sunk(r, r->sink->begin(r->ud, is_object))) return -1;
     skip_space(r);
-    if (r->pos < r->len && r->s[r->pos] == close) { r->pos++; r->depth--; return node; }
+    if (r->pos < r->len && r->s[r->pos] == close) {
+        r->pos++;
+        r->depth--;
+        return sunk(r, r->sink->end(r->ud, is_object));
+    }
     for (;;) {
-        char *key = NULL;
         skip_space(r);
         if (is_object) {
-            if (r->pos >= r->len || r->s[r->pos] != '"') {
-                cJSON_Delete(node);
+            if (r->pos >= r->len || r->s[r->pos] != '"')
                 return fail(r, r->pos >= r->len ? "unexpected end of input in object" : "expected a string key");
-            }
-            if (!(key = parse_string(r, NULL, 0))) { cJSON_Delete(node); return NULL; }
+            size_t n;
+            if (parse_string(r, &n, 0) || sunk(r, r->sink->key(r->ud, r->scratch, n))) return -1;
             skip_space(r);
-            if (r->pos >= r->len || r->s[r->pos] != ':') {
-                free(key); cJSON_Delete(node); return fail(r, "expected ':' after key");
-            }
+            if (r->pos >= r->len || r->s[r->pos] != ':') return fail(r, "expected ':' after key");
             r->pos++;
         }
-        cJSON *v = parse_value(r);
-        if (!v) { free(key); cJSON_Delete(node); return NULL; }
-        if (is_object) {
-            cJSON_AddItemToObject(node, key, v);
-            free(key);
-        } else {
-            cJSON_AddItemToArray(node, v);
-        }
+        if (parse_value(r)) return -1;
         skip_space(r);
         if (r->pos < r->len && r->s[r->pos] == ',') { r->pos++; continue; }
         if (r->pos < r->len && r->s[r->pos] == close) { r->pos++; break; }
-        cJSON_Delete(node);
         if (r->pos >= r->len) return fail(r, is_object ? "unexpected end of input in object" : "unexpected end of input in array");
         return fail(r, is_object ? "expected ',' or '}'" : "expected ',' or ']'");
     }
     r->depth--;
-    return node;
+    return sunk(r, r->sink->end(r->ud, is_object));
 }
 
-static cJSON *parse_value(reader *r)
+static int parse_value(reader *r)
 {
     skip_space(r);
     if (r->pos >= r->len) return fail(r, "unexpected end of input");
@@ -231,24 +219,18 @@ static cJSON *parse_value(reader *r)
     case '[': return parse_container(r, 0);
     case '"': {
         size_t n;
-        char *s = parse_string(r, &n, 1);
-        if (!s) return NULL;
-        cJSON *item = cJSON_CreateString("");
-        if (!item) { free(s); return fail(r, "out of memory"); }
-        cJSON_free(item->valuestring);           /* keep the text with its length (it may hold NUL) */
-        item->valuestring = s;
-        item->valueint = n > (size_t)INT_MAX ? -1 : (int)n;
-        return item;
+        if (parse_string(r, &n, 1)) return -1;
+        return sunk(r, r->sink->value(r->ud, JSON_STRING, r->scratch, n, 0));
     }
     default: break;
     }
-    if (starts(r, "true")) { r->pos += 4; return cJSON_CreateTrue(); }
-    if (starts(r, "false")) { r->pos += 5; return cJSON_CreateFalse(); }
-    if (starts(r, "null")) { r->pos += 4; return cJSON_CreateNull(); }
+    if (starts(r, "true")) { r->pos += 4; return sunk(r, r->sink->value(r->ud, JSON_TRUE, NULL, 0, 0)); }
+    if (starts(r, "false")) { r->pos += 5; return sunk(r, r->sink->value(r->ud, JSON_FALSE, NULL, 0, 0)); }
+    if (starts(r, "null")) { r->pos += 4; return sunk(r, r->sink->value(r->ud, JSON_NULL, NULL, 0, 0)); }
     if (starts(r, "NaN")) {
         if (r->mode != JSON_LENIENT) return fail(r, "NaN is not JSON (use lenient mode to accept it)");
         r->pos += 3;
-        return cJSON_CreateNumber(NAN);
+        return sunk(r, r->sink->value(r->ud, JSON_NUMBER, NULL, 0, NAN));
     }
     if (c == '-' || (c >= '0' && c <= '9') || (c == 'I' && r->mode == JSON_LENIENT))
         return parse_number(r);
@@ -256,19 +238,110 @@ static cJSON *parse_value(reader *r)
     return fail(r, "unexpected character");
 }
 
-cJSON *json_parse(const char *text, size_t len, int mode, json_error *err)
+int json_read(const char *text, size_t len, int mode, const json_sink *sink, void *ud, char *scratch,
+              json_error *err)
 {
-    reader r = {text, len, 0, mode, 0, err};
+    reader r = {text, len, 0, mode, 0, err, sink, ud, scratch};
     err->message[0] = 0;
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) r.pos = 3;   /* UTF-8 BOM */
-    cJSON *v = parse_value(&r);
-    if (!v) return NULL;
+    if (parse_value(&r)) return -1;
     skip_space(&r);
-    if (r.pos != len) {
-        cJSON_Delete(v);
-        return fail(&r, "unexpected text after the JSON value");
+    if (r.pos != len) return fail(&r, "unexpected text after the JSON value");
+    return 0;
+}
+
+/* ---- the cJSON tree sink ---- */
+
+typedef struct {
+    cJSON *root;
+    cJSON *open[MAX_DEPTH + 1];   /* the containers being filled */
+    int depth;
+    char *key;                    /* the member name waiting for its value */
+} tree_sink;
+
+/* attaches a finished or new value to the innermost open container */
+static int tree_put(tree_sink *t, cJSON *v)
+{
+    if (!v) return -1;
+    if (t->depth == 0) { t->root = v; return 0; }
+    cJSON *parent = t->open[t->depth - 1];
+    if (cJSON_IsObject(parent)) {
+        cJSON_AddItemToObject(parent, t->key, v);
+        free(t->key);
+        t->key = NULL;
+    } else {
+        cJSON_AddItemToArray(parent, v);
     }
-    return v;
+    return 0;
+}
+
+static int tree_value(void *ud, int kind, const char *s, size_t len, double x)
+{
+    tree_sink *t = ud;
+    switch (kind) {
+    case JSON_STRING: {
+        char *copy = malloc(len + 1);
+        cJSON *item = copy ? cJSON_CreateString("") : NULL;
+        if (!item) { free(copy); return -1; }
+        memcpy(copy, s, len + 1);
+        cJSON_free(item->valuestring);           /* keep the text with its length (it may hold NUL) */
+        item->valuestring = copy;
+        item->valueint = len > (size_t)INT_MAX ? -1 : (int)len;
+        return tree_put(t, item);
+    }
+    case JSON_INTEGER: return tree_put(t, cJSON_CreateRaw(s));
+    case JSON_NUMBER: return tree_put(t, cJSON_CreateNumber(x));
+    case JSON_TRUE: return tree_put(t, cJSON_CreateTrue());
+    case JSON_FALSE: return tree_put(t, cJSON_CreateFalse());
+    default: return tree_put(t, cJSON_CreateNull());
+    }
+}
+
+static int tree_begin(void *ud, int is_object)
+{
+    tree_sink *t = ud;
+    cJSON *c = is_object ? cJSON_CreateObject() : cJSON_CreateArray();
+    if (tree_put(t, c)) return -1;
+    t->open[t->depth++] = c;
+    return 0;
+}
+
+static int tree_key(void *ud, const char *s, size_t len)
+{
+    tree_sink *t = ud;
+    free(t->key);
+    t->key = malloc(len + 1);
+    if (!t->key) return -1;
+    memcpy(t->key, s, len + 1);
+    return 0;
+}
+
+static int tree_end(void *ud, int is_object)
+{
+    (void)is_object;
+    ((tree_sink *)ud)->depth--;
+    return 0;
+}
+
+cJSON *json_parse(const char *text, size_t len, int mode, json_error *err)
+{
+    static const json_sink sink = {tree_value, tree_begin, tree_key, tree_end};
+    tree_sink *t = calloc(1, sizeof *t);
+    char *scratch = malloc(len + 1);
+    cJSON *root = NULL;
+    if (!t || !scratch) {
+        err->line = err->column = 1;
+        err->offset = 0;
+        snprintf(err->message, sizeof err->message, "out of memory");
+    } else if (json_read(text, len, mode, &sink, t, scratch, err) == 0) {
+        root = t->root;
+    } else {
+        cJSON_Delete(t->root);
+    }
+    if (t) free(t->key);
+    free(t);
+    free(scratch);
+    return root;
 }
 
 void json_format_double(double x, char *buf)

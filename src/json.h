@@ -23,6 +23,24 @@ enum { JSON_STRICT = 0, JSON_LENIENT = 1 };
  * NULL with *err filled. Trailing non-space text is an error. */
 cJSON *json_parse(const char *text, size_t len, int mode, json_error *err);
 
+/* The same reader handing each value to a sink instead of building a tree
+ * (the Lua binding builds Lua tables directly). A value is either value(), or
+ * begin() ... end() around the members of a container; in an object, key()
+ * comes before each member's value. Strings and number text are in scratch
+ * (NUL-terminated, valid until the next call). Every function returns 0, or
+ * -1 when out of memory. */
+enum { JSON_STRING, JSON_INTEGER /* s: the digits */, JSON_NUMBER /* x */, JSON_TRUE, JSON_FALSE, JSON_NULL };
+typedef struct {
+    int (*value)(void *ud, int kind, const char *s, size_t len, double x);
+    int (*begin)(void *ud, int is_object);
+    int (*key)(void *ud, const char *s, size_t len);
+    int (*end)(void *ud, int is_object);
+} json_sink;
+#define JSON_MAX_DEPTH 512
+/* 0, or -1 with *err filled. scratch holds at least len + 1 bytes. */
+int json_read(const char *text, size_t len, int mode, const json_sink *sink, void *ud, char *scratch,
+              json_error *err);
+
 /* Format a finite double so that it reads back as the same double, always
  * with a '.' or an exponent ("15.0", "0.1", "1e+300"). buf needs 32 bytes. */
 void json_format_double(double x, char *buf);

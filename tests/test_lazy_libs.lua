@@ -32,7 +32,7 @@ end)
 test("tabula version opens neither libcurl nor cairo", function()
   local out = t.sh(string.format("LD_DEBUG=files %s version", t.tabula_bin()))
   t.contains(out, "libcurl 7")        -- the version it was built against
-  t.contains(out, "file=liblua5.4")   -- LD_DEBUG works here, so the absence below means something
+  t.contains(out, "file=libc.so")     -- LD_DEBUG works here, so the absence below means something
   t.ok(not out:find("file=libcurl", 1, true), "libcurl was loaded:\n" .. out)
   t.ok(not out:find("file=libcairo", 1, true), "cairo was loaded")
 end)
