@@ -123,6 +123,8 @@ test("carcassonne: legal placements next to the start tile, by tile type; follow
   t.eq(G.apply(s, 1, "place:0:1:0"), nil, "the city would face a field")
   t.eq(G.apply(s, 1, "place:5:5:0"), nil, "not next to the map")
   t.eq(G.apply(s, 1, "place:0:-1:45"), nil)
+  t.eq(G.apply(s, 1, "place:-0:1:180"), nil, "ids are exact")
+  t.eq(G.apply(s, 1, "place:0:01:180"), nil)
   give(s, "U")
   t.eq(G.apply(s, 1, "place:1:0:270"), nil, "a turn that looks like 90° is listed once, as 90")
   give(s, "E")

@@ -176,7 +176,7 @@ function G.apply(s, seat, id)
     local e = T[s.tile]
     local ok = false
     if r then for _, q in ipairs(e.rotations) do if q == r then ok = true end end end
-    local fi = ok and B.frontier_at(s, x, y)
+    local fi = ok and id == "place:" .. x .. ":" .. y .. ":" .. deg and B.frontier_at(s, x, y)
     if not fi or not B.fits(e.rot[r].code, s.fq[fi]) then return nil, "not a legal action: " .. id end
     s.last = B.place(s, s.tile, r, x, y)
     s.tile = 0

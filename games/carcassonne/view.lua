@@ -127,7 +127,7 @@ function M.render(o)
     cell[x .. "," .. y] = txt
     minx, maxx, miny, maxy = math.min(minx, x), math.max(maxx, x), math.min(miny, y), math.max(maxy, y)
   end
-  for _, p in ipairs(o.open_positions) do mark(p.x, p.y, " + ") end
+  for _, p in ipairs(o.open_positions) do mark(p.x, p.y, "  +") end
   for _, t in ipairs(o.tiles) do mark(t.x, t.y, " " .. t.type .. (t.rotation // 90)) end
   add("")
   add("Map (x grows eastwards, y northwards; a cell shows tile type and quarter turns clockwise, + is an open position):")
