@@ -16,10 +16,10 @@ local function follower_cost(s, me)
 end
 
 -- context(s, me, x, y) -> what a placement at x, y sees whatever the rotation: the
--- neighbours' roots facing each side (middle port), their number, and the monasteries
--- around (+ one's own, − others')
+-- neighbours' roots facing each side (middle port), their number, and the occupied
+-- monasteries around (+ one's own, − others')
 local function context(s, me, x, y)
-  local at, sp, own = s.at, s.sp, s.own
+  local at, sp = s.at, s.sp
   local nbroot, neighbours, monks = {}, 0, 0
   for side = 1, 4 do
     local j = at[key(x + DX[side], y + DY[side])]
@@ -29,27 +29,25 @@ local function context(s, me, x, y)
       nbroot[side] = find(sp, s.tb[j] - 1 + np[3 * ((side + 1) % 4) + 1])
     end
   end
-  local around = 0
-  for dy = -1, 1 do
-    for dx = -1, 1 do
-      local j = at[key(x + dx, y + dy)]
-      if j then
-        around = around + 1
-        local g = B.monastery_segment(s, j)
-        if g and s.sc[g] > 0 then
-          local gain = (B.around(s, s.tx[j], s.ty[j]) == 8) and 3 or 1
-          monks = monks + (own[me][g] > 0 and gain or -0.4 * gain)
-        end
+  local ms, mg, sk, st, tx, ty = s.ms, s.mg, s.sk, s.st, s.tx, s.ty
+  for m = 1, #mg do
+    local g = mg[m]
+    if sk[g] == MONASTERY then
+      local i = st[g]
+      local dx, dy = tx[i] - x, ty[i] - y
+      if dx >= -1 and dx <= 1 and dy >= -1 and dy <= 1 then
+        local gain = (B.around(s, tx[i], ty[i]) == 8) and 3 or 1
+        monks = monks + (ms[m] == me and gain or -0.4 * gain)
       end
     end
   end
-  return nbroot, neighbours, monks, around
+  return nbroot, neighbours, monks, x, y
 end
 
 -- rate_place(s, me, t, r, ctx...): completions with one's own followers (their points), help
 -- to opponents' features (negative), growth of one's own features, the best follower
 -- opportunity the tile opens, monasteries around, and a small bonus per neighbour
-local function rate_place(s, me, t, r, nbroot, neighbours, monks, around)
+local function rate_place(s, me, t, r, nbroot, neighbours, monks, x, y)
   local e = T[t]
   local rp = e.rot[r].port
   local sz, so, sn, own = s.sz, s.so, s.sn, s.own
@@ -91,7 +89,7 @@ local function rate_place(s, me, t, r, nbroot, neighbours, monks, around)
         if w > best_follow then best_follow = w end
       end
     elseif k == MONASTERY and supply > 0 then
-      local w = 1 + 0.6 * (around + 1) - follower_cost(s, me) * 0.5
+      local w = 1 + 0.6 * (B.around(s, x, y) + 1) - follower_cost(s, me) * 0.5
       if w > best_follow then best_follow = w end
     end
   end
@@ -121,10 +119,9 @@ end
 
 function M.heuristic(s, seat, id)
   if s.phase == "place" then
-    local x, y, deg = id:match("^place:(%-?%d+):(%-?%d+):(%d+)$")
+    local x, y, r = B.parse_place(id)
     if not x then return -100 end
-    x, y = tonumber(x), tonumber(y)
-    return rate_place(s, seat, s.tile, tonumber(deg) // 90, context(s, seat, x, y))
+    return rate_place(s, seat, s.tile, r, context(s, seat, x, y))
   end
   local name = id:match("^follower:(%w+)$")
   return name and rate_follower(s, seat, name) or -100
@@ -135,10 +132,10 @@ function M.heuristic_all(s, seat, legal)
   local out = {}
   if s.phase == "place" then
     local fx, fy, t = s.fx, s.fy, s.tile
-    local at, a, b, c, d = 0, nil, nil, nil, nil
+    local at, a, b, c = 0, nil, nil, nil
     B.each_placement(s, t, function(i, r)
-      if i ~= at then at = i; a, b, c, d = context(s, seat, fx[i], fy[i]) end
-      out[#out + 1] = rate_place(s, seat, t, r, a, b, c, d)
+      if i ~= at then at = i; a, b, c = context(s, seat, fx[i], fy[i]) end
+      out[#out + 1] = rate_place(s, seat, t, r, a, b, c, fx[i], fy[i])
     end)
     if #out == #legal then return out end
     out = {}

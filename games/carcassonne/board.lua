@@ -263,4 +263,30 @@ function M.end_points(s)
   return pts, scored
 end
 
+-- place ids are made once per position and turn and read back from the same cache
+local PLACE_ID, PLACE_OF = {}, {}
+local function place_id(x, y, r)
+  local row = PLACE_ID[x]
+  if not row then row = {}; PLACE_ID[x] = row end
+  local col = row[y]
+  if not col then col = {}; row[y] = col end
+  local id = col[r]
+  if not id then
+    id = "place:" .. x .. ":" .. y .. ":" .. TILES.DEGREES[r]
+    col[r], PLACE_OF[id] = id, { x, y, r }
+  end
+  return id
+end
+
+-- parse_place(id) -> x, y, r of a placement id spelled exactly as listed, or nil
+local function parse_place(id)
+  local p = PLACE_OF[id]
+  if p then return p[1], p[2], p[3] end
+  local x, y, deg = id:match("^place:(%-?%d+):(%-?%d+):(%d+)$")
+  x, y, deg = tonumber(x), tonumber(y), tonumber(deg)
+  if not deg or deg % 90 ~= 0 or deg > 270 or id ~= "place:" .. x .. ":" .. y .. ":" .. deg then return nil end
+  return x, y, deg // 90
+end
+M.place_id, M.parse_place = place_id, parse_place
+
 return M

@@ -88,13 +88,15 @@ local function feature_note(s, g)
 end
 G.feature_note = feature_note
 
+local place_id, parse_place = B.place_id, B.parse_place
+
 function G.legal_actions(s, seat, bare)
   if s.over or seat ~= s.turn then return {} end
   local out = {}
   if s.phase == "place" then
     local fx, fy = s.fx, s.fy
     B.each_placement(s, s.tile, function(i, r)
-      out[#out + 1] = { id = "place:" .. fx[i] .. ":" .. fy[i] .. ":" .. TILES.DEGREES[r], label = bare and "" or place_label(s, i, r) }
+      out[#out + 1] = { id = place_id(fx[i], fy[i], r), label = bare and "" or place_label(s, i, r) }
     end)
     return out
   end
@@ -170,13 +172,11 @@ function G.apply(s, seat, id)
   if s.over or seat ~= s.turn then return nil, "not this seat's turn" end
   if type(id) ~= "string" then return nil, "not a legal action: " .. tostring(id) end
   if s.phase == "place" then
-    local x, y, deg = id:match("^place:(%-?%d+):(%-?%d+):(%d+)$")
-    x, y, deg = tonumber(x), tonumber(y), tonumber(deg)
-    local r = deg and deg % 90 == 0 and deg // 90
+    local x, y, r = parse_place(id)
     local e = T[s.tile]
     local ok = false
     if r then for _, q in ipairs(e.rotations) do if q == r then ok = true end end end
-    local fi = ok and id == "place:" .. x .. ":" .. y .. ":" .. deg and B.frontier_at(s, x, y)
+    local fi = ok and B.frontier_at(s, x, y)
     if not fi or not B.fits(e.rot[r].code, s.fq[fi]) then return nil, "not a legal action: " .. id end
     s.last = B.place(s, s.tile, r, x, y)
     s.tile = 0
