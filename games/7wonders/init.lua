@@ -254,8 +254,8 @@ local function card_text(id)
   elseif c.trade == "raw_right" then parts[#parts + 1] = "raw materials from the right neighbour cost 1"
   elseif c.trade == "manufactured" then parts[#parts + 1] = "manufactured goods from both neighbours cost 1" end
   if c.count then
-    local what = type(c.count.of) == "table" and (table.concat(c.count.of, "/") .. " cards")
-      or (c.count.of == "stages" and "wonder stages" or "defeat tokens")
+    local what = type(c.count.of) == "table" and (table.concat(c.count.of, "/") .. " card")
+      or (c.count.of == "stages" and "wonder stage" or "defeat token")
     local where = c.count.where == "self" and "in your city" or c.count.where == "neighbours" and "in both neighbours' cities"
       or "in your city and both neighbours'"
     local gain = {}
