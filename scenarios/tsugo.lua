@@ -28,8 +28,13 @@
 --    with MCTS (--engine-playouts, 1000) when the solver gives up, and writes
 --    its reading as a narrative (scenarios/tsugo/player.lua);
 --    `random` picks an option or a local legal point.
---  * Defaults follow the paper: temperature 0.7, up to 32768 output tokens;
---    --robustness switches to the terse answer-only prompts at temperature 0.
+--  * Defaults follow the paper: temperature 0.7, up to 32768 output tokens.
+--    --robustness is the paper's robustness protocol: 10 problems stratified
+--    by tier with the seed (scenarios/tsugo/problems.lua, stratified), the
+--    terse answer-only prompts at temperature 0, the original presentation and
+--    rot180, flip_h (horizontal mirror) and colour inversion (unless
+--    --transform names others); accuracy against the transformed answer and
+--    consistency mapped back are in the report.
 local json = require "tabula.json"
 local fs = require "tabula.fs"
 local cli = require "tabula.cli"
@@ -68,7 +73,8 @@ S.options = {
   { "modality", "list", { "symbolic" }, "symbolic, grid, symbolic+grid, visual, symbolic+visual (several at once)" },
   { "candidates", "list", { "4", "open" }, "4 (four options A-D) and/or open" },
   { "transform", "list", {}, "also run under: " .. table.concat(transforms.NAMES, ", ", 2) },
-  { "robustness", "bool", false, "the terse answer-only prompts at temperature 0 (the paper's robustness probe)" },
+  { "robustness", "bool", false, "the paper's robustness protocol: a sample of --robustness-sample problems stratified by tier (Easy/Medium/Hard) with the seed, the terse answer-only prompts at temperature 0, and (unless --transform is given) the transforms rot180, flip_h, colour" },
+  { "robustness-sample", "int", 10, "with --robustness: problems in the stratified sample (0: all the selected problems; --ids: exactly those)" },
   { "extractor", "string", "builtin", "model that turns reasoning into trees (builtin: the engine narrative's own reader)" },
   { "references", "bool", true, "run the MCTS and GNU Go references (one trial per problem)" },
   { "mcts-playouts", "int", 200, "playouts of the MCTS/UCT reference" },
@@ -155,6 +161,15 @@ function S.plan(opts)
   local path = opts.problems or (host.root .. "/games/go/suite.jsonl")
   local list, dropped = problems.load(path)
   list = problems.select(list, opts)
+  local sample
+  if opts.robustness then
+    if #opts.transform == 0 then opts.transform = { "rot180", "flip_h", "colour" } end
+    if opts["robustness-sample"] > 0 and not opts.ids then
+      list = problems.stratified(list, opts["robustness-sample"], opts.seed)
+      sample = {}
+      for i, p in ipairs(list) do sample[i] = p.id end
+    end
+  end
   local pool = gnugo_pool(opts)
   S.gnugo = pool
   local trials, option_sets, option_logs = {}, {}, {}
@@ -185,7 +200,7 @@ function S.plan(opts)
       end
     end
   end
-  local data = { problems = path, problems_sha256 = fs.sha256_file(path), n_problems = #list, dropped = dropped,
+  local data = { problems = path, problems_sha256 = fs.sha256_file(path), n_problems = #list, dropped = dropped, robustness_sample = sample,
     options = {}, option_logs = {} }
   for id, o in pairs(option_sets) do data.options[id] = o.order end
   for id, l in pairs(option_logs) do data.option_logs[id] = l end
@@ -200,7 +215,7 @@ end
 -- presented(trial, P) -> q (transformed problem), spec for prompts, options in GTP of q
 local function presented(trial)
   local p = trial.problem
-  local q = transforms.apply(p, trial.transform)
+  local q = transforms.apply(p, trial.transform, trial.seed)
   local f = transforms.point_map(trial.transform, p.size)
   local view = { size = q.size, to_play = SIDE[q.to_play], black = {}, white = {} }
   for _, c in ipairs({ "black", "white" }) do

@@ -63,7 +63,7 @@ test("transforms: every symmetry's inverse maps points back; the problem moves w
   t.eq(q.region, { 0, 16, 4, 18 })
   local c = transforms.apply(p, "colour")
   t.eq({ c.to_play, c.stones.black, c.tree[1].color }, { "black", p.stones.white, "B" })
-  t.eq(transforms.apply(p, "relabel").frame, "relabeled")
+  t.eq(transforms.apply(p, "relabel", 42).frame, "relabeled:42")
   t.eq(p.correct, { "ra" }, "the original is unchanged")
 end)
 

@@ -77,6 +77,49 @@ function M.select(list, opts)
   return out
 end
 
+-- the paper's robustness strata, in order
+M.STRATA = { "Easy", "Medium", "Hard" }
+
+-- stratified(list, n, seed) -> at most n problems stratified by tier (the
+-- robustness protocol's sample), in file order. The strata are the tiers of
+-- STRATA the list has (all its tiers, in order of first appearance, when it
+-- has none of them); the n places go round the strata one at a time, a
+-- stratum with no problem left being skipped; inside a stratum the problems
+-- are drawn in the order of a shuffle with the seed.
+function M.stratified(list, n, seed)
+  local by, order = {}, {}
+  for _, p in ipairs(list) do
+    local t = tostring(p.tier)
+    if not by[t] then by[t] = {}; order[#order + 1] = t end
+    table.insert(by[t], p)
+  end
+  local strata = {}
+  for _, t in ipairs(M.STRATA) do if by[t] then strata[#strata + 1] = t end end
+  if #strata == 0 then strata = order end
+  local rng = require("tabula.metrics").rng(seed)
+  local pools = {}
+  for i, t in ipairs(strata) do
+    local pool = {}
+    for j, p in ipairs(by[t]) do pool[j] = p end
+    for j = #pool, 2, -1 do local k = rng(j); pool[j], pool[k] = pool[k], pool[j] end
+    pools[i] = pool
+  end
+  local chosen, taken, left = {}, {}, true
+  while #taken < n and left do
+    left = false
+    for i = 1, #strata do
+      if #taken < n and #pools[i] > 0 then
+        local p = table.remove(pools[i], 1)
+        chosen[p] = true; taken[#taken + 1] = p
+        left = true
+      end
+    end
+  end
+  local out = {}
+  for _, p in ipairs(list) do if chosen[p] then out[#out + 1] = p end end
+  return out
+end
+
 -- renderer() -> function(problem, frame) -> PNG bytes, or nil when the Go
 -- board picture is not available in this build
 function M.renderer()

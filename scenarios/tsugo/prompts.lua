@@ -5,49 +5,63 @@
 -- Modalities: symbolic (coordinate lists), grid (0/1/2 matrix with labels),
 -- symbolic+grid, visual (the PNG attached), symbolic+visual.
 -- Frames: standard = columns A-T without I, rows from the bottom (T18);
--- relabeled = columns A-S with I, rows numbered from the top (the same
--- point T18 is S2 there). Points inside tabula are always standard; a frame
--- only changes what the model reads and writes.
+-- "relabeled:SEED" = the seeded coordinate relabeling of games.go.transform
+-- (column letters and row numbers shuffled with SEED, listed in the prompt).
+-- Points inside tabula are always standard; a frame only changes what the
+-- model reads and writes (label: standard GTP -> shown; parse: shown ->
+-- standard GTP, so predictions map back).
+local go = require "games.go"
+local gt = require "games.go.transform"
 local trees = require "scenarios.tsugo.trees"
 
 local M = {}
 
 M.MODALITIES = { "symbolic", "grid", "symbolic+grid", "visual", "symbolic+visual" }
 local STD = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-local WITH_I = "ABCDEFGHIJKLMNOPQRSTUVWXY"
 
-local function xy(p) local c, r = p:match("^(%u)(%d+)$"); return STD:find(c, 1, true), tonumber(r) end
-
-M.FRAMES = {
-  standard = {
-    letters = STD,
-    label = function(p) return p end,
-    parse = function(s, size) return trees.point(s, size) end,
-    row_label = function(r) return r end,           -- r: row from the bottom
-  },
-  relabeled = {
-    letters = WITH_I,
-    label = function(p, size) local x, r = xy(p); return WITH_I:sub(x, x) .. (size + 1 - r) end,
-    parse = function(s, size)
-      local c, r = (s or ""):upper():match("^%s*(%a)%s*(%d%d?)%s*$")
-      local x = c and WITH_I:find(c, 1, true)
-      r = tonumber(r)
-      if not x or x > size or r < 1 or r > size then return nil end
-      return STD:sub(x, x) .. (size + 1 - r)
-    end,
-    row_label = function(r, size) return size + 1 - r end,
-  },
+local STANDARD = {
+  name = "standard",
+  label = function(p) return p end,
+  parse = function(s, size) return trees.point(s, size) end,
+  cols = function(size) local out = {} for x = 1, size do out[x] = STD:sub(x, x) end return out end,
+  rows = function(size) local out = {} for i = 1, size do out[i] = tostring(size + 1 - i) end return out end,   -- top first
+  sentence = function(P, size)
+    return P:fill("frame_standard", { first_col = "A", last_col = STD:sub(size, size), size = size })
+  end,
 }
 
+local function relabeled(seed)
+  local by_size = {}
+  local function R(size) by_size[size] = by_size[size] or gt.relabel(size, seed); return by_size[size] end
+  return {
+    name = "relabeled:" .. seed,
+    label = function(p, size) return R(size).label(go.from_gtp(p, size)) end,
+    parse = function(s, size)
+      local c, r = (s or ""):upper():match("^%s*(%a)%s*(%d%d?)%s*$")
+      local pt = c and R(size).point(c .. tonumber(r))
+      return pt and go.to_gtp(pt, size) or nil
+    end,
+    cols = function(size) return R(size).cols end,
+    rows = function(size) return R(size).rows end,
+    sentence = function(P, size)
+      return P:fill("frame_relabeled", { cols = table.concat(R(size).cols, " "), rows = table.concat(R(size).rows, " "), size = size })
+    end,
+  }
+end
+
+local frames = { standard = STANDARD }
+
+-- frame(name) -> the frame: "standard" or "relabeled:SEED"
 function M.frame(name)
-  return M.FRAMES[name] or error("unknown coordinate frame " .. tostring(name))
+  if frames[name] then return frames[name] end
+  local seed = tostring(name):match("^relabeled:(%d+)$")
+  if not seed then error("unknown coordinate frame " .. tostring(name)) end
+  frames[name] = relabeled(math.tointeger(tonumber(seed)))
+  return frames[name]
 end
 
 -- the frame sentence
-local function frame_text(P, fname, size)
-  local f = M.frame(fname)
-  return P:fill("frame_" .. fname, { first_col = f.letters:sub(1, 1), last_col = f.letters:sub(size, size), size = size })
-end
+local function frame_text(P, fname, size) return M.frame(fname).sentence(P, size) end
 
 -- sorted display labels: by column, then by displayed row
 local function listing(points, f, size)
@@ -62,7 +76,7 @@ local function listing(points, f, size)
   return #labels > 0 and table.concat(labels, ", ") or "none"
 end
 
--- grid_text(view, frame) -> the matrix with column letters on top and row labels on the left
+-- grid_text(view, frame) -> the matrix with column labels on top and row labels on the left
 function M.grid_text(view, fname)
   local f, size = M.frame(fname), view.size
   local cell = {}
@@ -70,10 +84,11 @@ function M.grid_text(view, fname)
   for _, p in ipairs(view.white) do cell[p] = "2" end
   local width = #tostring(size)
   local head = { string.rep(" ", width) }
-  for x = 1, size do head[#head + 1] = f.letters:sub(x, x) end
+  for _, c in ipairs(f.cols(size)) do head[#head + 1] = c end
   local lines = { table.concat(head, " ") }
-  for r = size, 1, -1 do                          -- top row first
-    local row = { string.format("%" .. width .. "d", f.row_label(r, size)) }
+  for i, label in ipairs(f.rows(size)) do          -- top row first
+    local r = size + 1 - i                          -- standard row number
+    local row = { string.format("%" .. width .. "s", label) }
     for x = 1, size do row[#row + 1] = cell[STD:sub(x, x) .. r] or "0" end
     lines[#lines + 1] = table.concat(row, " ")
   end

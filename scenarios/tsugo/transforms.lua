@@ -1,7 +1,9 @@
 -- scenarios/tsugo/transforms.lua — TsuGO's robustness transforms by name:
 -- the 8 board symmetries and colour inversion (games.go.transform moves the
 -- stones, correct and wrong sets, tree and region), coordinate relabeling (the
--- same board read through the relabeled frame of scenarios/tsugo/prompts.lua)
+-- same board read through a seeded relabeled frame of
+-- scenarios/tsugo/prompts.lua: column letters and row numbers shuffled with the
+-- trial's seed; answers are read back through the same frame)
 -- and option-order permutation (the labels move, scenarios/tsugo/options.lua).
 -- point_map gives the map of points and its inverse for predictions
 -- (consistency: the transformed prediction mapped back agrees with the
@@ -32,12 +34,13 @@ function M.point_map(name, size, inverse)
   end
 end
 
--- apply(problem, name) -> the transformed problem (a new table; the original
--- unchanged) with .transform = name and .frame ("standard" or "relabeled")
-function M.apply(p, name)
+-- apply(problem, name [, seed]) -> the transformed problem (a new table; the
+-- original unchanged) with .transform = name and .frame ("standard", or
+-- "relabeled:SEED" for relabel)
+function M.apply(p, name, seed)
   local q = gt.apply(p, { symmetry = SYMMETRY[name] and name or "identity", invert = name == "colour" })
   q.transform = name
-  q.frame = name == "relabel" and "relabeled" or "standard"
+  q.frame = name == "relabel" and ("relabeled:" .. math.tointeger(seed or 1)) or "standard"
   return q
 end
 
