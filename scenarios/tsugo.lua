@@ -301,8 +301,8 @@ local function reference_trial(trial, env)
     local s = mcts.setting(p)
     local g = env.gnugo:with(function(e) return refs.gnugo(e, p, s, trial.options and trial.options.order) end)
     rec.gnugo = { open = g.open and go.to_gtp(g.open, p.size), correct = accepted[g.open] == true,
-      restricted = g.restricted and go.to_gtp(g.restricted, p.size),
-      restricted_correct = trial.options and accepted[g.restricted] == true or nil }
+      restricted = g.restricted and go.to_gtp(g.restricted, p.size) }
+    if trial.options then rec.gnugo.restricted_correct = accepted[g.restricted] == true end
     rec.agreement = rec.gnugo.correct
   end
   return rec

@@ -142,4 +142,17 @@ test("games.go.gnugo: play, color and undo (SGF points both ways)", function()
   e:close()
 end)
 
+test("report: GNU Go restricted to the options counts a problem with no answer (or a wrong one) as wrong", function()
+  local report = require "scenarios.tsugo.report"
+  local function ref(id, gn)
+    return { kind = "reference", status = "success", problem_id = id, tier = "Easy", gnugo = gn,
+      mcts_open = { correct = false }, mcts_restricted = { correct = true } }
+  end
+  local sm = report.compute({ ref("a", { correct = true, restricted = "A1", restricted_correct = true }),
+    ref("b", { correct = false, restricted_correct = false }),
+    ref("c", { correct = false }) })             -- a record written before restricted_correct was always set
+  t.eq({ sm.references.gnugo_restricted.n, sm.references.gnugo_restricted.correct }, { 3, 1 })
+  t.eq({ sm.references.gnugo_open.n, sm.references.gnugo_open.correct }, { 3, 1 })
+end)
+
 return T

@@ -177,7 +177,8 @@ function M.compute(recs)
   R.mcts_open = ref_acc(function(r) return r.mcts_open end)
   R.mcts_restricted = ref_acc(function(r) return r.mcts_restricted end)
   R.gnugo_open = ref_acc(function(r) return r.gnugo and { correct = r.gnugo.correct } end)
-  R.gnugo_restricted = ref_acc(function(r) return r.gnugo and r.gnugo.restricted_correct ~= nil and { correct = r.gnugo.restricted_correct } end)
+  -- restricted: every problem with options (a restricted MCTS root); no answer is wrong
+  R.gnugo_restricted = ref_acc(function(r) return r.gnugo and r.mcts_restricted and { correct = r.gnugo.restricted_correct == true } end)
   local agree = {}
   local na = 0
   for _, r in ipairs(refs_list) do if r.agreement then agree[r.problem_id] = true; na = na + 1 end end
