@@ -5,8 +5,20 @@
 #include <string.h>
 
 #define MAX_PATH 256
+#define INF 0x3fffffffu
+#define BUCKET 4
+#define STACK_MOVES (MAX_PATH * 128)
 
-typedef struct { uint64_t key; uint8_t result, depth; } tt_entry;
+typedef struct {
+    uint64_t key;
+    uint32_t phi, delta;             /* df-pn: proof and disproof numbers for the side to move */
+    uint32_t work;                   /* df-pn: nodes spent below this entry */
+    uint16_t depth;                  /* plies of the proof when proven */
+    uint8_t result;                  /* GS_ID: a proven result */
+} tt_entry;
+
+/* term: 0, GS_WIN, GS_LOSS for the child's side to move; phi0, delta0: its first estimate */
+typedef struct { int move; uint64_t key; uint8_t term; uint32_t phi0, delta0; } child;
 
 struct gs_solver {
     tt_entry *table;
@@ -16,6 +28,10 @@ struct gs_solver {
     int aborted;
     int npath;
     uint64_t path[MAX_PATH];
+    int nstack;
+    child stack[STACK_MOVES];
+    int nanchors;                    /* df-pn with outside_safe: the attacker's stones outside the moves */
+    int anchors[GO_AREA];        /* df-pn: the children of the nodes on the path */
 };
 
 gs_solver *gs_new(int table_bits)
@@ -39,7 +55,21 @@ void gs_clear(gs_solver *s) { s->salt += 0x2545f4914f6cdd1dULL; }
 
 long gs_nodes(const gs_solver *s) { return s->nodes; }
 
-gs_result gs_status(const go_board *b, const gs_query *q)
+static uint64_t node_key(const gs_solver *s, const go_board *b)
+{
+    return s->salt ^ b->hash ^ ((uint64_t)b->to_move * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)b->ko * 0xc2b2ae3d27d4eb4fULL)
+        ^ ((uint64_t)(b->passes > 0) * 0x165667b19e3779f9ULL);
+}
+
+static int on_path(const gs_solver *s, uint64_t key)
+{
+    for (int k = 0; k < s->npath; k++) if (s->path[k] == key) return 1;
+    return 0;
+}
+
+/* ---- the first solver (GS_ID): kept as it was, the suite depends on it ---- */
+
+static gs_result status_id(const go_board *b, const gs_query *q)
 {
     int defender = GO_OTHER(q->attacker);
     if (b->color[q->target] != defender) return GS_WIN;
@@ -50,18 +80,12 @@ gs_result gs_status(const go_board *b, const gs_query *q)
     return GS_UNKNOWN;
 }
 
-static uint64_t node_key(const gs_solver *s, const go_board *b)
-{
-    return s->salt ^ b->hash ^ ((uint64_t)b->to_move * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)b->ko * 0xc2b2ae3d27d4eb4fULL)
-        ^ ((uint64_t)(b->passes > 0) * 0x165667b19e3779f9ULL);
-}
-
 /* the outcome for the side to move, searching at most depth plies */
 static gs_result search(gs_solver *s, const go_board *b, const gs_query *q, int depth)
 {
     if (++s->nodes > s->budget) { s->aborted = 1; return GS_UNKNOWN; }
     int me = b->to_move, attacker = q->attacker;
-    gs_result st = gs_status(b, q);
+    gs_result st = status_id(b, q);
     if (st != GS_UNKNOWN) return (st == GS_WIN) == (me == attacker) ? GS_WIN : GS_LOSS;
     uint64_t key = node_key(s, b);
     tt_entry *e = &s->table[key & s->mask];
@@ -69,17 +93,15 @@ static gs_result search(gs_solver *s, const go_board *b, const gs_query *q, int 
     if (depth <= 0) return GS_UNKNOWN;
 
     /* moves: allowed empty points, liberties of the target first, then pass */
-    int moves[GO_AREA + 1], n = 0, front = 0;
+    int moves[GO_AREA + 1], n = 0;
     int libs[GO_AREA];
     int nl = go_chain_libs(b, q->target, libs);
     uint8_t isfirst[GO_AREA];
     memset(isfirst, 0, sizeof isfirst);
     for (int i = 0; i < nl; i++) if (q->allowed[libs[i]]) { moves[n++] = libs[i]; isfirst[libs[i]] = 1; }
-    front = n;
     int area = b->stride * b->stride;
     for (int p = 0; p < area; p++)
         if (q->allowed[p] && b->color[p] == GO_EMPTY && !isfirst[p]) moves[n++] = p;
-    (void)front;
     moves[n++] = GO_PASS;
 
     int unknown = 0;
@@ -102,9 +124,7 @@ static gs_result search(gs_solver *s, const go_board *b, const gs_query *q, int 
             if (q->ko_winner && c.ko && me != q->ko_winner) continue;   /* no ko threats */
         }
         uint64_t ck = node_key(s, &c);
-        int repeated = 0;
-        for (int k = 0; k < s->npath; k++) if (s->path[k] == ck) { repeated = 1; break; }
-        if (repeated) continue;
+        if (on_path(s, ck)) continue;
         gs_result r = search(s, &c, q, depth - 1);
         if (r == GS_LOSS) { s->npath--; goto win; }
         if (r == GS_UNKNOWN) unknown = 1;
@@ -119,16 +139,292 @@ win:
     return GS_WIN;
 }
 
-gs_result gs_solve(gs_solver *s, const go_board *b, const gs_query *q, int *depth)
+static gs_result solve_id(gs_solver *s, const go_board *b, const gs_query *q, int *depth)
 {
-    s->nodes = 0;
-    s->budget = q->max_nodes > 0 ? q->max_nodes : 1000000;
-    s->aborted = 0;
-    s->npath = 0;
     for (int d = 1; d <= q->max_depth; d += 2) {
         gs_result r = search(s, b, q, d);
         if (r != GS_UNKNOWN) { if (depth) *depth = d; return r; }
         if (s->aborted) break;
     }
     return GS_UNKNOWN;
+}
+
+/* ---- df-pn ---- */
+
+static int ntargets(const gs_query *q) { return q->ntargets > 0 ? q->ntargets : 1; }
+static int target_at(const gs_query *q, int i) { return q->ntargets > 0 ? q->targets[i] : q->target; }
+
+/* a chain that can never be captured here: a liberty where no move may be
+ * played, or two one-point eyes whose neighbours are all the chain itself;
+ * with benson, also unconditionally alive */
+static int chain_safe(const go_board *b, const gs_query *q, int t, const uint8_t *alive)
+{
+    int libs[GO_AREA];
+    int nl = go_chain_libs(b, t, libs), eyes = 0, h = b->head[t];
+    for (int i = 0; i < nl; i++) {
+        int p = libs[i];
+        if (!q->allowed[p]) return 1;
+        int nb[4] = { p - 1, p + 1, p - b->stride, p + b->stride }, own = 1;
+        for (int k = 0; k < 4; k++) {
+            int c = b->color[nb[k]];
+            if (c != GO_EDGE && !(c == b->color[t] && b->head[nb[k]] == h)) { own = 0; break; }
+        }
+        eyes += own;
+    }
+    if (eyes >= 2) return 1;
+    return alive && nl >= 2 && alive[t];
+}
+
+/* with the outside safe: the target is dead when its zone (the points reached
+ * from it through empty points and defender stones) holds at most two empty
+ * points, adjacent when two, all playable, and every attacker chain around the
+ * zone holds an anchor (cannot be captured): one eye at most, no escape, no
+ * seki; the attacker fills the zone and captures */
+static int zone_dead(const gs_solver *s, const go_board *b, const gs_query *q, int t)
+{
+    if (!s->nanchors) return 0;
+    int area = b->stride * b->stride, att = q->attacker;
+    uint8_t seen[GO_AREA], anchored[GO_AREA];
+    memset(seen, 0, (size_t)area);
+    memset(anchored, 0, (size_t)area);
+    for (int k = 0; k < s->nanchors; k++) if (b->color[s->anchors[k]] == att) anchored[b->head[s->anchors[k]]] = 1;
+    int stack[GO_AREA], ns = 0, empties[2], ne = 0;
+    stack[ns++] = t; seen[t] = 1;
+    while (ns) {
+        int p = stack[--ns];
+        if (b->color[p] == GO_EMPTY) {
+            if (ne == 2 || !q->allowed[p]) return 0;
+            empties[ne++] = p;
+        }
+        int nb[4] = { p - 1, p + 1, p - b->stride, p + b->stride };
+        for (int k = 0; k < 4; k++) {
+            int n = nb[k], c = b->color[n];
+            if (c == GO_EDGE || seen[n]) continue;
+            if (c == att) { if (!anchored[b->head[n]]) return 0; continue; }
+            seen[n] = 1; stack[ns++] = n;
+        }
+    }
+    if (ne == 2) {
+        int d = empties[0] - empties[1];
+        if (d != 1 && d != -1 && d != b->stride && d != -b->stride) return 0;
+    }
+    return 1;
+}
+
+/* who has won: GS_WIN the attacker, GS_LOSS the defender; full = also run
+ * Benson and the zone test */
+static gs_result status_dfpn(const gs_solver *s, const go_board *b, const gs_query *q, int full)
+{
+    int defender = GO_OTHER(q->attacker), n = ntargets(q), present = 0, safe = 0;
+    uint8_t alive[GO_AREA];
+    int have_alive = 0;
+    for (int i = 0; i < n; i++) {
+        int t = target_at(q, i);
+        if (b->color[t] != defender || (full && s && zone_dead(s, b, q, t))) { if (!q->all) return GS_WIN; continue; }
+        present++;
+        int ok = chain_safe(b, q, t, NULL);
+        if (!ok && full) {
+            if (!have_alive) { go_benson(b, defender, alive); have_alive = 1; }
+            ok = chain_safe(b, q, t, alive);
+        }
+        if (ok) { safe++; if (q->all) return GS_LOSS; }
+    }
+    if (present == 0) return GS_WIN;
+    if (!q->all && safe == n) return GS_LOSS;
+    return GS_UNKNOWN;
+}
+
+gs_result gs_status(const go_board *b, const gs_query *q)
+{
+    return q->method == GS_ID ? status_id(b, q) : status_dfpn(NULL, b, q, 1);
+}
+
+static uint32_t add_sat(uint32_t a, uint32_t b) { uint64_t s = (uint64_t)a + b; return s >= INF ? INF : (uint32_t)s; }
+
+static tt_entry *tt_find(gs_solver *s, uint64_t key)
+{
+    tt_entry *e = &s->table[(key & s->mask) & ~(uint64_t)(BUCKET - 1)];
+    for (int i = 0; i < BUCKET; i++) if (e[i].key == key) return &e[i];
+    return NULL;
+}
+
+static void tt_store(gs_solver *s, uint64_t key, uint32_t phi, uint32_t delta, uint32_t work, int depth)
+{
+    tt_entry *e = &s->table[(key & s->mask) & ~(uint64_t)(BUCKET - 1)], *victim = NULL;
+    for (int i = 0; i < BUCKET; i++) if (e[i].key == key) { victim = &e[i]; break; }
+    if (!victim) {
+        /* replace the least work, unproven entries before proven ones */
+        for (int i = 0; i < BUCKET; i++) {
+            int proven = e[i].phi == 0 || e[i].delta == 0;
+            if (!victim) { victim = &e[i]; continue; }
+            int vproven = victim->phi == 0 || victim->delta == 0;
+            if ((vproven && !proven) || (vproven == proven && e[i].work < victim->work)) victim = &e[i];
+        }
+    }
+    victim->key = key; victim->phi = phi; victim->delta = delta; victim->work = work;
+    victim->depth = (uint16_t)(depth > 65535 ? 65535 : depth);
+    victim->result = 0;
+}
+
+/* (phi, delta, depth) of a child for the child's side to move */
+static void child_values(gs_solver *s, const child *c, uint32_t *phi, uint32_t *delta, int *depth)
+{
+    *depth = 0;
+    if (c->term == GS_WIN) { *phi = 0; *delta = INF; return; }
+    if (c->term == GS_LOSS) { *phi = INF; *delta = 0; return; }
+    tt_entry *e = tt_find(s, c->key);
+    if (e) { *phi = e->phi; *delta = e->delta; *depth = e->depth; }
+    else { *phi = c->phi0; *delta = c->delta0; }
+}
+
+/* the children of b: moves by the side to move, target liberties first, pass last */
+static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out, int room)
+{
+    int me = b->to_move, defender = GO_OTHER(q->attacker), n = 0, area = b->stride * b->stride;
+    uint8_t first[GO_AREA];
+    memset(first, 0, (size_t)area);
+    int moves[GO_AREA + 1], nm = 0, libs[GO_AREA];
+    for (int i = 0; i < ntargets(q); i++) {
+        int t = target_at(q, i);
+        if (b->color[t] != defender) continue;
+        int nl = go_chain_libs(b, t, libs);
+        for (int k = 0; k < nl; k++) if (q->allowed[libs[k]] && !first[libs[k]]) { first[libs[k]] = 1; moves[nm++] = libs[k]; }
+    }
+    uint8_t close[GO_AREA];
+    if (q->near > 0) {
+        /* within q->near steps of a defender stone: the wavefront from the defender's stones */
+        int wave[GO_AREA], nw = 0, next = 0;
+        uint8_t dist[GO_AREA];
+        memset(dist, 0xff, (size_t)area);
+        for (int p = 0; p < area; p++) if (b->color[p] == defender) { dist[p] = 0; wave[nw++] = p; }
+        while (next < nw) {
+            int p = wave[next++];
+            if (dist[p] >= q->near) continue;
+            int nb[4] = { p - 1, p + 1, p - b->stride, p + b->stride };
+            for (int k = 0; k < 4; k++)
+                if (b->color[nb[k]] != GO_EDGE && dist[nb[k]] == 0xff) { dist[nb[k]] = (uint8_t)(dist[p] + 1); wave[nw++] = nb[k]; }
+        }
+        for (int p = 0; p < area; p++) close[p] = dist[p] != 0xff;
+    } else memset(close, 1, (size_t)area);
+    for (int p = 0; p < area; p++) if (q->allowed[p] && b->color[p] == GO_EMPTY && !first[p] && close[p]) moves[nm++] = p;
+    moves[nm++] = GO_PASS;
+    for (int i = 0; i < nm && n < room; i++) {
+        int m = moves[i];
+        go_board c = *b;
+        child *ch = &out[n];
+        ch->move = m; ch->term = 0; ch->phi0 = ch->delta0 = 1;
+        if (m == GO_PASS) {
+            go_play(&c, me, GO_PASS);
+            if (b->passes > 0) {
+                /* two passes: the target lives; the child's mover is the other side */
+                ch->term = c.to_move == defender ? GS_WIN : GS_LOSS;
+                ch->key = 0; n++;
+                continue;
+            }
+        } else {
+            if (go_check(b, me, m) != GO_OK) continue;
+            go_play(&c, me, m);
+            if (q->ko_winner && c.ko && me != q->ko_winner) continue;   /* no ko threats */
+            if (s->nanchors && c.captured[me] != b->captured[me]) {
+                int lost = 0;
+                for (int k = 0; k < s->nanchors && !lost; k++) lost = c.color[s->anchors[k]] != q->attacker;
+                if (lost) continue;                                     /* the outside is safe */
+            }
+        }
+        ch->key = node_key(s, &c);
+        if (on_path(s, ch->key)) continue;
+        gs_result st = status_dfpn(s, &c, q, 0);
+        if (st != GS_UNKNOWN) ch->term = (st == GS_WIN) == (c.to_move == q->attacker) ? GS_WIN : GS_LOSS;
+        else {
+            /* first estimate: the fewer liberties the main target has, the nearer the attacker's proof */
+            int t = target_at(q, 0);
+            uint32_t l = c.color[t] == defender ? (uint32_t)go_chain_lib_count(&c, t) : 1;
+            uint32_t e = l > 1 ? l - 1 : 1;
+            if (c.to_move == q->attacker) { ch->phi0 = e; ch->delta0 = 1; }
+            else { ch->phi0 = 1; ch->delta0 = e; }
+        }
+        n++;
+    }
+    return n;
+}
+
+/* multiple-iterative deepening on b until phi >= thphi or delta >= thdelta */
+static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key, uint32_t thphi, uint32_t thdelta)
+{
+    long start = s->nodes;
+    if (++s->nodes > s->budget) { s->aborted = 1; return; }
+    gs_result st = status_dfpn(s, b, q, 1);
+    if (st != GS_UNKNOWN) {
+        int win = (st == GS_WIN) == (b->to_move == q->attacker);
+        tt_store(s, key, win ? 0 : INF, win ? INF : 0, 1, 0);
+        return;
+    }
+    if (s->npath >= MAX_PATH - 1) { s->aborted = 1; return; }
+    child *ch = &s->stack[s->nstack];
+    int n = expand(s, b, q, ch, STACK_MOVES - s->nstack);
+    s->nstack += n;
+    s->path[s->npath++] = key;
+    uint32_t phi = INF, delta = 0;
+    int depth = 0;
+    for (;;) {
+        /* phi = min delta of the children, delta = sum of their phi */
+        int best = -1, dmax = 0, dmin = 1 << 30;
+        uint32_t d1 = INF, d2 = INF, phi1 = INF;
+        phi = INF; delta = 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t cp, cd;
+            int cdep;
+            child_values(s, &ch[i], &cp, &cd, &cdep);
+            delta = add_sat(delta, cp);
+            if (cd < d1) { d2 = d1; d1 = cd; best = i; phi1 = cp; }
+            else if (cd < d2) d2 = cd;
+            if (cd == 0 && cdep < dmin) dmin = cdep;
+            if (cdep > dmax) dmax = cdep;
+        }
+        phi = d1;
+        if (phi == 0) depth = dmin + 1;
+        else if (delta == 0) depth = dmax + 1;
+        if (phi >= thphi || delta >= thdelta || best < 0) break;
+        uint64_t cth = (uint64_t)thdelta + phi1 - delta;   /* thdelta - (delta - phi1) */
+        uint32_t cthphi = cth >= INF ? INF : (uint32_t)cth;
+        uint32_t cthdelta = thphi < add_sat(d2, 1) ? thphi : add_sat(d2, 1);
+        go_board c = *b;
+        go_play(&c, c.to_move, ch[best].move);
+        mid(s, &c, q, ch[best].key, cthphi, cthdelta);
+        if (s->aborted) break;
+    }
+    s->npath--;
+    s->nstack -= n;
+    if (s->aborted) return;
+    long work = s->nodes - start;
+    tt_store(s, key, phi, delta, work > 0xffffffffL ? 0xffffffffu : (uint32_t)work, depth);
+}
+
+static gs_result solve_dfpn(gs_solver *s, const go_board *b, const gs_query *q, int *depth)
+{
+    uint64_t key = node_key(s, b);
+    s->nstack = 0;
+    s->nanchors = 0;
+    if (q->outside_safe) {
+        int area = b->stride * b->stride;
+        for (int p = 0; p < area; p++)
+            if (b->color[p] == q->attacker && !q->allowed[p]) s->anchors[s->nanchors++] = p;
+    }
+    mid(s, b, q, key, INF, INF);
+    if (s->aborted) return GS_UNKNOWN;
+    tt_entry *e = tt_find(s, key);
+    if (!e) return GS_UNKNOWN;
+    if (depth) *depth = e->depth;
+    if (e->phi == 0) return GS_WIN;
+    if (e->delta == 0) return GS_LOSS;
+    return GS_UNKNOWN;
+}
+
+gs_result gs_solve(gs_solver *s, const go_board *b, const gs_query *q, int *depth)
+{
+    s->nodes = 0;
+    s->budget = q->max_nodes > 0 ? q->max_nodes : 1000000;
+    s->aborted = 0;
+    s->npath = 0;
+    return q->method == GS_ID ? solve_id(s, b, q, depth) : solve_dfpn(s, b, q, depth);
 }

@@ -1,9 +1,16 @@
-/* gosolve.h — a local life-and-death solver over src/go.c: depth-first
- * AND/OR search with iterative deepening and a table of proven positions.
- * The attacker wins when the target chain is captured; the defender wins when
- * the target is unconditionally alive (Benson) or both sides pass with it on
- * the board (seki counts as life). Moves are limited to the allowed points
- * (plus pass). Kos: with ko_winner set, the other side may not take a ko
+/* gosolve.h — a local life-and-death solver over src/go.c. Two searches:
+ *   GS_DFPN (default): depth-first proof-number search (df-pn) with a
+ *     transposition table of proof and disproof numbers;
+ *   GS_ID: the first solver, depth-first AND/OR search with iterative
+ *     deepening and a table of proven positions (the generator of
+ *     games/go/suite.jsonl uses it, so the suite regenerates byte for byte).
+ * The attacker wins by capturing the target (with several targets: any of
+ * them, or all of them when `all` is set); the defender wins when the target
+ * is safe (every target, or any target when `all`) or both sides pass with it
+ * on the board (seki counts as life). Safe: unconditionally alive (Benson); for
+ * GS_DFPN also two one-point eyes of its own, or a liberty where no move may be
+ * played (such a liberty can never be filled). Moves are limited to the allowed
+ * points (plus pass). Kos: with ko_winner set, the other side may not take a ko
  * (it has no threats); comparing both settings tells whether an answer
  * depends on a ko. A position repeated on the path is not entered. */
 #ifndef TABULA_GOSOLVE_H
@@ -12,14 +19,24 @@
 #include "go.h"
 
 typedef enum { GS_UNKNOWN = 0, GS_WIN = 1, GS_LOSS = 2 } gs_result;   /* for the side to move */
+typedef enum { GS_DFPN = 0, GS_ID = 1 } gs_method;
+
+#define GS_MAX_TARGETS 32
 
 typedef struct {
     int attacker;                    /* GO_BLACK or GO_WHITE */
     int target;                      /* a point of the defender's chain */
+    int ntargets;                    /* extra targets (0: just `target`) */
+    int targets[GS_MAX_TARGETS];     /* points of defender chains, target first */
+    int all;                         /* 1: the attacker must capture every target */
     uint8_t allowed[GO_AREA];        /* 1 where a move may be played */
     long max_nodes;                  /* budget for one gs_solve call (all depths) */
-    int max_depth;                   /* plies */
+    int max_depth;                   /* plies (GS_ID) */
     int ko_winner;                   /* 0: simple ko only; else the other colour may not take kos */
+    int outside_safe;                /* GS_DFPN: attacker stones where no move may be played cannot be
+                                      * captured (a move that would is not considered) */
+    int near;                        /* GS_DFPN: > 0, moves only this far (in steps) from a defender stone */
+    gs_method method;
 } gs_query;
 
 typedef struct gs_solver gs_solver;

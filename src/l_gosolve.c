@@ -2,7 +2,9 @@
  * on a game of tabula.c.go.
  *   local s = gosolve.new([table_bits = 20])
  *   s:solve(game, { attacker = "white", target = "dd", allowed = {"aa", ...},
- *                   nodes = 200000, depth = 30, ko_winner = "black"|"white"|nil })
+ *                   nodes = 200000, depth = 30, ko_winner = "black"|"white"|nil,
+ *                   method = "dfpn"|"id", targets = {"dd", ...}, all = false,
+ *                   outside_safe = false, near = 0 })
  *     -> "win" | "loss" | "unknown" (for the side to move), proof depth, nodes
  *   s:status(game, query) -> "attacker" | "defender" | nil (who has already won) */
 #include "gosolve.h"
@@ -57,6 +59,35 @@ static void read_query(lua_State *L, const go_board *b, int t, gs_query *q)
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
+    lua_getfield(L, t, "targets");
+    if (!lua_isnil(L, -1)) {
+        luaL_checktype(L, -1, LUA_TTABLE);
+        n = (int)luaL_len(L, -1);
+        if (n > GS_MAX_TARGETS) luaL_error(L, "query.targets has more than %d points", GS_MAX_TARGETS);
+        for (int i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            const char *s = lua_tostring(L, -1);
+            int p = s ? parse_sgf_point(b, s) : 0;
+            if (!p) luaL_error(L, "query.targets[%d] is not an SGF point of the board", i);
+            q->targets[q->ntargets++] = p;
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, t, "all");
+    q->all = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, t, "outside_safe");
+    q->outside_safe = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, t, "near");
+    q->near = (int)luaL_optinteger(L, -1, 0);
+    lua_getfield(L, t, "method");
+    const char *m = lua_tostring(L, -1);
+    if (!m || !strcmp(m, "dfpn")) q->method = GS_DFPN;
+    else if (!strcmp(m, "id")) q->method = GS_ID;
+    else luaL_error(L, "query.method must be \"dfpn\" or \"id\"");
+    lua_pop(L, 2);
     lua_getfield(L, t, "nodes");
     q->max_nodes = (long)luaL_optinteger(L, -1, 200000);
     lua_getfield(L, t, "depth");

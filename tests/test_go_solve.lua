@@ -75,6 +75,50 @@ test("solver: an answer that depends on who wins a ko is reported as a ko, not d
   t.eq({ res, depth, ko }, { "unknown", nil, true })
 end)
 
+test("solver: df-pn and the first (iterative deepening) search agree on the corner, both colours", function()
+  for _, side in ipairs { "black", "white" } do
+    local g, _, q = corner(side)
+    local dq = {}
+    for k, v in pairs(q) do dq[k] = v end
+    dq.method = "id"
+    local a = { solve.position(g, q) }
+    local b = { solve.position(g, dq) }
+    t.eq(a[1], b[1], side)
+    t.eq(a[1], "win", side)
+  end
+end)
+
+-- black's corner chain ca-ab-bb-cb has two liberties (aa, ba); black could
+-- capture white's da-db (in atari at dc) and reach the open point da
+local WALL = { "..XOX..", "XXXOX..", "OOO.X..", ".......", ".......", ".......", "......." }
+
+test("solver: with the outside safe, the attacker's stones outside the moves cannot be captured", function()
+  local gosolve = require("tabula.c.gosolve").new(16)
+  local g = go.from_rows(WALL, "black")
+  local q = { attacker = "white", target = "ca", allowed = { "aa", "ba", "dc" }, nodes = 20000 }
+  t.eq((gosolve:solve(g, q)), "win")                  -- dc captures two stones: da is a liberty no one may fill
+  q.outside_safe = true
+  local res, depth, nodes = gosolve:solve(g, q)
+  -- the capture is not considered; the chain's zone holds two adjacent points: dead at once
+  t.eq({ res, depth, nodes }, { "loss", 0, 1 })
+  q.outside_safe = false
+  t.ok(select(3, gosolve:solve(go.from_rows({ "..XO...", "XXXO...", "OOOO...", ".......", ".......", ".......", "......." }, "black"), q)) > 1,
+    "without the safe outside the zone test is off")
+end)
+
+test("solver: several targets, the attacker needing any one of them or all of them", function()
+  local gosolve = require("tabula.c.gosolve").new(16)
+  -- black: a chain with two one-point eyes (ba, da) and a stone in atari at ad
+  local rows = { "X.X.XO.", "XXXXXO.", "OOOOOO.", "XO.....", ".......", ".......", "......." }
+  local g = go.from_rows(rows, "white")
+  local q = { attacker = "white", target = "aa", targets = { "aa", "ad" }, nodes = 20000,
+              allowed = g:legal_moves("white") }
+  t.eq((gosolve:solve(g, q)), "win")                  -- any: white captures ad
+  q.all = true
+  t.eq({ gosolve:solve(g, q) }, { "loss", 0, 1 })     -- all: the two-eyed chain is safe already
+  t.eq(solve.status(g, q), "defender")
+end)
+
 local function suite_lines()
   local path = t.root() .. "/games/go/suite.jsonl"
   local text = fs.read(path)

@@ -20,6 +20,7 @@ local OPTIONS = {
 
 -- prove(p, opts) -> "agree" | "disagree" | "unknown", detail
 function M.prove(p, opts)
+  if not (p.target and p.allowed) then return M.verify(p, opts) end
   local solve = require "games.go.solve"
   local q, why = solve.query(p, { nodes = opts.nodes })
   if not q then return "unknown", why end
@@ -31,6 +32,21 @@ function M.prove(p, opts)
   if #lost > 0 then return "disagree", "proven to fail: " .. table.concat(lost, " ") .. " (" .. q.goal .. ")" end
   if won == #p.correct and won > 0 then return "agree", q.goal end
   return "unknown", q.goal
+end
+
+-- a problem that does not name its group: each correct move bracketed by games.go.verify
+function M.verify(p, opts)
+  local verify = require "games.go.verify"
+  local agree, lost, kos, goal = 0, {}, 0, nil
+  for _, m in ipairs(p.correct) do
+    local v, info = verify.move(p, m, { nodes = opts.nodes })
+    if v == "agree" then agree = agree + 1; goal = goal or info.goal
+    elseif v == "disagree" then lost[#lost + 1] = m end
+    if info.ko then kos = kos + 1 end
+  end
+  if #lost > 0 then return "disagree", "proven to fail for either goal: " .. table.concat(lost, " ") end
+  if agree == #p.correct and agree > 0 then return "agree", goal end
+  return "unknown", kos > 0 and "ko" or nil
 end
 
 local function card(path, list, opts, tries)

@@ -153,7 +153,7 @@ local function prove(stones, defender, attacker, box, to_play, opts)
   local allowed = {}
   for _, pt in ipairs(box) do if not g:get(pt) then allowed[#allowed + 1] = pt end end
   local q = { attacker = attacker, defender = defender, target = target.point, allowed = allowed,
-              nodes = opts.nodes or 20000, depth = opts.depth or 21 }
+              nodes = opts.nodes or 20000, depth = opts.depth or 21, method = "id" }
   if solve.status(g, q) then return nil end       -- already decided
   local res, depth, ko = solve.position(g, q)
   if res ~= "win" or ko then return nil end

@@ -73,8 +73,7 @@ function M.query(p, opts)
   local allowed = {}
   for x = box[1], box[3] do
     for y = box[2], box[4] do
-      local pt = go.xy_sgf(x, y)
-      if not g:get(pt) then allowed[#allowed + 1] = pt end
+      allowed[#allowed + 1] = go.xy_sgf(x, y)      -- occupied too: stones may be captured
     end
   end
   local me, other = p.to_play, go.other(p.to_play)
@@ -103,6 +102,9 @@ local function attempt(g, q, ko_winner)
   q.ko_winner = nil
   return res, depth, nodes
 end
+
+-- raw(g, q) -> "win"|"loss"|"unknown", depth, nodes: one search as the query says (q.ko_winner, q.targets, q.all, q.method)
+function M.raw(g, q) return get_solver():solve(g, q) end
 
 -- status(g, q) -> "attacker" | "defender" | nil: who has already won
 function M.status(g, q) return get_solver():status(g, q) end
