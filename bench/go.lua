@@ -24,11 +24,15 @@ if not text then io.write("no games/go/suite.jsonl\n"); return end
 local problems = {}
 for l in text:gmatch("[^\n]+") do if #problems < nprob then problems[#problems + 1] = json.decode(l) end end
 local admit = require "games.go.admit"
-local t0 = clock()
-local agree = 0
-for _, p in ipairs(problems) do if admit.prove(p, { nodes = 20000 }) == "agree" then agree = agree + 1 end end
-local solver_t = clock() - t0
-io.write(string.format("solver: %d suite problems in %.2f s CPU (%.3f s each), %d proven\n", #problems, solver_t, solver_t / #problems, agree))
+local solver_t
+for _, method in ipairs { "id", "dfpn" } do
+  local t0 = clock()
+  local agree = 0
+  for _, p in ipairs(problems) do if admit.prove(p, { nodes = 20000, method = method }) == "agree" then agree = agree + 1 end end
+  local dt = clock() - t0
+  if method == "dfpn" then solver_t = dt end
+  io.write(string.format("solver (%s): %d suite problems in %.2f s CPU (%.3f s each), %d proven\n", method, #problems, dt, dt / #problems, agree))
+end
 
 if fs.kind("/usr/games/gnugo") then
   local loop = require "tabula.loop"

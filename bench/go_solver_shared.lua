@@ -40,6 +40,9 @@ for i, p in ipairs(problems) do
     s[v] = s[v] + 1
     if detail == "ko" then kos = kos + 1 end
     if v == "disagree" then disagreements[#disagreements + 1] = p.id .. ": " .. tostring(detail) end
+    if n % 50 == 0 then
+      io.stderr:write(string.format("%d problems: %d agree, %d disagree, %d unknown\n", n, counts.agree, counts.disagree, counts.unknown))
+    end
   end
 end
 local dt = os.clock() - t0

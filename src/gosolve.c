@@ -154,13 +154,33 @@ static gs_result solve_id(gs_solver *s, const go_board *b, const gs_query *q, in
 static int ntargets(const gs_query *q) { return q->ntargets > 0 ? q->ntargets : 1; }
 static int target_at(const gs_query *q, int i) { return q->ntargets > 0 ? q->targets[i] : q->target; }
 
+/* the liberties of p's chain, unsorted (go_chain_libs sorts and clears a whole
+ * board of marks; this runs at every node) */
+static int libs_of(const go_board *b, int p, int *out)
+{
+    int n = 0, h = b->head[p], x = h;
+    do {
+        int nb[4] = { x - 1, x + 1, x - b->stride, x + b->stride };
+        for (int i = 0; i < 4; i++) {
+            int l = nb[i];
+            if (b->color[l] != GO_EMPTY) continue;
+            int dup = 0;
+            for (int k = 0; k < n && !dup; k++) dup = out[k] == l;
+            if (!dup) out[n++] = l;
+        }
+        x = b->next[x];
+    } while (x != h);
+    return n;
+}
+
 /* a chain that can never be captured here: a liberty where no move may be
  * played, or two one-point eyes whose neighbours are all the chain itself;
- * with benson, also unconditionally alive */
-static int chain_safe(const go_board *b, const gs_query *q, int t, const uint8_t *alive)
+ * with alive (Benson's result), also unconditionally alive. *nlibs = its liberties */
+static int chain_safe(const go_board *b, const gs_query *q, int t, const uint8_t *alive, int *nlibs)
 {
     int libs[GO_AREA];
-    int nl = go_chain_libs(b, t, libs), eyes = 0, h = b->head[t];
+    int nl = libs_of(b, t, libs), eyes = 0, h = b->head[t];
+    *nlibs = nl;
     for (int i = 0; i < nl; i++) {
         int p = libs[i];
         if (!q->allowed[p]) return 1;
@@ -211,21 +231,21 @@ static int zone_dead(const gs_solver *s, const go_board *b, const gs_query *q, i
     return 1;
 }
 
-/* who has won: GS_WIN the attacker, GS_LOSS the defender; full = also run
- * Benson and the zone test */
+/* who has won: GS_WIN the attacker, GS_LOSS the defender; full = 1: also
+ * the zone test and Benson, 2: the zone test only */
 static gs_result status_dfpn(const gs_solver *s, const go_board *b, const gs_query *q, int full)
 {
     int defender = GO_OTHER(q->attacker), n = ntargets(q), present = 0, safe = 0;
     uint8_t alive[GO_AREA];
-    int have_alive = 0;
+    int have_alive = 0, zone = full >= 1 && s, benson = full == 1;
     for (int i = 0; i < n; i++) {
         int t = target_at(q, i);
-        if (b->color[t] != defender || (full && s && zone_dead(s, b, q, t))) { if (!q->all) return GS_WIN; continue; }
+        if (b->color[t] != defender || (zone && zone_dead(s, b, q, t))) { if (!q->all) return GS_WIN; continue; }
         present++;
-        int ok = chain_safe(b, q, t, NULL);
-        if (!ok && full) {
+        int nl, ok = chain_safe(b, q, t, NULL, &nl);
+        if (!ok && benson && nl >= 2) {
             if (!have_alive) { go_benson(b, defender, alive); have_alive = 1; }
-            ok = chain_safe(b, q, t, alive);
+            ok = chain_safe(b, q, t, alive, &nl);
         }
         if (ok) { safe++; if (q->all) return GS_LOSS; }
     }
@@ -287,7 +307,7 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
     for (int i = 0; i < ntargets(q); i++) {
         int t = target_at(q, i);
         if (b->color[t] != defender) continue;
-        int nl = go_chain_libs(b, t, libs);
+        int nl = libs_of(b, t, libs);
         for (int k = 0; k < nl; k++) if (q->allowed[libs[k]] && !first[libs[k]]) { first[libs[k]] = 1; moves[nm++] = libs[k]; }
     }
     uint8_t close[GO_AREA];
@@ -338,7 +358,8 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
         else {
             /* first estimate: the fewer liberties the main target has, the nearer the attacker's proof */
             int t = target_at(q, 0);
-            uint32_t l = c.color[t] == defender ? (uint32_t)go_chain_lib_count(&c, t) : 1;
+            int lb[GO_AREA];
+            uint32_t l = c.color[t] == defender ? (uint32_t)libs_of(&c, t, lb) : 1;
             uint32_t e = l > 1 ? l - 1 : 1;
             if (c.to_move == q->attacker) { ch->phi0 = e; ch->delta0 = 1; }
             else { ch->phi0 = 1; ch->delta0 = e; }
@@ -353,7 +374,9 @@ static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key
 {
     long start = s->nodes;
     if (++s->nodes > s->budget) { s->aborted = 1; return; }
-    gs_result st = status_dfpn(s, b, q, 1);
+    /* the full test (Benson, the zone) where the defender has just moved: it
+     * is a shortcut, and those are the positions where life appears */
+    gs_result st = status_dfpn(s, b, q, b->to_move == q->attacker ? 1 : 2);
     if (st != GS_UNKNOWN) {
         int win = (st == GS_WIN) == (b->to_move == q->attacker);
         tt_store(s, key, win ? 0 : INF, win ? INF : 0, 1, 0);

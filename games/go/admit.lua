@@ -24,6 +24,7 @@ function M.prove(p, opts)
   local solve = require "games.go.solve"
   local q, why = solve.query(p, { nodes = opts.nodes })
   if not q then return "unknown", why end
+  q.method = opts.method                  -- nil: df-pn; "id": the first solver
   local r = solve.first_moves(p, q, { moves = p.correct })
   local won, lost = 0, {}
   for _, m in ipairs(r.moves) do

@@ -1,19 +1,28 @@
 -- games.go.verify — checks a problem's reference first moves with the local
--- solver when the problem does not name its group (shared problems rarely say
--- "live" or "kill" and never which stones). Every answer is bracketed by two
--- models so that a verdict holds whichever way the unknowns fall:
+-- solver (df-pn, src/gosolve.c) when the problem does not name its group:
+-- shared problems rarely say "live" or "kill" and never which stones. Each
+-- move is searched in two models that bracket the unknowns (S = the side to play):
 --
---   agree     the move works in the model UNFAVOURABLE to the side to play:
---             the opponent wins every ko, and the group at stake is one chain
---             (the main one) which must live / be captured; when the side to play
---             defends, everything outside the problem's box is the attacker's
---             (filled with its stones: no escape); when it attacks, the outside is
---             open (the defender's chains that reach it are safe).
---   disagree  the move fails in the model FAVOURABLE to it, for both goals:
---             it wins every ko, the outside is the other way round, and any chain
---             of the colour at stake counts (one survivor is life, one capture a kill).
---   unknown   anything else; `ko = true` when the unfavourable model flips only by
---             giving the side to play the kos: the answer depends on a ko.
+--   agree     the move works in the model UNFAVOURABLE to S: the opponent wins
+--             every ko; the group at stake is one chain (the largest; for "live"
+--             the one with more liberties among equals, the other may be a
+--             sacrifice) which must live / be captured; the problem is closed:
+--             every empty point more than three steps from the defender's stones
+--             holds an attacker stone, and attacker stones there cannot be captured
+--             (the usual tsumego convention; for a kill it is the one assumption
+--             that helps S: an agreement means "dead in the closed problem").
+--   disagree  the move fails in the model FAVOURABLE to S, for both goals: S wins
+--             every ko; any chain of the colour at stake counts (one survivor is
+--             life, one capture a kill); when S defends the problem is open (moves
+--             anywhere in the box, the region plus a margin; the points outside it
+--             are liberties nobody may fill: a chain that reaches them has escaped);
+--             when S attacks it is closed two steps from the defender's stones.
+--   unknown   anything else; `ko = true` when the unfavourable model turns around
+--             by giving S the kos alone: the answer depends on a ko.
+--
+-- In every model moves stay within two steps of a defender stone. The goal tried
+-- first is the stated one, else the guess of games.go.solve.query; the other goal
+-- is tried only when the move fails the first one in the favourable model.
 --
 --   local verify = require "games.go.verify"
 --   verify.move(p, "ba", {nodes = 20000, margin = 1}) -> "agree"|"disagree"|"unknown", info
@@ -109,7 +118,7 @@ local function model(p, box, goal, favourable, nodes)
   -- outside it open liberties nobody may fill (a chain that reaches them has
   -- escaped).
   local open = goal == "live" and favourable
-  local allowed, set = near(p, box, defender, (goal == "kill" and not favourable) and 3 or 2)
+  local allowed, set = near(p, box, defender, favourable and 2 or 3)
   if open then
     allowed = {}
     for x = box[1], box[3] do
@@ -166,15 +175,13 @@ function M.move(p, move, opts)
   local goals = { first, first == "live" and "kill" or "live" }
   if p.goal == "live" or p.goal == "kill" then goals[2] = nil end
   local info = { nodes = 0 }
-  local all_fail = true
-  for _, goal in ipairs(goals) do
+  for i, goal in ipairs(goals) do
     local pess, n1 = try(p, box, goal, false, move, nodes)
     info.nodes = info.nodes + n1
     if pess == "win" then info.goal = goal; return "agree", info end
     local opt, n2 = try(p, box, goal, true, move, nodes)
     info.nodes = info.nodes + n2
-    if opt ~= "loss" then all_fail = false end
-    if opt == "win" and pess == "loss" and not info.ko then
+    if opt == "win" and pess == "loss" then
       -- does giving S the kos alone turn the unfavourable model around?
       local g, q = model(p, box, goal, false, nodes)
       if g then
@@ -184,8 +191,11 @@ function M.move(p, move, opts)
         if r == "win" then info.ko = true; info.goal = goal end
       end
     end
+    -- the move may work for this goal, or the search ran out: no verdict
+    if opt ~= "loss" then return "unknown", info end
+    -- it fails for this goal even in the favourable model: try the other goal
+    if i == #goals then return "disagree", info end
   end
-  if all_fail then return "disagree", info end
   return "unknown", info
 end
 
