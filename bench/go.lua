@@ -1,6 +1,8 @@
 -- Go speed: light playouts per second on 9x9 and 19x19 (target: 50,000 9x9
 -- playouts/s on one core), the local solver's time on the shipped suite, and
--- GNU Go's genmove time on the same problems for scale (GNU Go is the named peer).
+-- GNU Go's genmove time on the same problems for scale (GNU Go is the named peer
+-- for the solver; bench/go.sh runs bench/go_playout_peer.c first, the peer for
+-- playouts, and passes its rate in GO_PEER_RATE).
 --   ./tabula bench/go.lua [N9 [N19 [PROBLEMS]]]
 local go = require "games.go"
 local json = require "tabula.json"
@@ -10,13 +12,25 @@ local n9, n19, nprob = tonumber(arg[1]) or 20000, tonumber(arg[2]) or 2000, tonu
 
 local function clock() return os.clock() end
 
+-- the load average: other processes on the machine slow every figure here
+local load = fs.read("/proc/loadavg")
+io.write(string.format("load average %s (cores shared with other work make every rate lower)\n",
+  load and load:match("^(%S+ %S+ %S+)") or "unknown"))
+local peer = tonumber(os.getenv("GO_PEER_RATE") or "")
+
 for _, spec in ipairs { { 9, n9 }, { 19, n19 } } do
   local g = go.new(spec[1])
   local t0 = clock()
   local _, moves = g:playouts(spec[2], 1)
   local dt = clock() - t0
-  io.write(string.format("playouts %dx%d: %d in %.2f s = %.0f playouts/s (%.1f moves each)%s\n", spec[1], spec[1], spec[2], dt,
-    spec[2] / dt, moves / spec[2], spec[1] == 9 and string.format("; %.2fx the 50,000/s target", spec[2] / dt / 50000) or ""))
+  local rate = spec[2] / dt
+  local extra = ""
+  if spec[1] == 9 then
+    extra = string.format("; %.2fx the 50,000/s target", rate / 50000)
+    if peer then extra = extra .. string.format("; %.2fx the flood-fill peer (bench/go_playout_peer.c, %.0f/s)", rate / peer, peer) end
+  end
+  io.write(string.format("playouts %dx%d: %d in %.2f s CPU = %.0f playouts/s (%.1f moves each)%s\n", spec[1], spec[1], spec[2], dt,
+    rate, moves / spec[2], extra))
 end
 
 local text = fs.read(host.root .. "/games/go/suite.jsonl")

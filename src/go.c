@@ -67,8 +67,6 @@ static inline int atari_h(const go_board *b, int h)
     uint64_t n = b->plibs[h], s = b->lsum[h];
     return n > 0 && n * (uint64_t)b->lsq[h] == s * s;
 }
-/* the one liberty of a chain in atari */
-static inline int atari_lib(const go_board *b, int h) { return (int)(b->lsum[h] / b->plibs[h]); }
 
 int go_in_atari(const go_board *b, int p)
 {
@@ -83,6 +81,7 @@ go_error go_check(const go_board *b, int color, int p)
     if (p == b->ko && color == b->to_move) return GO_KO;
     if (b->allow_suicide) return GO_OK;
     int nb[4] = NB(b, p);
+    #pragma GCC unroll 4
     for (int i = 0; i < 4; i++) {
         int q = nb[i], c = b->color[q];
         if (c == GO_EMPTY) return GO_OK;
@@ -94,19 +93,22 @@ go_error go_check(const go_board *b, int color, int p)
     return GO_SUICIDE;
 }
 
-/* remove a chain from the board, giving its points back as liberties */
-static int remove_chain(go_board *b, int h)
+/* remove a chain from the board, giving its points back as liberties; when
+ * freed is not NULL its points are appended there (freed[(*nfreed)++]) */
+static int remove_chain(go_board *b, int h, int *freed, int *nfreed)
 {
     int n = 0, p = h, c = b->color[h];
     do {
         b->color[p] = GO_EMPTY;
         b->hash ^= zobrist[c][p];
+        if (freed) freed[(*nfreed)++] = p;
         n++;
         p = b->next[p];
     } while (p != h);
     p = h;
     do {
         int nb[4] = NB(b, p);
+        #pragma GCC unroll 4
         for (int i = 0; i < 4; i++) {
             int cq = b->color[nb[i]];
             if (cq == GO_BLACK || cq == GO_WHITE) add_lib(b, b->head[nb[i]], p);
@@ -140,11 +142,13 @@ static void place(go_board *b, int color, int p)
     b->next[p] = (uint16_t)p;
     b->nstones[p] = 1;
     b->plibs[p] = 0; b->lsum[p] = 0; b->lsq[p] = 0;
+    #pragma GCC unroll 4
     for (int i = 0; i < 4; i++) {
         int q = nb[i], c = b->color[q];
         if (c == GO_EMPTY) add_lib(b, p, q);
         else if (c != GO_EDGE) del_lib(b, b->head[q], p);
     }
+    #pragma GCC unroll 4
     for (int i = 0; i < 4; i++) {
         int q = nb[i];
         if (b->color[q] == color && b->head[q] != b->head[p]) {
@@ -155,7 +159,7 @@ static void place(go_board *b, int color, int p)
     }
 }
 
-static void play_legal(go_board *b, int color, int p);
+static void play_legal(go_board *b, int color, int p, int *freed, int *nfreed);
 
 go_error go_play(go_board *b, int color, int p)
 {
@@ -167,20 +171,22 @@ go_error go_play(go_board *b, int color, int p)
     }
     go_error e = go_check(b, color, p);
     if (e != GO_OK) return e;
-    play_legal(b, color, p);
+    play_legal(b, color, p, NULL, NULL);
     return GO_OK;
 }
 
-/* play a move already known to be legal */
-static void play_legal(go_board *b, int color, int p)
+/* play a move already known to be legal; the points it empties (captures, or
+ * its own chain when suicide is allowed) go to freed as in remove_chain */
+static void play_legal(go_board *b, int color, int p, int *freed, int *nfreed)
 {
     place(b, color, p);
     int nb[4] = NB(b, p), taken = 0, last = 0, other = GO_OTHER(color);
+    #pragma GCC unroll 4
     for (int i = 0; i < 4; i++) {
         int q = nb[i];
         if (b->color[q] == other && b->plibs[b->head[q]] == 0) {
             last = q;
-            int n = remove_chain(b, b->head[q]);
+            int n = remove_chain(b, b->head[q], freed, nfreed);
             taken += n;
         }
     }
@@ -188,7 +194,7 @@ static void play_legal(go_board *b, int color, int p)
     int h = b->head[p];
     b->ko = 0;
     if (b->plibs[h] == 0) {                      /* suicide, allowed */
-        b->captured[other] += remove_chain(b, h);
+        b->captured[other] += remove_chain(b, h, freed, nfreed);
     } else if (taken == 1 && b->nstones[h] == 1 && b->plibs[h] == 1) {
         b->ko = last;
     }
@@ -256,23 +262,31 @@ int go_chain_lib_count(const go_board *b, int p)
     return go_chain_libs(b, p, libs);
 }
 
+/* p's four neighbours are color's or the edge: is p an eye? At most one enemy
+ * diagonal in the middle, none on the edge. */
+static inline int eye_by_diagonals(const go_board *b, int p, int color)
+{
+    int s = b->stride;
+    int diag[4] = { p - s - 1, p - s + 1, p + s - 1, p + s + 1 };
+    int enemy = 0, edge = 0, other = GO_OTHER(color);
+    #pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        int c = b->color[diag[i]];
+        edge |= c == GO_EDGE;
+        enemy += c == other;
+    }
+    return enemy < (edge ? 1 : 2);
+}
+
 int go_is_eye(const go_board *b, int p, int color)
 {
     if (b->color[p] != GO_EMPTY) return 0;
-    int s = b->stride;
     int nb[4] = NB(b, p);
     for (int i = 0; i < 4; i++) {
         int c = b->color[nb[i]];
         if (c != color && c != GO_EDGE) return 0;
     }
-    int diag[4] = { p - s - 1, p - s + 1, p + s - 1, p + s + 1 };
-    int enemy = 0, edge = 0, other = GO_OTHER(color);
-    for (int i = 0; i < 4; i++) {
-        int c = b->color[diag[i]];
-        if (c == GO_EDGE) edge = 1;
-        else if (c == other) enemy++;
-    }
-    return enemy < (edge ? 1 : 2);
+    return eye_by_diagonals(b, p, color);
 }
 
 int go_gen_moves(const go_board *b, int color, int *out)
@@ -285,6 +299,26 @@ int go_gen_moves(const go_board *b, int color, int *out)
                 out[n++] = p;
         }
     return n;
+}
+
+/* In a playout: may color (the side to move) play the empty point p, and is
+ * it not one of its own eyes? The same answer as !go_is_eye && go_check ==
+ * GO_OK, reading the four neighbours once: an empty neighbour settles it. */
+static inline int playout_candidate(const go_board *b, int p, int color)
+{
+    if (p == b->ko) return 0;
+    int s = b->stride, nb[4] = { p - 1, p + 1, p - s, p + s };
+    int c[4] = { b->color[nb[0]], b->color[nb[1]], b->color[nb[2]], b->color[nb[3]] };
+    if (c[0] == GO_EMPTY || c[1] == GO_EMPTY || c[2] == GO_EMPTY || c[3] == GO_EMPTY) return 1;
+    int legal = b->allow_suicide, own_or_edge = 1;
+    #pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        if (c[i] == GO_EDGE) continue;
+        int in_atari = atari_h(b, b->head[nb[i]]);        /* then its only liberty is p */
+        if (c[i] == color) legal |= !in_atari;
+        else { legal |= in_atari; own_or_edge = 0; }
+    }
+    return legal && !(own_or_edge && eye_by_diagonals(b, p, color));
 }
 
 int go_playout(go_board *b, go_rng *r, int max_moves)
@@ -301,7 +335,7 @@ int go_playout(go_board *b, go_rng *r, int max_moves)
         while (m > 0) {
             int i = (int)(((go_rand(r) >> 32) * (uint64_t)m) >> 32);   /* uniform in [0, m) */
             int p = empty[i];
-            if (!go_is_eye(b, p, color) && go_check(b, color, p) == GO_OK) { chosen = p; break; }
+            if (playout_candidate(b, p, color)) { chosen = p; break; }
             int q = empty[m - 1];
             empty[i] = q; idx[q] = i;
             empty[m - 1] = p; idx[p] = m - 1;
@@ -311,20 +345,13 @@ int go_playout(go_board *b, go_rng *r, int max_moves)
             int j = idx[chosen], q = empty[n - 1];
             empty[j] = q; idx[q] = j;
             n--;
-            /* stones this move captures become empty points */
-            int nb[4] = NB(b, chosen), other = GO_OTHER(color);
-            for (int i = 0; i < 4; i++) {
-                int q2 = nb[i];
-                if (b->color[q2] != other || !atari_h(b, b->head[q2])) continue;
-                int h = b->head[q2], dup = 0;
-                for (int k = 0; k < i; k++) dup |= b->color[nb[k]] == other && b->head[nb[k]] == h;
-                if (dup) continue;
-                int s = h;
-                do { idx[s] = n; empty[n++] = s; s = b->next[s]; } while (s != h);
-            }
+            /* the points this move empties join the list */
+            int before = n;
+            play_legal(b, color, chosen, empty, &n);
+            for (int k = before; k < n; k++) idx[empty[k]] = k;
+        } else {
+            go_play(b, color, GO_PASS);
         }
-        if (chosen) play_legal(b, color, chosen);
-        else go_play(b, color, GO_PASS);
         played++;
     }
     return played;
