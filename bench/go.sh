@@ -7,7 +7,9 @@ set -u
 cd "$(dirname "$0")/.."
 PEER=build/rel/go_playout_peer
 if cc -O2 -o "$PEER" bench/go_playout_peer.c; then
-  GO_PEER_RATE=$("$PEER" "${1:-20000}" | tee /dev/stderr | sed -n 's/.*= \([0-9]*\) playouts\/s.*/\1/p')
+  out=$("$PEER" "${1:-20000}")
+  echo "$out"
+  GO_PEER_RATE=$(sed -n 's/.*= \([0-9]*\) playouts\/s.*/\1/p' <<< "$out")
   export GO_PEER_RATE
 else
   echo "cannot build bench/go_playout_peer.c: no peer ratio"
