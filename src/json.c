@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,17 +85,28 @@ static size_t put_utf8(char *o, unsigned cp)
     return 4;
 }
 
-/* Reads a string literal at r->pos (which is at '"') into r->scratch, NUL
- * terminated, and its length in *outlen (the text may hold NUL bytes from
+/* Reads a string literal at r->pos (which is at '"'): its text in *out (in
+ * the input itself when it has no escapes, else decoded into r->scratch; not
+ * NUL-terminated) and its length in *outlen (the text may hold NUL bytes from
  * \u0000 when allow_nul is set; object keys may not). 0, or -1. */
-static int parse_string(reader *r, size_t *outlen, int allow_nul)
+static int parse_string(reader *r, const char **out, size_t *outlen, int allow_nul)
 {
-    size_t start = ++r->pos;
+    size_t start = ++r->pos, control = SIZE_MAX;
+    int escaped = 0;
     while (r->pos < r->len && r->s[r->pos] != '"') {   /* find the end first: a clear error */
-        if (r->s[r->pos] == '\\') r->pos++;
+        unsigned char c = (unsigned char)r->s[r->pos];
+        if (c == '\\') { escaped = 1; r->pos++; }
+        else if (c < 0x20 && control == SIZE_MAX) control = r->pos;
         r->pos++;
     }
     if (r->pos >= r->len) { r->pos = start - 1; return fail(r, "unterminated string"); }
+    if (!escaped) {                            /* the text as it stands in the input */
+        if (control != SIZE_MAX) { r->pos = control; return fail(r, "control character in string (escape it)"); }
+        *out = r->s + start;
+        *outlen = r->pos - start;
+        r->pos++;
+        return 0;
+    }
     char *o = r->scratch;                      /* the text never grows when decoded */
     r->pos = start;
     while (r->s[r->pos] != '"') {
@@ -134,7 +146,7 @@ static int parse_string(reader *r, size_t *outlen, int allow_nul)
         }
     }
     r->pos++;
-    *o = 0;
+    *out = r->scratch;
     *outlen = (size_t)(o - r->scratch);
     return 0;
 }
@@ -192,8 +204,9 @@ static int parse_container(reader *r, int is_object)
         if (is_object) {
             if (r->pos >= r->len || r->s[r->pos] != '"')
                 return fail(r, r->pos >= r->len ? "unexpected end of input in object" : "expected a string key");
+            const char *key;
             size_t n;
-            if (parse_string(r, &n, 0) || sunk(r, r->sink->key(r->ud, r->scratch, n))) return -1;
+            if (parse_string(r, &key, &n, 0) || sunk(r, r->sink->key(r->ud, key, n))) return -1;
             skip_space(r);
             if (r->pos >= r->len || r->s[r->pos] != ':') return fail(r, "expected ':' after key");
             r->pos++;
@@ -218,9 +231,10 @@ static int parse_value(reader *r)
     case '{': return parse_container(r, 1);
     case '[': return parse_container(r, 0);
     case '"': {
+        const char *text;
         size_t n;
-        if (parse_string(r, &n, 1)) return -1;
-        return sunk(r, r->sink->value(r->ud, JSON_STRING, r->scratch, n, 0));
+        if (parse_string(r, &text, &n, 1)) return -1;
+        return sunk(r, r->sink->value(r->ud, JSON_STRING, text, n, 0));
     }
     default: break;
     }
@@ -283,7 +297,8 @@ static int tree_value(void *ud, int kind, const char *s, size_t len, double x)
         char *copy = malloc(len + 1);
         cJSON *item = copy ? cJSON_CreateString("") : NULL;
         if (!item) { free(copy); return -1; }
-        memcpy(copy, s, len + 1);
+        memcpy(copy, s, len);
+        copy[len] = 0;
         cJSON_free(item->valuestring);           /* keep the text with its length (it may hold NUL) */
         item->valuestring = copy;
         item->valueint = len > (size_t)INT_MAX ? -1 : (int)len;
@@ -312,7 +327,8 @@ static int tree_key(void *ud, const char *s, size_t len)
     free(t->key);
     t->key = malloc(len + 1);
     if (!t->key) return -1;
-    memcpy(t->key, s, len + 1);
+    memcpy(t->key, s, len);
+    t->key[len] = 0;
     return 0;
 }
 

@@ -26,9 +26,10 @@ cJSON *json_parse(const char *text, size_t len, int mode, json_error *err);
 /* The same reader handing each value to a sink instead of building a tree
  * (the Lua binding builds Lua tables directly). A value is either value(), or
  * begin() ... end() around the members of a container; in an object, key()
- * comes before each member's value. Strings and number text are in scratch
- * (NUL-terminated, valid until the next call). Every function returns 0, or
- * -1 when out of memory. */
+ * comes before each member's value. A string's or key's text is s[0..len)
+ * (not NUL-terminated; in the input or in scratch); a JSON_INTEGER's digits
+ * are NUL-terminated in scratch. Valid until the next call. Every function
+ * returns 0, or -1 when out of memory. */
 enum { JSON_STRING, JSON_INTEGER /* s: the digits */, JSON_NUMBER /* x */, JSON_TRUE, JSON_FALSE, JSON_NULL };
 typedef struct {
     int (*value)(void *ud, int kind, const char *s, size_t len, double x);
