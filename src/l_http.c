@@ -5,6 +5,8 @@
  *            (a function in on_chunk also means stream; other fields are ignored)
  *   req:tokens() -> done_token, stream_token
  *   req:result() -> { status, headers = {name=value}, body, seconds } | nil, code, message
+ *                   (headers is made from raw_headers, the block as received,
+ *                   when it is first read: most callers never read it)
  *                   (code "too_large" when the body passed max_bytes)
  *   req:chunk() -> data, finished      req:cancel() */
 #include "http.h"
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #define REQ_MT "tabula.http.request"
+#define RESULT_MT "tabula.http.result"
 
 typedef struct { http_req *r; } lreq;
 
@@ -135,6 +138,20 @@ static void push_headers(lua_State *L, const char *h, size_t len)
     }
 }
 
+/* result.headers, made on first use from result.raw_headers */
+static int l_result_index(lua_State *L)
+{
+    const char *k = lua_tostring(L, 2);
+    if (!k || strcmp(k, "headers") != 0) return 0;
+    size_t len;
+    lua_getfield(L, 1, "raw_headers");
+    const char *h = lua_tolstring(L, -1, &len);
+    push_headers(L, h ? h : "", h ? len : 0);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, 1, "headers");
+    return 1;
+}
+
 static int l_result(lua_State *L)
 {
     http_req *r = check_req(L);
@@ -149,12 +166,13 @@ static int l_result(lua_State *L)
         return 3;
     }
     size_t len;
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 5);
+    luaL_setmetatable(L, RESULT_MT);
     lua_pushinteger(L, http_status(r));
     lua_setfield(L, -2, "status");
     const char *h = http_headers(r, &len);
-    push_headers(L, h, len);
-    lua_setfield(L, -2, "headers");
+    lua_pushlstring(L, h, len);
+    lua_setfield(L, -2, "raw_headers");
     const char *body = http_body(r, &len);
     lua_pushlstring(L, body, len);
     lua_setfield(L, -2, "body");
@@ -198,6 +216,10 @@ int luaopen_tabula_http(lua_State *L)
     luaL_newmetatable(L, REQ_MT);
     luaL_setfuncs(L, meta, 0);
     luaL_newlib(L, methods);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, RESULT_MT);
+    lua_pushcfunction(L, l_result_index);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
     luaL_newlib(L, fns);

@@ -4,7 +4,8 @@
 --     body = "...", connect_timeout = 10, timeout = 600, idle_timeout = 120,
 --     max_bytes = 8388608,                  -- a longer body fails with code "too_large"
 --     on_chunk = function(data) ... end }   -- on_chunk streams the body as it arrives
---   res = { status = 200, headers = { ["content-type"] = ... }, body = "...", seconds = 0.12 }
+--   res = { status = 200, headers = { ["content-type"] = ... }, body = "...", seconds = 0.12,
+--           raw_headers = "HTTP/1.1 200 OK\r\n..." }   -- headers is made when first read
 --
 -- Transport failures are values: nil, curl's error code, message. Proxies come
 -- from the usual environment variables (http_proxy, https_proxy, no_proxy), as
