@@ -80,7 +80,7 @@ local function feature_note(s, g)
     local i = s.st[r]
     return string.format("%d of 9 tiles around it", B.around(s, s.tx[i], s.ty[i]))
   end
-  if k == FIELD then return string.format("a field of %d segments", s.sz[r]) end
+  if k == FIELD then return string.format("a field of %d segment%s", s.sz[r], s.sz[r] == 1 and "" or "s") end
   local tiles = B.tiles_of(s, { [r] = true })[r]
   local txt = string.format("%d tile%s", tiles, tiles == 1 and "" or "s")
   if k == CITY and s.sn[r] > 0 then txt = txt .. string.format(", %d pennant%s", s.sn[r], s.sn[r] == 1 and "" or "s") end
