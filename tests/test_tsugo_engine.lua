@@ -66,6 +66,8 @@ test("engine, solver first: on every suite problem the answer is the solver's pr
       local label = show(answer)
       for _, l in ipairs({ "A", "B", "C", "D" }) do if cands and cands[l] == answer then label = l end end
       t.contains(text, "answer is " .. label)
+      local open = text:find("-> other", 1, true) ~= nil
+      t.eq(text:find("unsettled", 1, true) ~= nil, open, p.id .. ": the conclusion says what was settled")
       local tree, log = trees.validate(narrative.extract(text), { to_play = side(p), text = text })
       t.ok(tree, p.id .. ": " .. tostring(log.rejected))
       local v = verdicts(tree)

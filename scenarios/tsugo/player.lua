@@ -90,6 +90,18 @@ local function proof_candidates(p, spec, r)
   return cands
 end
 
+-- verdicts(r) -> what the other moves told came to, in words
+local function verdicts(r)
+  local n = { loss = 0, win = 0, unknown = 0 }
+  for _, t in ipairs(r.told) do if t.move ~= r.answer then n[t.result] = n[t.result] + 1 end end
+  local parts = {}
+  local function say(k, one, many) if k > 0 then parts[#parts + 1] = k .. " " .. (k == 1 and one or many) end end
+  say(n.loss, "fails", "fail")
+  say(n.win, "also works", "also work")
+  say(n.unknown, "stays unsettled", "stay unsettled")
+  return #parts > 0 and ("; of the other moves I read, " .. table.concat(parts, ", ")) or ""
+end
+
 -- reading(p, spec) -> text, answer (SGF point), source ("solver" | "mcts")
 -- spec: options ({ A = sgf, ..., order }) or nil, show (SGF -> displayed point),
 -- nodes (the solver's budget; 0 or nil: MCTS only), playouts, seed
@@ -103,7 +115,7 @@ function M.reading(p, spec)
       local letter_of = letters(spec.options)
       local text = narrative.write({ to_play = side, candidates = proof_candidates(p, spec, r),
         preamble = { string.format("I read the position exactly (%d first moves tried, %d positions searched).", #r.results, r.nodes) },
-        conclusion = string.format("%s works against every defence I found; the other moves I read fail.", spec.show(r.answer)),
+        conclusion = string.format("%s works against every defence I found%s.", spec.show(r.answer), verdicts(r)),
         answer = spec.options and letter_of[r.answer] or spec.show(r.answer) })
       return text, r.answer, "solver"
     end
