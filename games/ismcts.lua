@@ -9,9 +9,13 @@
 --
 -- steps bounds the actions of one simulation (tree and rollout together); a simulation
 -- that stops before the end is scored on the provisional ranking. A simultaneous choice
--- is searched as if the seats chose in turn, the observer first (so the root holds its
--- actions; the game must accept the pending seats' choices in any order), the others
--- after it in seat order. info: simulations, nodes, visits of the pick.
+-- (several current seats) is searched decoupled (DUCT, as in Tak, Lanctot and Winands 2014
+-- for simultaneous moves): at its node every pending seat picks from its own statistics
+-- (UCB1 with availability) against the same frozen state, so no seat's pick depends on
+-- another's sealed choice of that step, and only the joint choice leads to the next node;
+-- rollouts likewise pick every seat's action before applying any. The pending seats are
+-- applied in ascending order, as the arena does. Turn-by-turn choices are searched as
+-- before. info: simulations, nodes, visits and mean reward (value) of the pick.
 local kit = require "games.kit"
 
 local M = {}
@@ -64,6 +68,48 @@ end
 
 local function new_node(seat) return { seat = seat, n = 0, w = 0, avail = 0, children = {} } end
 
+-- select(G, d, seat, stats, rand, c) -> id, edge, new: one seat's choice at a tree node from
+-- its statistics stats (action id -> { seat, n, w, avail }) on the state d: the untried
+-- legal action the heuristic likes best (ties: at random), a new edge; otherwise UCB1 with
+-- availability counts. Every legal action's availability counts this visit.
+local function select(G, d, seat, stats, rand, c)
+  local acts = G.legal_actions(d, seat, true)
+  local untried = {}
+  for _, a in ipairs(acts) do
+    local ch = stats[a.id]
+    if ch then ch.avail = ch.avail + 1 else untried[#untried + 1] = a.id end
+  end
+  if #untried > 0 then
+    local best, pick = -math.huge, {}
+    for _, u in ipairs(untried) do
+      local h = G.heuristic(d, seat, u)
+      if h > best then best, pick = h, { u } elseif h == best then pick[#pick + 1] = u end
+    end
+    local id = pick[rand(#pick)]
+    local ch = new_node(seat)
+    ch.avail = 1
+    stats[id] = ch
+    return id, ch, true
+  end
+  local best, pick = -math.huge, nil
+  for _, a in ipairs(acts) do
+    local ch = stats[a.id]
+    local v = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+    if v > best then best, pick = v, a.id end
+  end
+  return pick, stats[pick], false
+end
+
+-- joint(G, d, seats, pick) -> ids: a simultaneous choice made against the frozen state d:
+-- every seat's id is picked (pick(seat) -> id) before any is applied, then they are applied
+-- in the order of seats (ascending, as the arena does)
+local function joint(G, d, seats, pick)
+  local ids = {}
+  for i, seat in ipairs(seats) do ids[i] = pick(seat) end
+  for i, seat in ipairs(seats) do assert(G.apply(d, seat, ids[i])) end
+  return ids
+end
+
 function M.choose(G, state, observer, rand, opts)
   opts = opts or {}
   local sims = opts.simulations or M.DEFAULTS.simulations
@@ -79,53 +125,47 @@ function M.choose(G, state, observer, rand, opts)
     local node, path, taken = root, {}, 0
     -- selection and expansion
     while taken < steps and not G.is_terminal(d) do
-      local seat = G.current_seats(d)[1]
-      if taken == 0 then seat = observer end    -- a simultaneous choice: the observer's comes first
-      local acts = G.legal_actions(d, seat, true)
-      local untried = {}
-      for _, a in ipairs(acts) do
-        local ch = node.children[a.id]
-        if ch then ch.avail = ch.avail + 1 else untried[#untried + 1] = a.id end
-      end
-      local id
-      if #untried > 0 then
-        -- expand the untried action the heuristic likes best (ties: at random)
-        local best, pick = -math.huge, {}
-        for _, u in ipairs(untried) do
-          local h = G.heuristic(d, seat, u)
-          if h > best then best, pick = h, { u } elseif h == best then pick[#pick + 1] = u end
-        end
-        id = pick[rand(#pick)]
-        local ch = new_node(seat)
-        ch.avail = 1
-        node.children[id] = ch
-        nodes = nodes + 1
-        node = ch
+      local seats = G.current_seats(d)
+      if #seats > 1 then
+        -- a simultaneous choice (decoupled): each pending seat picks from its own statistics
+        -- at this node, which no other seat's choice of this step has reached; the joint
+        -- choice then leads to the next node
+        node.joint = node.joint or {}
+        local fresh = false
+        local ids = joint(G, d, seats, function(seat)
+          local stats = node.joint[seat] or {}
+          node.joint[seat] = stats
+          local id, edge, new = select(G, d, seat, stats, rand, c)
+          if new then fresh, nodes = true, nodes + 1 end
+          path[#path + 1] = edge
+          return id
+        end)
+        taken = taken + #seats
+        local key = table.concat(ids, " ")
+        local nxt = node.children[key]
+        if not nxt then nxt, fresh = { children = {} }, true; node.children[key] = nxt end
+        node = nxt
+        if fresh then break end
+      else
+        local seat = seats[1]
+        if taken == 0 then seat = observer end
+        local id, new
+        id, node, new = select(G, d, seat, node.children, rand, c)
         assert(G.apply(d, seat, id))
         taken = taken + 1
         path[#path + 1] = node
-        break
+        if new then nodes = nodes + 1; break end
       end
-      local best, pick = -math.huge, nil
-      for _, a in ipairs(acts) do
-        local ch = node.children[a.id]
-        local v = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
-        if v > best then best, pick = v, a.id end
-      end
-      id = pick
-      node = node.children[id]
-      assert(G.apply(d, seat, id))
-      taken = taken + 1
-      path[#path + 1] = node
     end
-    -- rollout
+    -- rollout (a simultaneous choice: every seat picks against the same frozen state)
     while taken < steps and not G.is_terminal(d) do
-      local seat = G.current_seats(d)[1]
-      local acts = G.legal_actions(d, seat, true)
-      assert(G.apply(d, seat, M.heuristic_pick(G, d, seat, acts, rand, eps)))
-      taken = taken + 1
+      local seats = G.current_seats(d)
+      joint(G, d, seats, function(seat)
+        return M.heuristic_pick(G, d, seat, G.legal_actions(d, seat, true), rand, eps)
+      end)
+      taken = taken + #seats
     end
-    -- backpropagation: each node holds the reward of the seat that chose its action
+    -- backpropagation: each edge holds the reward of the seat that chose its action
     local rw = rewards(G, d)
     root.n = root.n + 1
     for _, nd in ipairs(path) do
@@ -133,12 +173,14 @@ function M.choose(G, state, observer, rand, opts)
       nd.w = nd.w + rw[nd.seat]
     end
   end
-  local best, id = -1, legal[1].id
+  -- the observer's statistics at the root: its edges, or its own in a simultaneous choice
+  local mine = root.joint and root.joint[observer] or root.children
+  local best, id, value = -1, legal[1].id, nil
   for _, a in ipairs(legal) do     -- the most visited action (ties: the first listed)
-    local ch = root.children[a.id]
-    if ch and ch.n > best then best, id = ch.n, a.id end
+    local ch = mine[a.id]
+    if ch and ch.n > best then best, id, value = ch.n, a.id, ch.w / ch.n end
   end
-  return id, { simulations = sims, nodes = nodes, visits = best }
+  return id, { simulations = sims, nodes = nodes, visits = best, value = value }
 end
 
 M.kit = kit

@@ -54,4 +54,97 @@ test("ismcts: completes an Azul line that scores rather than flooring tiles", fu
   t.eq(pick, "f1:red:1")
 end)
 
+-- Turn-by-turn games are searched exactly as before the decoupled treatment of simultaneous
+-- choices: the pick, its visits and the generator's next draw (how many draws the search made)
+-- on fixed positions, recorded with games/ismcts.lua before that change.
+test("ismcts: turn-by-turn choices unchanged (Azul, Splendor, Century, Carcassonne)", function()
+  local want = {
+    { "azul", 1, "f2:blue:2", 2, 278935 },
+    { "azul", 1, "c:red:3", 30, 478684 },
+    { "azul", 1, "c:blue:2", 31, 825705 },
+    { "splendor", 1, "take:blue,red,black", 8, 200203 },
+    { "splendor", 1, "take:white,green,red", 11, 170892 },
+    { "splendor", 3, "take:green,red,black", 55, 180547 },
+    { "century", 3, "acquire:1", 77, 99932 },
+    { "century", 1, "acquire:1", 67, 763520 },
+    { "century", 3, "acquire:1", 79, 456055 },
+    { "carcassonne", 2, "follower:city1", 91, 749644 },
+    { "carcassonne", 1, "place:1:-2:0", 36, 924500 },
+    { "carcassonne", 1, "place:-3:0:0", 7, 887415 },
+  }
+  local got = {}
+  for _, g in ipairs({ "azul", "splendor", "century", "carcassonne" }) do
+    local G = require("games." .. g)
+    local s, r = G.setup(3, 31), kit.generator(17)
+    local function step()
+      local seat = G.current_seats(s)[1]
+      local l = G.legal_actions(s, seat, true)
+      assert(G.apply(s, seat, l[r(#l)].id))
+    end
+    for _, k in ipairs({ 3, 9, 12 }) do
+      for _ = 1, k do step() end
+      while #G.legal_actions(s, G.current_seats(s)[1], true) < 2 do step() end
+      local seat = G.current_seats(s)[1]
+      local rand = kit.generator(5)
+      local id, info = ismcts.choose(G, s, seat, rand, { simulations = 120 })
+      got[#got + 1] = { g, seat, id, info.visits, rand(1000000) }
+    end
+  end
+  t.eq(got, want)
+end)
+
+-- doors(simultaneous) -> a two-seat game of one step: seat 1 plays safe (a shared first place,
+-- trailing 0 to 10) or opens one of three doors; seat 2 guesses a door. A guessed door loses
+-- 0 to 10, an unguessed one wins 10 to 0. Chosen together (simultaneous) a door is worth two
+-- chances in three; when seat 2 guesses after seeing seat 1's choice (in turn) it always loses.
+local function doors(simultaneous)
+  local D = { name = "doors", players = { min = 2, max = 2 } }
+  function D.setup() return { n = 2, rng = kit.seed_state(1), pending = { "", "" }, moved = 0 } end
+  function D.current_seats(s)
+    if s.moved == 2 then return {} end
+    if not simultaneous then return { s.moved + 1 } end
+    local r = {}
+    for i = 1, 2 do if s.pending[i] == "" then r[#r + 1] = i end end
+    return r
+  end
+  function D.is_terminal(s) return s.moved == 2 end
+  function D.legal_actions(s, seat)
+    if s.pending[seat] ~= "" or s.moved == 2 then return {} end
+    if seat == 1 then return { { id = "safe" }, { id = "door1" }, { id = "door2" }, { id = "door3" } } end
+    return { { id = "guess1" }, { id = "guess2" }, { id = "guess3" } }
+  end
+  function D.apply(s, seat, id)
+    for _, a in ipairs(D.legal_actions(s, seat)) do
+      if a.id == id then s.pending[seat] = id; s.moved = s.moved + 1; return true end
+    end
+    return nil, "not legal"
+  end
+  function D.ranking(s)
+    local mine, guess = s.pending[1], s.pending[2]
+    if mine == "safe" then return { ranks = { 1, 1 }, scores = { 0, 10 } } end
+    if mine:sub(-1) == guess:sub(-1) then return { ranks = { 2, 1 }, scores = { 0, 10 } } end
+    return { ranks = { 1, 2 }, scores = { 10, 0 } }
+  end
+  function D.heuristic() return 0 end
+  function D.determinize(s, seat)
+    local d = kit.copy(s)
+    for i = 1, 2 do if i ~= seat and d.pending[i] ~= "" then d.pending[i] = ""; d.moved = d.moved - 1 end end
+    return d
+  end
+  return D
+end
+
+test("ismcts: in a simultaneous choice the other seat does not see the observer's sealed choice", function()
+  local sim = doors(true)
+  local id, info = ismcts.choose(sim, sim.setup(), 1, kit.generator(3), { simulations = 600 })
+  -- seat 2 guessing blind: a door is worth about 2/3 * 0.96 + 1/3 * 0.04 = 0.65, safe 0.39
+  t.ok(id:match("^door%d$"), "a door, not " .. id)
+  t.ok(info.value > 0.5, "the door's value is not biased by a seeing opponent: " .. info.value)
+  -- control: when seat 2 really moves after seeing seat 1's choice, every door loses
+  local seq = doors(false)
+  local sid, sinfo = ismcts.choose(seq, seq.setup(), 1, kit.generator(3), { simulations = 600 })
+  t.eq(sid, "safe")
+  t.ok(sinfo.value < 0.45, "safe is worth about 0.39: " .. sinfo.value)
+end)
+
 return T
