@@ -1,16 +1,20 @@
--- bench/dece_players.lua — the DECE baselines on Azul and Splendor: decision time of Random,
--- Heuristic (ε = 0.1) and ISMCTS (1024 simulations, 18 steps), as ratios to Random in the same
--- run and against the reference study's 30-second ISMCTS target, and their strength: the
--- three-player PWS of each and the pairwise score of Heuristic and ISMCTS against Random
--- (1 placed ahead, ½ tie), seats rotated over the matches.
--- Run: tabula bench/dece_players.lua [MATCHES_PER_GAME=6] [SIMULATIONS=1024] [GAMES=azul,splendor]
+-- bench/dece_players.lua — the DECE baselines on the arena's games (Azul, Splendor, Century,
+-- 7 Wonders, Carcassonne by default): decision time of Random, Heuristic (ε = 0.1) and ISMCTS
+-- (1024 simulations, 18 steps), as ratios to Random in the same run and against the reference
+-- study's 30-second ISMCTS target, and their strength: the three-player PWS of each and the
+-- pairwise score of Heuristic and ISMCTS against Random (1 placed ahead, ½ tie), seats rotated
+-- over the matches. A simultaneous choice (7 Wonders) is decided seat by seat on the state as it
+-- stands, the earlier seats' choices pending in it (ISMCTS determinizes them away; the
+-- heuristic does not read them).
+-- Run: tabula bench/dece_players.lua [MATCHES_PER_GAME=6] [SIMULATIONS=1024]
+--        [GAMES=azul,splendor,century,7wonders,carcassonne]
 local kit = require "games.kit"
 local ismcts = require "games.ismcts"
 
 local matches = tonumber(arg[1] or "6")
 local sims = tonumber(arg[2] or "1024")
 local games = {}
-for g in (arg[3] or "azul,splendor"):gmatch("[^,]+") do games[#games + 1] = g end
+for g in (arg[3] or "azul,splendor,century,7wonders,carcassonne"):gmatch("[^,]+") do games[#games + 1] = g end
 local NAMES = { "random", "heuristic", "ismcts" }
 
 local function decide(kind, G, s, seat, rand)

@@ -1,7 +1,7 @@
 -- scenarios/dece.lua — DECE: an arena of multi-player Eurogames for complete agent
 -- configurations (../shared/specs/dece.md; seed paper ../shared/seeds/002_*.txt).
 --
---   tabula run scenarios/dece.lua                                   # Random, Heuristic, ISMCTS on Azul and Splendor
+--   tabula run scenarios/dece.lua                                   # Random, Heuristic, ISMCTS on the five games
 --   tabula run scenarios/dece.lua --participants parts.json --games azul,splendor --matches-per-game 48
 --   tabula run scenarios/dece.lua --participants parts.json --schedule schedule.json --out runs/x
 --   tabula run scenarios/dece.lua --participants parts.json --matched A,B --anchors X,Y --scenarios 12
@@ -45,9 +45,9 @@ local S = { name = "dece", summary = "DECE: multi-player Eurogames arena (PWS, B
 
 S.options = {
   { "participants", "string", nil, "participants file (JSON; default: Random, Heuristic, ISMCTS)" },
-  { "games", "list", { "azul", "splendor" }, "games (modules games/<name>/)" },
+  { "games", "list", { "azul", "splendor", "century", "7wonders", "carcassonne" }, "games (modules games/<name>/)" },
   { "matches-per-game", "int", nil, "matches per game (a multiple of the number of participants; default: one block)" },
-  { "players", "int", 3, "seats per match (2 to 4)" },
+  { "players", "int", 3, "seats per match (within the player range of every game chosen)" },
   { "schedule", "string", nil, "a schedule file (JSON, as written to RUN/schedule.json) instead of generating one" },
   { "matched", "list", nil, "matched study: the focal configurations compared" },
   { "anchors", "list", nil, "matched study: the fixed anchor opponents (players - 1 of them)" },
@@ -101,9 +101,16 @@ local function make_schedule(opts, parts)
 end
 
 function S.run_custom(opts)
-  if opts.players < 2 or opts.players > 4 then cli.fail("--players must be 2, 3 or 4") end
   local parts = participants.load(opts.participants, opts.models)
   local games = load_games(opts.games)
+  if not opts.schedule then
+    for _, g in ipairs(opts.games) do
+      local r = games[g].players
+      if opts.players < r.min or opts.players > r.max then
+        cli.fail("--players %d: %s is for %d to %d players", opts.players, g, r.min, r.max)
+      end
+    end
+  end
   local sch = make_schedule(opts, parts)
   for _, m in ipairs(sch.matches) do
     local G = games[m.game] or load_games({ m.game })[m.game]

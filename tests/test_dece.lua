@@ -260,7 +260,7 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   local dir = tmpdir()
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = BUILTIN }))
   local rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
-    "--matches-per-game", "3", "--draws", "200", "--quiet" })
+    "--games", "azul,splendor", "--matches-per-game", "3", "--draws", "200", "--quiet" })
   t.eq(rc, 0)
   local recs = records.read(dir .. "/run/matches.jsonl")
   t.eq(#recs, 6)
@@ -281,10 +281,10 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   t.contains(page, "step 1: seat 1 (")
   -- running again continues: nothing left to play; a different schedule is refused
   rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
-    "--matches-per-game", "3", "--draws", "200", "--quiet" })
+    "--games", "azul,splendor", "--matches-per-game", "3", "--draws", "200", "--quiet" })
   t.eq(#records.read(dir .. "/run/matches.jsonl"), 6)
   t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
-    "--matches-per-game", "6", "--quiet" }) end, "holds a different run")
+    "--games", "azul,splendor", "--matches-per-game", "6", "--quiet" }) end, "holds a different run")
   t.raises(function() t.run_scenario("scenarios/dece.lua", { "--games", "azul,chess", "--out", dir .. "/other" }) end,
     "games/chess is not a multi-player game")
   t.raises(function() t.run_scenario("scenarios/dece.lua", { "--games", "nosuch", "--out", dir .. "/other" }) end, "no game 'nosuch'")
@@ -294,6 +294,31 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   fs.write_atomic(dir .. "/run/matches.jsonl", table.concat(lines, "\n", 1, 5) .. "\n")
   local out = require("scenarios.dece.report").compute(dir .. "/run")
   t.eq(#out.missing, 1)
+end)
+
+test("dece run: the five games by default; --players within each game's own range", function()
+  local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/dece.lua")
+  for _, o in ipairs(S.options) do
+    if o[1] == "games" then t.eq(o[3], { "azul", "splendor", "century", "7wonders", "carcassonne" }) end
+  end
+  local dir = tmpdir()
+  local five = {}
+  for i = 1, 5 do five[i] = { name = "r" .. i, player = "random" } end
+  fs.write_atomic(dir .. "/parts.json", json.encode({ participants = five }))
+  t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/x",
+    "--games", "7wonders,azul", "--players", "5", "--quiet" }) end, "--players 5: azul is for 2 to 4 players")
+  t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/x",
+    "--games", "7wonders", "--players", "8", "--quiet" }) end, "--players 8: 7wonders is for 3 to 7 players")
+  t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/x",
+    "--games", "century", "--players", "1", "--quiet" }) end, "--players 1: century is for 2 to 5 players")
+  -- five seats of 7 Wonders (beyond the old limit of four)
+  local rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
+    "--games", "7wonders", "--players", "5", "--matches-per-game", "5", "--draws", "50", "--quiet" })
+  t.eq(rc, 0)
+  local recs = records.read(dir .. "/run/matches.jsonl")
+  t.eq(#recs, 5)
+  for _, r in ipairs(recs) do t.eq(#r.ranks, 5, r.match_id) end
+  t.contains(fs.read(dir .. "/run/report.md"), "## 7wonders (5 matches)")
 end)
 
 return T
