@@ -30,6 +30,7 @@ struct gs_solver {
     uint64_t path[MAX_PATH];
     int nstack;
     child stack[STACK_MOVES];
+    go_board *boards;                /* df-pn: one board per ply of the path (off the C stack) */
     int nanchors;                    /* df-pn with outside_safe: the attacker's stones outside the moves */
     int anchors[GO_AREA];        /* df-pn: the children of the nodes on the path */
 };
@@ -39,7 +40,8 @@ gs_solver *gs_new(int table_bits)
     gs_solver *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->table = calloc((size_t)1 << table_bits, sizeof *s->table);
-    if (!s->table) { free(s); return NULL; }
+    s->boards = malloc(MAX_PATH * sizeof *s->boards);
+    if (!s->table || !s->boards) { free(s->table); free(s->boards); free(s); return NULL; }
     s->mask = ((uint64_t)1 << table_bits) - 1;
     return s;
 }
@@ -48,6 +50,7 @@ void gs_free(gs_solver *s)
 {
     if (!s) return;
     free(s->table);
+    free(s->boards);
     free(s);
 }
 
@@ -411,9 +414,10 @@ static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key
         uint64_t cth = (uint64_t)thdelta + phi1 - delta;   /* thdelta - (delta - phi1) */
         uint32_t cthphi = cth >= INF ? INF : (uint32_t)cth;
         uint32_t cthdelta = thphi < add_sat(d2, 1) ? thphi : add_sat(d2, 1);
-        go_board c = *b;
-        go_play(&c, c.to_move, ch[best].move);
-        mid(s, &c, q, ch[best].key, cthphi, cthdelta);
+        go_board *c = &s->boards[s->npath - 1];
+        *c = *b;
+        go_play(c, c->to_move, ch[best].move);
+        mid(s, c, q, ch[best].key, cthphi, cthdelta);
         if (s->aborted) break;
     }
     s->npath--;
