@@ -1,6 +1,6 @@
 -- bench/report_scale.lua — helpers of bench/report_scale.sh.
 --   tabula bench/report_scale.lua make TEMPLATE_RUN OUT N   synthetic run of N real-shaped records
---   tabula bench/report_scale.lua old RUN                    the summary as before: every record in memory
+--   tabula bench/report_scale.lua old RUN                    the summary as before: every record in memory, the pass table k by k
 --   tabula bench/report_scale.lua resume RUN                 what continuing a run reads (runner.prepare: run.json, the lock, ids and states)
 --   tabula bench/report_scale.lua resume-old RUN             the same as before (every record decoded)
 local records = require "tabula.records"
@@ -35,6 +35,7 @@ if mode == "make" then
   idx:close()
   print(string.format("wrote %d records to %s", n, out))
 elseif mode == "old" then
+  report.pass_table = report.pass_table_reference   -- the pass table as it was computed: k by k
   local meta = json.read_file(arg[2] .. "/run.json")
   local sm = report.compute(records.read(arg[2] .. "/trials.jsonl"), meta)
   print(string.format("old summary: %d trials", sm.trials))

@@ -37,6 +37,69 @@ test("the case bootstrap is deterministic for a fixed seed", function()
   t.ok(lo1 ~= lo3 or hi1 ~= hi3, "another seed gives other draws")
 end)
 
+test("pass table: running products agree with the binomial formulas for every n <= 60, c, k", function()
+  local stats = require "tabula.c.stats"
+  local worst = 0
+  for n = 1, 60 do
+    for c = 0, n do
+      local rows = stats.pass_table({ { n = n, c = c } }, 50, 1)   -- one case: each row is that case's value
+      t.eq(#rows, n)
+      for k = 1, n do
+        local at, hat = rows[k].pass_at.value, rows[k].pass_hat.value
+        worst = math.max(worst, math.abs(at - metrics.pass_at_k(n, c, k)), math.abs(hat - metrics.pass_hat_k(n, c, k)))
+        -- exact where the answer is exact
+        if n - c < k then t.eq(at, 1.0, string.format("pass@%d n=%d c=%d", k, n, c)) end
+        if c < k then t.eq(hat, 0.0, string.format("pass^%d n=%d c=%d", k, n, c)) end
+        if c == 0 then t.eq(at, 0.0) end
+        if c == n then t.eq(hat, 1.0) end
+      end
+    end
+  end
+  t.ok(worst < 1e-12, "largest difference " .. worst)
+end)
+
+test("pass table: past the binomials' range (n > 1030) the values stay in [0, 1] and monotone", function()
+  local stats = require "tabula.c.stats"
+  local ref = metrics.pass_hat_k(1200, 1100, 600)
+  t.ok(ref ~= ref, "the binomial reference overflows to NaN here")
+  local rows = stats.pass_table({ { n = 1200, c = 900 }, { n = 1500, c = 3 } }, 20, 1)
+  t.eq(#rows, 1500)
+  for k = 2, #rows do
+    local a, b = rows[k - 1], rows[k]
+    t.ok(b.pass_at.value >= 0 and b.pass_at.value <= 1 and b.pass_hat.value >= 0 and b.pass_hat.value <= 1, "k=" .. k)
+    if a.cases == b.cases then
+      t.ok(b.pass_at.value >= a.pass_at.value and b.pass_hat.value <= a.pass_hat.value, "monotone at k=" .. k)
+    end
+  end
+  t.eq(rows[1200].cases, 2); t.eq(rows[1201].cases, 1)
+  t.eq(rows[1500].pass_at.value, 1.0); t.eq(rows[1500].pass_hat.value, 0.0)
+  -- pass^k of c = 900 of 1200 at k = 2: (900/1200) * (899/1199)
+  t.near(rows[2].pass_hat.value, (900 / 1200 * 899 / 1199 + 3 / 1500 * 2 / 1499) / 2, 1e-15)
+  t.raises(function() stats.pass_table({ { n = 2, c = 3 } }, 10, 1) end, "3 successes of 2 trials")
+end)
+
+test("pass table: every row, interval and case count as the k-by-k reference (uneven trials per case)", function()
+  local report = require "games.xiangqi.report"
+  local rng = metrics.rng(11)
+  local cases = {}
+  for i = 1, 23 do   -- trial counts that make several groups of k and chunks of 32
+    local n = ({ 1, 3, 33, 40, 70, 70, 65 })[i % 7 + 1]
+    cases[string.format("case%02d", i)] = { n = n, c = rng(n + 1) - 1 }
+  end
+  local got, ncases = report.pass_table(cases)
+  local want, nref = report.pass_table_reference(cases)
+  t.eq(ncases, nref); t.eq(#got, #want); t.eq(#got, 70)
+  for k, w in ipairs(want) do
+    local g = got[k]
+    t.eq({ g.k, g.cases, g.pass_at.cases, g.pass_hat.cases }, { w.k, w.cases, w.pass_at.cases, w.pass_hat.cases })
+    for _, h in ipairs({ "pass_at", "pass_hat" }) do
+      for _, f in ipairs({ "value", "lo", "hi" }) do
+        t.near(g[h][f], w[h][f], 1e-12, string.format("%s.%s at k=%d", h, f, k))
+      end
+    end
+  end
+end)
+
 -- ---- scripted trials ----
 
 local CASES = {

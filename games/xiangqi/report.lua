@@ -34,15 +34,6 @@ function M.by_case(recs)
   return out, order
 end
 
--- per-case values of pass@k (or pass^k), for the cases with at least k trials
-local function per_case(units, k, hat)
-  local xs = {}
-  for _, u in ipairs(units) do
-    if u.n >= k then xs[#xs + 1] = hat and metrics.pass_hat_k(u.n, u.c, k) or metrics.pass_at_k(u.n, u.c, k) end
-  end
-  return xs
-end
-
 local function sorted_units(cases)
   local ids = {}
   for id in pairs(cases) do ids[#ids + 1] = id end
@@ -52,7 +43,20 @@ local function sorted_units(cases)
   return units, ids
 end
 
+-- pass_table(cases) -> rows, ncases: for k = 1..the most trials of a case,
+-- pass@k and pass^k averaged over the cases with at least k trials, with
+-- 95% case-bootstrap intervals (cases in id order). In C (src/stats.c): the
+-- per-case values by running products, one resampling for every k that
+-- averages the same cases.
 function M.pass_table(cases)
+  local units = sorted_units(cases)
+  return require("tabula.c.stats").pass_table(units, M.DRAWS, M.SEED), #units
+end
+
+-- pass_table_reference(cases): the same table k by k from the binomial
+-- formulas of tabula.metrics (what pass_table replaced; tests and
+-- bench/report_scale.lua compare with it)
+function M.pass_table_reference(cases)
   local units = sorted_units(cases)
   local nmax = 0
   for _, u in ipairs(units) do nmax = math.max(nmax, u.n) end
@@ -60,7 +64,10 @@ function M.pass_table(cases)
   for k = 1, nmax do
     local row = { k = k }
     for _, hat in ipairs({ false, true }) do
-      local xs = per_case(units, k, hat)
+      local xs = {}
+      for _, u in ipairs(units) do
+        if u.n >= k then xs[#xs + 1] = hat and metrics.pass_hat_k(u.n, u.c, k) or metrics.pass_at_k(u.n, u.c, k) end
+      end
       local lo, hi = metrics.bootstrap_mean(xs, M.DRAWS, M.SEED)
       row[hat and "pass_hat" or "pass_at"] = { value = metrics.mean(xs), lo = lo, hi = hi, cases = #xs }
       row.cases = #xs   -- the cases with at least k trials: those this row averages
