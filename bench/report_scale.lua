@@ -1,12 +1,25 @@
 -- bench/report_scale.lua — helpers of bench/report_scale.sh.
 --   tabula bench/report_scale.lua make TEMPLATE_RUN OUT N   synthetic run of N real-shaped records
---   tabula bench/report_scale.lua old RUN                    the summary as before: every record in memory, the pass table k by k
+--   tabula bench/report_scale.lua old RUN                    the summary as before: every record read line by line, decoded
+--                                                            whole and held; the pass table k by k
 --   tabula bench/report_scale.lua resume RUN                 what continuing a run reads (runner.prepare: run.json, the lock, ids and states)
 --   tabula bench/report_scale.lua resume-old RUN             the same as before (every record decoded)
 local records = require "tabula.records"
 local json = require "tabula.json"
 local fs = require "tabula.fs"
 local report = require "games.xiangqi.report"
+
+-- every record in memory as records.read read them before: a line at a time
+-- from f:lines, each decoded whole
+local function read_as_before(path)
+  local out = {}
+  local f = assert(io.open(path, "rb"))
+  for line in f:lines("L") do
+    if line:sub(-1) == "\n" and not line:match("^%s*$") then out[#out + 1] = json.decode(line) end
+  end
+  f:close()
+  return out
+end
 
 local mode = arg[1]
 if mode == "make" then
@@ -37,7 +50,7 @@ if mode == "make" then
 elseif mode == "old" then
   report.pass_table = report.pass_table_reference   -- the pass table as it was computed: k by k
   local meta = json.read_file(arg[2] .. "/run.json")
-  local sm = report.compute(records.read(arg[2] .. "/trials.jsonl"), meta)
+  local sm = report.compute(read_as_before(arg[2] .. "/trials.jsonl"), meta)
   print(string.format("old summary: %d trials", sm.trials))
 elseif mode == "resume" then
   local runner = require "tabula.runner"
@@ -47,7 +60,7 @@ elseif mode == "resume" then
   for _ in pairs(done) do n = n + 1 end
   print(string.format("resume read %d ids", n))
 elseif mode == "resume-old" then
-  local recs = records.read(arg[2] .. "/trials.jsonl", { skip_bad = true })
+  local recs = read_as_before(arg[2] .. "/trials.jsonl")
   local done = {}
   for _, r in ipairs(recs) do done[r.trial_id] = r end
   print(string.format("old resume read %d records", #recs))

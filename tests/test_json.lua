@@ -82,6 +82,39 @@ test("read_file names the file in its error", function()
   os.remove(dir .. "/bad.json"); os.remove(dir)
 end)
 
+test("keys pick fields down nested objects and arrays; the rest is left out", function()
+  local text = '{"a":1,"b":[{"c":1,"d":"x"},{"c":2},3],"e":{"c":3,"f":{"g":4}},"h":"skip \\" me","c":[1]}'
+  local got = json.decode(text, { keys = { "a", "zz", b = { "c" }, e = { "c", f = { "nothing" } } } })
+  t.eq(got, { a = 1, b = { { c = 1 }, { c = 2 }, 3 }, e = { c = 3, f = {} } })
+  t.eq(getmetatable(got), nil, "the picked top level is a plain table, as before")
+  -- a top-level array or scalar is decoded whole
+  t.eq(json.decode('[{"a":1,"b":2}]', { keys = { "a" } }), { { a = 1, b = 2 } })
+  t.eq(json.decode('"s"', { keys = { "a" } }), "s")
+  -- a repeated field keeps its first value; an escaped key still matches
+  t.eq(json.decode('{"a":1,"a":2,"\\u0062":3}', { keys = { "a", "b" } }), { a = 1, b = 3 })
+  t.raises(function() json.decode("{}", { keys = { 1 } }) end, "keys hold field names")
+end)
+
+-- a string literal's body from pieces that cross every position of an 8-byte word
+local PIECES = { "a", "é", "\\n", '\\"', "\\\\", "\\/", "\\u00e9", "\\ud83d\\ude00", "\t", "\\x", "\\u12", "\\ud800",
+  '"', "\\", "漢字", "        ", "\\u0000" }
+test("skipped fields are checked like decoded ones: same values, same errors", function()
+  local rng = require("tabula.metrics").rng(5)
+  local agree, failures = 0, 0
+  for _ = 1, 3000 do
+    local body = {}
+    for i = 1, rng(12) - 1 do body[i] = PIECES[rng(#PIECES)] end
+    local pad = string.rep("x", rng(8) - 1)
+    local num = ({ "1", "-0.5e3", "1e999", "01", "2.", "123456789012345678901234567890" })[rng(6)]
+    local text = string.format('{"%s":"%s","keep":%s,"n":%s}', pad, table.concat(body), '"v"', num)
+    local full, ferr, fl, fc, fo = json.decode(text)
+    local part, perr, pl, pc, po = json.decode(text, { keys = { "keep" } })
+    t.eq({ part ~= nil, perr, pl, pc, po }, { full ~= nil, ferr, fl, fc, fo }, text)
+    if full then t.eq(part, { keep = "v" }); agree = agree + 1 else failures = failures + 1 end
+  end
+  t.ok(agree > 100 and failures > 100, string.format("both kinds exercised (%d good, %d bad)", agree, failures))
+end)
+
 test("the ChessArena puzzle files decode in lenient mode", function()
   local dir = t.need_shared("chessarena")
   local records = require "tabula.records"

@@ -149,6 +149,22 @@ test("records: each streams lines, keeps only the asked keys, and reports a torn
   t.ok(info.torn); t.eq(info.torn_bytes, 15)
 end)
 
+test("records: lines longer than a read block, one ending at a block's end, and a torn tail", function()
+  local dir = tmpdir()
+  local p = dir .. "/r.jsonl"
+  local function rec(id, len)   -- a record line of exactly len bytes with its newline
+    local head = '{"trial_id":"' .. id .. '","pad":"'
+    return head .. string.rep("x", len - #head - 3) .. '"}\n'
+  end
+  local block = 1 << 20
+  local text = rec("a", block) .. rec("b", 2 * block + 12345) .. rec("c", 40) .. "\n" .. rec("d", 50):sub(1, 20)
+  fs.write_atomic(p, text)
+  local got = {}
+  local info = records.each(p, function(r, lineno) got[#got + 1] = r.trial_id .. ":" .. #r.pad .. "@" .. lineno end)
+  t.eq(got, { "a:" .. (block - 26) .. "@1", "b:" .. (2 * block + 12345 - 26) .. "@2", "c:14@3" })
+  t.ok(info.torn); t.eq(info.torn_bytes, 20)
+end)
+
 -- a scenario of n trials, each one model call, and a models file for the mock
 local function budget_setup(url)
   local dir = tmpdir()

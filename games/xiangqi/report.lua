@@ -107,9 +107,12 @@ function M.accumulator(meta)
   return setmetatable(A, { __index = M.Accumulator })
 end
 
--- the record fields the summary reads (the rest of each record is not decoded)
-M.FIELDS = { "trial_id", "status", "setting", "case_id", "first_move", "reference_move", "success", "simulations",
-  "moves", "reason", "actions", "stored_mate_plies", "plies", "cost", "calls", "usage" }
+-- the record fields the summary reads, down to the fields of each action, move
+-- and simulation (the rest of each record is checked, not decoded)
+M.FIELDS = { "trial_id", "status", "setting", "case_id", "first_move", "reference_move", "success", "reason",
+  "stored_mate_plies", "plies", "cost", "calls", "usage",
+  simulations = { "outcome", "length", "ply", "requested" }, moves = { "ply", "by", "move" },
+  actions = { "kind", command = { "name" } } }
 
 local BUCKETS = { { 1, 1, "1" }, { 2, 2, "2" }, { 3, 4, "3-4" }, { 5, 8, "5-8" } }
 

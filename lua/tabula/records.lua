@@ -14,6 +14,36 @@ local M = {}
 -- does not grow with the file). With keys, records hold only those top-level
 -- fields. info = { torn = bool, torn_bytes = n, bad = { {line=, error=}... } }.
 -- A missing file reads as no records.
+-- lines(f) -> iterator over f's lines, each with its "\n" (the last one
+-- without, when the file does not end with one): read a block at a time and
+-- split with a plain find (f:lines reads a byte at a time)
+local BLOCK = 1 << 20
+local function lines(f)
+  local block, pos, parts = "", 1, nil
+  return function()
+    while true do
+      local nl = block:find("\n", pos, true)
+      if nl then
+        local line = block:sub(pos, nl)
+        pos = nl + 1
+        if parts then parts[#parts + 1] = line; line = table.concat(parts); parts = nil end
+        return line
+      end
+      if pos <= #block then   -- a line that runs past this block
+        parts = parts or {}
+        parts[#parts + 1] = block:sub(pos)
+      end
+      block, pos = f:read(BLOCK), 1
+      if not block then
+        block = ""
+        if parts then local rest = table.concat(parts); parts = nil; return rest end
+        return nil
+      end
+    end
+  end
+end
+M.lines = lines
+
 function M.each(path, fn, opts)
   opts = opts or {}
   local info = { torn = false, torn_bytes = 0, bad = {} }
@@ -22,7 +52,7 @@ function M.each(path, fn, opts)
   if opts.from then f:seek("set", opts.from) end
   local decode_opts = { lenient = opts.lenient, keys = opts.keys }
   local lineno = 0
-  for line in f:lines("L") do
+  for line in lines(f) do
     lineno = lineno + 1
     if line:sub(-1) ~= "\n" then
       -- no newline at the end: a torn write, whatever it holds
@@ -148,12 +178,19 @@ function M.each_id(path, fn)
   local covered = 0
   local idx = io.open(path .. ".idx", "rb")
   if idx then
-    for line in idx:lines("L") do
-      local e = line:sub(-1) == "\n" and json.decode(line)
+    for line in lines(idx) do
+      -- the writer's canonical line, read by a pattern; any other shape by the JSON reader
+      local b, e, id, s = line:match('^{"b":(%d+),"e":(%d+),"id":"([^"\\]*)","s":"([^"\\]*)"}\n$')
+      b, e = tonumber(b), tonumber(e)
+      if not (b and e) then
+        local entry = line:sub(-1) == "\n" and json.decode(line)
+        if type(entry) ~= "table" then break end
+        b, e, id, s = entry.b, entry.e, entry.id, entry.s
+      end
       -- only an unbroken run of entries from the start of the file counts
-      if not e or e.b ~= covered or type(e.e) ~= "number" or e.e > size or e.e <= covered then break end
-      fn({ trial_id = e.id, status = e.s })
-      covered = e.e
+      if b ~= covered or math.type(e) ~= "integer" or e > size or e <= covered then break end
+      fn({ trial_id = id, status = s })
+      covered = e
     end
     idx:close()
   end
