@@ -163,6 +163,13 @@ test("records: lines longer than a read block, one ending at a block's end, and 
   local info = records.each(p, function(r, lineno) got[#got + 1] = r.trial_id .. ":" .. #r.pad .. "@" .. lineno end)
   t.eq(got, { "a:" .. (block - 26) .. "@1", "b:" .. (2 * block + 12345 - 26) .. "@2", "c:14@3" })
   t.ok(info.torn); t.eq(info.torn_bytes, 20)
+  -- a damaged line: skipped and named with skip_bad, else a one-line error naming the file and line
+  fs.write_atomic(p, rec("a", 60) .. '{"trial_id":"b",}\n' .. rec("c", 60))
+  got = {}
+  info = records.each(p, function(r, lineno) got[#got + 1] = r.trial_id .. "@" .. lineno end, { skip_bad = true })
+  t.eq(got, { "a@1", "c@3" }); t.eq(#info.bad, 1); t.eq(info.bad[1].line, 2)
+  t.contains(info.bad[1].error, "line 1, column 17")
+  t.raises(function() records.each(p, function() end) end, p .. ":2: invalid JSON record")
 end)
 
 -- a scenario of n trials, each one model call, and a models file for the mock

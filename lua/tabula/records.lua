@@ -4,6 +4,7 @@
 -- names the file and line.
 local fs = require "tabula.fs"
 local json = require "tabula.json"
+local cjson = require "tabula.c.json"
 local cli = require "tabula.cli"
 local secrets = require "tabula.secrets"
 
@@ -16,7 +17,7 @@ local M = {}
 -- A missing file reads as no records.
 -- lines(f) -> iterator over f's lines, each with its "\n" (the last one
 -- without, when the file does not end with one): read a block at a time and
--- split with a plain find (f:lines reads a byte at a time)
+-- split with a plain find (f:lines reads a byte at a time). For the index.
 local BLOCK = 1 << 20
 local function lines(f)
   local block, pos, parts = "", 1, nil
@@ -42,36 +43,31 @@ local function lines(f)
     end
   end
 end
-M.lines = lines
 
 function M.each(path, fn, opts)
   opts = opts or {}
   local info = { torn = false, torn_bytes = 0, bad = {} }
-  local f = io.open(path, "rb")
-  if not f then return info end
-  if opts.from then f:seek("set", opts.from) end
+  local reader = cjson.lines(path, opts.from)   -- a block at a time, each line decoded from the buffer
+  if not reader then return info end
   local decode_opts = { lenient = opts.lenient, keys = opts.keys }
-  local lineno = 0
-  for line in lines(f) do
-    lineno = lineno + 1
-    if line:sub(-1) ~= "\n" then
+  while true do
+    local kind, v, lineno = reader:next(decode_opts)
+    if kind == "record" then
+      fn(v, lineno)
+    elseif kind == "bad" then
+      if not opts.skip_bad then
+        reader:close()
+        cli.fail("%s:%d: invalid JSON record: %s", path, lineno, v)
+      end
+      info.bad[#info.bad + 1] = { line = lineno, error = v }
+    elseif kind == "torn" then
       -- no newline at the end: a torn write, whatever it holds
-      info.torn, info.torn_bytes = true, #line
+      info.torn, info.torn_bytes = true, v
+    else
       break
     end
-    if not line:match("^%s*$") then
-      local rec, err = json.decode(line, decode_opts)
-      if rec ~= nil then
-        fn(rec, lineno)
-      elseif opts.skip_bad then
-        info.bad[#info.bad + 1] = { line = lineno, error = err }
-      else
-        f:close()
-        cli.fail("%s:%d: invalid JSON record: %s", path, lineno, err)
-      end
-    end
   end
-  f:close()
+  reader:close()
   return info
 end
 
