@@ -9,7 +9,9 @@
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,40 +23,9 @@ static char null_sentinel;
 
 /* ---- decode ---- */
 
-static void push_tree(lua_State *L, const cJSON *item, int depth)
-{
-    luaL_checkstack(L, 4, "JSON nesting too deep");
-    if (cJSON_IsRaw(item)) {                       /* an integer literal */
-        if (!lua_stringtonumber(L, item->valuestring)) lua_pushnumber(L, strtod(item->valuestring, NULL));
-    } else if (cJSON_IsNumber(item)) {
-        lua_pushnumber(L, item->valuedouble);
-    } else if (cJSON_IsString(item)) {                 /* valueint: its length (see json.h) */
-        lua_pushlstring(L, item->valuestring, item->valueint >= 0 ? (size_t)item->valueint : strlen(item->valuestring));
-    } else if (cJSON_IsTrue(item) || cJSON_IsFalse(item)) {
-        lua_pushboolean(L, cJSON_IsTrue(item));
-    } else if (cJSON_IsNull(item)) {
-        lua_pushlightuserdata(L, JSON_NULL);
-    } else if (cJSON_IsArray(item)) {
-        lua_createtable(L, cJSON_GetArraySize(item), 0);
-        lua_Integer i = 0;
-        for (const cJSON *c = item->child; c; c = c->next) {
-            push_tree(L, c, depth + 1);
-            lua_rawseti(L, -2, ++i);
-        }
-        luaL_setmetatable(L, ARRAY_MT);
-    } else {
-        lua_createtable(L, 0, cJSON_GetArraySize(item));
-        for (const cJSON *c = item->child; c; c = c->next) {
-            push_tree(L, c, depth + 1);
-            lua_setfield(L, -2, c->string);
-        }
-        luaL_setmetatable(L, OBJECT_MT);
-    }
-}
-
 /* The Lua sink of json_read: values go straight onto the Lua stack, no cJSON
  * tree. A container's members wait on the stack until it closes, so its table
- * is created with its exact size and filled in order, as push_tree does (same
+ * is created with its exact size and filled in order, as cJSON's tree was (same
  * tables, same pairs order); past FLUSH members the table is made early. */
 #define FLUSH 4096
 typedef struct {
@@ -165,46 +136,302 @@ static int push_error(lua_State *L, const json_error *err)
     return 5;
 }
 
+/* ---- picking fields: decode(text, {keys = ...}) ---- */
+
+/* Which fields of an object to keep: names[i] (lens[i] bytes), each with
+ * subs[i] for its own value (NULL: the whole value). On an array, a pick
+ * applies to each element; on any other value it is ignored. */
+typedef struct json_pick {
+    size_t n;
+    const char **names;
+    size_t *lens;
+    const struct json_pick **subs;
+} json_pick;
+
+/* Compiles the keys table at index t into a json_pick (a userdata anchored in
+ * the table at index anchor, as are its nested picks; the names stay in t). */
+static const json_pick *compile_pick(lua_State *L, int t, int anchor, int depth)
+{
+    t = lua_absindex(L, t);
+    if (depth > 32) luaL_error(L, "decode: keys nested too deeply");
+    size_t n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) { n++; lua_pop(L, 1); }
+    json_pick *p = lua_newuserdatauv(L, sizeof *p + n * (sizeof(char *) + sizeof(size_t) + sizeof(json_pick *)), 0);
+    lua_rawseti(L, anchor, luaL_len(L, anchor) + 1);
+    p->names = (const char **)(p + 1);
+    p->lens = (size_t *)(p->names + n);
+    p->subs = (const json_pick **)(p->lens + n);
+    size_t i = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (lua_type(L, -2) == LUA_TNUMBER && lua_type(L, -1) == LUA_TSTRING) {
+            p->names[i] = lua_tolstring(L, -1, &p->lens[i]);
+            p->subs[i] = NULL;
+        } else if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TTABLE) {
+            p->names[i] = lua_tolstring(L, -2, &p->lens[i]);
+            p->subs[i] = compile_pick(L, -1, anchor, depth + 1);
+        } else {
+            luaL_error(L, "decode: keys hold field names, or name = { keys of that field's value }");
+        }
+        i++;
+        lua_pop(L, 1);
+    }
+    p->n = i;
+    return p;
+}
+
+/* The pick of the keys table at index t, compiled once per table (a cache with
+ * weak keys: a keys table is read on first use, so it must not change after). */
+static const json_pick *get_pick(lua_State *L, int t)
+{
+    t = lua_absindex(L, t);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, "tabula.json.picks") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, "tabula.json.picks");
+    }
+    lua_pushvalue(L, t);
+    if (lua_rawget(L, -2) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);   /* the anchor: [1] is the root pick */
+        compile_pick(L, t, lua_absindex(L, -1), 0);
+        lua_pushvalue(L, t);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, -4);
+    }
+    lua_rawgeti(L, -1, 1);
+    const json_pick *p = lua_touserdata(L, -1);
+    lua_pop(L, 3);   /* the root stays anchored by the cache, the cache by the registry */
+    return p;
+}
+
+/* A sink in front of the Lua sink that passes on only the picked fields: the
+ * rest is read (and checked) by json_read but never becomes a Lua value. */
+typedef struct {
+    lua_sink out;
+    const json_pick *root;
+    int depth;                 /* containers open in the output */
+    int skipping;              /* > 0: inside a left-out value (its nesting) */
+    int skip_next;             /* the next value is left out */
+    const json_pick *next;     /* the pick of the next member's value */
+    struct { const json_pick *pick; int is_object; unsigned long long taken; } lvl[JSON_MAX_DEPTH + 1];
+} pick_sink;
+
+static int pick_value(void *ud, int kind, const char *str, size_t len, double x)
+{
+    pick_sink *p = ud;
+    if (p->skipping) return 0;
+    if (p->skip_next) { p->skip_next = 0; return 0; }
+    return sink_value(&p->out, kind, str, len, x);
+}
+
+static int pick_begin(void *ud, int is_object)
+{
+    pick_sink *p = ud;
+    if (p->skipping) { p->skipping++; return 0; }
+    if (p->skip_next) { p->skip_next = 0; p->skipping = 1; return 0; }
+    const json_pick *pick;
+    if (p->depth == 0) pick = is_object ? p->root : NULL;   /* a top-level array is kept whole */
+    else if (p->lvl[p->depth - 1].is_object) pick = p->next;
+    else pick = p->lvl[p->depth - 1].pick;                  /* each element of a picked array */
+    p->lvl[p->depth].pick = pick;
+    p->lvl[p->depth].is_object = is_object;
+    p->lvl[p->depth].taken = 0;
+    p->depth++;
+    return sink_begin(&p->out, is_object);
+}
+
+static int pick_key(void *ud, const char *str, size_t len)
+{
+    pick_sink *p = ud;
+    if (p->skipping) return 0;
+    const json_pick *pick = p->lvl[p->depth - 1].pick;
+    p->next = NULL;
+    if (pick) {
+        size_t f = 0;
+        while (f < pick->n && !(pick->lens[f] == len && memcmp(pick->names[f], str, len) == 0)) f++;
+        unsigned long long bit = f < 64 ? 1ULL << f : 0;
+        if (f == pick->n || (p->lvl[p->depth - 1].taken & bit)) { p->skip_next = 1; return 0; }   /* a repeat: the first stays */
+        p->lvl[p->depth - 1].taken |= bit;
+        p->next = pick->subs[f];
+    }
+    return sink_key(&p->out, str, len);
+}
+
+static int pick_end(void *ud, int is_object)
+{
+    pick_sink *p = ud;
+    if (p->skipping) { p->skipping--; return 0; }
+    p->depth--;
+    return sink_end(&p->out, is_object);
+}
+
+/* Decodes text[0..len) with the options table at index opts (lenient, keys)
+ * and scratch (len + 1 bytes, or NULL: found here): pushes the value and
+ * returns 1, or pushes fail, message, line, column, offset and returns 5. */
+static int decode_text(lua_State *L, const char *text, size_t len, int opts, char *scratch)
+{
+    static const json_sink whole = {sink_value, sink_begin, sink_key, sink_end};
+    static const json_sink picked = {pick_value, pick_begin, pick_key, pick_end};
+    opts = lua_absindex(L, opts);
+    const json_pick *pick = NULL;
+    if (lua_type(L, opts) == LUA_TTABLE) {
+        if (lua_getfield(L, opts, "keys") == LUA_TTABLE) pick = get_pick(L, -1);
+        lua_pop(L, 1);
+    }
+    int mode = opt_flag(L, opts, "lenient") ? JSON_LENIENT : JSON_STRICT;
+    char small[2048];   /* on the C stack, or a userdata: nothing leaks when Lua raises */
+    int top = lua_gettop(L);
+    if (!scratch) scratch = len < sizeof small ? small : lua_newuserdatauv(L, len + 1, 0);
+    int scratch_ud = lua_gettop(L) > top;
+    json_error err;
+    pick_sink p;
+    p.out.L = L;
+    p.out.depth = 0;
+    p.root = pick;
+    p.depth = p.skipping = p.skip_next = 0;
+    p.next = NULL;
+    int rc = pick ? json_read(text, len, mode, &picked, &p, scratch, &err)
+                  : json_read(text, len, mode, &whole, &p.out, scratch, &err);
+    if (rc) {
+        lua_settop(L, top);
+        return push_error(L, &err);
+    }
+    if (scratch_ud) lua_replace(L, top + 1);   /* the value in place of the scratch userdata */
+    if (pick && lua_type(L, -1) == LUA_TTABLE && lua_getmetatable(L, -1)) {   /* the picked top level: a plain table */
+        luaL_getmetatable(L, OBJECT_MT);
+        int is_object = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+        if (is_object) { lua_pushnil(L); lua_setmetatable(L, -2); }
+    }
+    return 1;
+}
+
 /* decode(text [, {lenient=true, keys={...}}]) -> value | nil, message, line, column, offset
- * With keys, an object decodes to a table of only those top-level fields. */
+ * With keys, an object decodes to a table of only those top-level fields;
+ * keys = { "a", b = { "c" } } keeps a whole and, of b's object (or of each
+ * object in b's array), only c. What is left out is checked, not built. */
 static int l_decode(lua_State *L)
 {
     size_t len;
     const char *text = luaL_checklstring(L, 1, &len);
-    json_error err;
-    if (lua_type(L, 2) != LUA_TTABLE || lua_getfield(L, 2, "keys") == LUA_TNIL) {
-        /* the whole value, straight into Lua tables */
-        static const json_sink sink = {sink_value, sink_begin, sink_key, sink_end};
-        lua_settop(L, 2);
-        int mode = opt_flag(L, 2, "lenient") ? JSON_LENIENT : JSON_STRICT;
-        char small[2048];   /* on the C stack, or a userdata: nothing leaks when Lua raises */
-        char *scratch = len < sizeof small ? small : lua_newuserdatauv(L, len + 1, 0);
-        int top = lua_gettop(L);
-        lua_sink s;
-        s.L = L;
-        s.depth = 0;
-        if (json_read(text, len, mode, &sink, &s, scratch, &err)) {
-            lua_settop(L, top);
-            return push_error(L, &err);
-        }
-        return 1;
+    return decode_text(L, text, len, 2, NULL);
+}
+
+/* ---- JSON Lines ---- */
+
+#define LINES_MT "tabula.json.lines"
+
+typedef struct {
+    FILE *f;
+    char *buf, *scratch;
+    size_t cap, start, len;   /* the bytes read and not yet returned: buf[start, len) */
+    int eof;
+    lua_Integer lineno;
+} lines_reader;
+
+/* lines(path [, from]) -> reader | nil, message: the lines of a JSON Lines
+ * file from byte offset `from`, read a block at a time (see next) */
+static int l_lines(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    lua_Integer from = luaL_optinteger(L, 2, 0);
+    lines_reader *r = lua_newuserdatauv(L, sizeof *r, 0);
+    memset(r, 0, sizeof *r);
+    luaL_setmetatable(L, LINES_MT);
+    r->f = fopen(path, "rb");
+    if (!r->f || (from > 0 && fseeko(r->f, (off_t)from, SEEK_SET) != 0)) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(errno));
+        return 2;
     }
-    cJSON *tree = json_parse(text, len, opt_flag(L, 2, "lenient") ? JSON_LENIENT : JSON_STRICT, &err);
-    if (!tree) return push_error(L, &err);
-    if (lua_type(L, 2) == LUA_TTABLE && lua_getfield(L, 2, "keys") == LUA_TTABLE && cJSON_IsObject(tree)) {
-        /* only the named top-level fields: reading ids and states from big records */
-        lua_newtable(L);
-        for (lua_Integer i = 1; lua_rawgeti(L, -2, i) == LUA_TSTRING; i++) {
-            const cJSON *c = cJSON_GetObjectItemCaseSensitive(tree, lua_tostring(L, -1));
-            if (c) { push_tree(L, c, 1); lua_setfield(L, -3, lua_tostring(L, -2)); }
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    } else {
-        push_tree(L, tree, 0);
-    }
-    cJSON_Delete(tree);
     return 1;
+}
+
+static int is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\v' && c != '\f' && c != '\r') return 0;
+    }
+    return 1;
+}
+
+/* reader:next([opts]) -> "record", value, lineno | "bad", message, lineno |
+ * "torn", bytes | nil at the end. Each whole line is decoded as decode(line,
+ * opts) would decode it, straight from the buffer; blank lines are skipped
+ * (but counted); a last line without its newline is "torn" (a cut write). */
+static int l_lines_next(lua_State *L)
+{
+    lines_reader *r = luaL_checkudata(L, 1, LINES_MT);
+    if (!r->f) return 0;
+    for (;;) {
+        char *nl = r->len > r->start ? memchr(r->buf + r->start, '\n', r->len - r->start) : NULL;
+        if (!nl) {
+            if (r->eof) {
+                size_t rest = r->len - r->start;
+                r->start = r->len;
+                if (rest == 0) return 0;
+                lua_pushliteral(L, "torn");
+                lua_pushinteger(L, (lua_Integer)rest);
+                return 2;
+            }
+            if (r->start > 0) {   /* keep the start of a line that runs past the buffer */
+                memmove(r->buf, r->buf + r->start, r->len - r->start);
+                r->len -= r->start;
+                r->start = 0;
+            }
+            if (r->len == r->cap) {   /* a line longer than the buffer */
+                size_t cap = r->cap ? 2 * r->cap : (size_t)1 << 20;
+                char *b = realloc(r->buf, cap), *s = b ? realloc(r->scratch, cap + 1) : NULL;
+                if (b) r->buf = b;
+                if (s) r->scratch = s;
+                if (!b || !s) return luaL_error(L, "out of memory");
+                r->cap = cap;
+            }
+            size_t got = fread(r->buf + r->len, 1, r->cap - r->len, r->f);
+            if (got == 0) {
+                if (ferror(r->f)) return luaL_error(L, "read error: %s", strerror(errno));
+                r->eof = 1;
+            }
+            r->len += got;
+            continue;
+        }
+        const char *line = r->buf + r->start;
+        size_t n = (size_t)(nl - line) + 1;
+        r->start += n;
+        r->lineno++;
+        if (is_blank(line, n)) continue;
+        if (decode_text(L, line, n, 2, r->scratch) == 1) {
+            lua_pushliteral(L, "record");
+            lua_insert(L, -2);
+        } else {   /* fail, message, line, column, offset */
+            lua_pop(L, 3);
+            lua_remove(L, -2);
+            lua_pushliteral(L, "bad");
+            lua_insert(L, -2);
+        }
+        lua_pushinteger(L, r->lineno);
+        return 3;
+    }
+}
+
+static int l_lines_close(lua_State *L)
+{
+    lines_reader *r = luaL_checkudata(L, 1, LINES_MT);
+    if (r->f) fclose(r->f);
+    r->f = NULL;
+    free(r->buf);
+    free(r->scratch);
+    r->buf = r->scratch = NULL;
+    r->cap = r->len = r->start = 0;
+    return 0;
 }
 
 /* ---- encode ---- */
@@ -661,8 +888,17 @@ int luaopen_tabula_json(lua_State *L)
 {
     static const luaL_Reg fns[] = {
         {"decode", l_decode}, {"encode", l_encode}, {"array", l_array},
-        {"object", l_object}, {"cjson_version", l_version}, {NULL, NULL},
+        {"object", l_object}, {"cjson_version", l_version}, {"lines", l_lines}, {NULL, NULL},
     };
+    static const luaL_Reg lines_methods[] = {{"next", l_lines_next}, {"close", l_lines_close}, {NULL, NULL}};
+    luaL_newmetatable(L, LINES_MT);
+    luaL_newlib(L, lines_methods);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, l_lines_close);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, l_lines_close);
+    lua_setfield(L, -2, "__close");
+    lua_pop(L, 1);
     luaL_newmetatable(L, ARRAY_MT);
     lua_pushliteral(L, "array");
     lua_setfield(L, -2, "__name");

@@ -74,6 +74,31 @@ test("a trial's requests and replies read back exactly; shared texts are stored 
   t.contains(why, "no transcript for trial nope")
 end)
 
+test("a continued run reads none of the stored texts; a text stored again reads back the same", function()
+  local dir = tmpdir()
+  local function session(id)
+    local rec = transcripts.recorder(dir)
+    local tr = rec:trial(id)
+    tr:wrap(fake_agent()):reply({ { role = "system", content = SYSTEM }, { role = "user", content = "go" } }, {})
+    tr:finish("success")
+    rec:close()
+  end
+  session("a")
+  -- texts.jsonl made unreadable: a continued run must not need it to start and record
+  local p = dir .. "/transcripts/texts.jsonl"
+  local kept = fs.read(p)
+  fs.write_atomic(p, kept .. "not json\n")
+  session("b")
+  local lines = {}
+  for line in fs.read(p):gmatch("[^\n]+") do lines[#lines + 1] = line end
+  t.eq(#lines, 3, "the first session's text, the damaged line, the text once more for the second session")
+  t.eq(lines[1], lines[3])
+  for _, id in ipairs({ "a", "b" }) do
+    local tr = assert(transcripts.load(dir, id))
+    t.eq(tr.calls[1].messages[1].content, SYSTEM, "trial " .. id)
+  end
+end)
+
 test("a re-run trial's last attempt is the one read back", function()
   local dir = tmpdir()
   local rec = transcripts.recorder(dir)

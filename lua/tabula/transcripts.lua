@@ -7,7 +7,7 @@
 --       reply as an assistant message) this request starts with; `add` holds
 --       the messages after them. A growing conversation costs one message a call.
 --   RUN/transcripts/texts.jsonl   { sha, text }: every message text of 200 bytes
---       or more, stored once for the whole run (system prompts, long boards);
+--       or more, stored once per session of the run (system prompts, long boards);
 --       a message refers to it as { ref = sha }.
 --   RUN/transcripts/images/SHA.png  images sent to the model, stored once.
 --
@@ -49,7 +49,10 @@ end
 local Recorder = {}
 Recorder.__index = Recorder
 
--- recorder(dir) -> the run's recorder (knows the texts and images already stored, for resume)
+-- recorder(dir) -> the run's recorder. A continued run does not read what earlier
+-- sessions stored (its start must not grow with the run): a text they stored
+-- may be stored once more (the same sha and text; readers take either), an
+-- image is rewritten under the same name.
 function M.recorder(dir)
   return setmetatable({ dir = tdir(dir), seen = {}, totals = { calls = 0, input = 0, output = 0, cost = 0 } }, Recorder)
 end
@@ -58,10 +61,6 @@ end
 function Recorder:open()
   if self.trials then return end
   fs.mkdir_p(self.dir)
-  for _, t in ipairs((records.read(self.dir .. "/texts.jsonl", { skip_bad = true }))) do
-    if t.sha then self.seen[t.sha] = true end
-  end
-  for _, f in ipairs(fs.list(self.dir .. "/images") or {}) do self.seen["images/" .. f] = true end
   self.texts = records.writer(self.dir .. "/texts.jsonl")
   self.trials = records.writer(self.dir .. "/trials.jsonl")
 end
