@@ -5,13 +5,20 @@
 #include <lua.h>
 #include <stdlib.h>
 
+/* the arguments (table, draws, seed) of a resampling function */
+static void check_resampling(lua_State *L, lua_Integer *draws, lua_Integer *seed)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    *draws = luaL_checkinteger(L, 2);
+    *seed = luaL_checkinteger(L, 3);
+    luaL_argcheck(L, *draws >= 1 && *draws <= 10000000, 2, "draws must be between 1 and 10000000");
+}
+
 /* bootstrap_mean(values, draws, seed) -> lo, hi | nil (no values) */
 static int l_bootstrap_mean(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer draws = luaL_checkinteger(L, 2);
-    lua_Integer seed = luaL_checkinteger(L, 3);
-    luaL_argcheck(L, draws >= 1 && draws <= 10000000, 2, "draws must be between 1 and 10000000");
+    lua_Integer draws, seed;
+    check_resampling(L, &draws, &seed);
     size_t n = (size_t)luaL_len(L, 1);
     if (n == 0) { lua_pushnil(L); lua_pushnil(L); return 2; }
     double *xs = lua_newuserdatauv(L, n * sizeof *xs, 0);   /* freed by the GC */
@@ -47,10 +54,8 @@ static void push_estimate(lua_State *L, double value, double lo, double hi, size
  * {value, lo, hi, cases}, pass_hat = {...} } for k = 1..max n (stats_pass_table) */
 static int l_pass_table(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer draws = luaL_checkinteger(L, 2);
-    lua_Integer seed = luaL_checkinteger(L, 3);
-    luaL_argcheck(L, draws >= 1 && draws <= 10000000, 2, "draws must be between 1 and 10000000");
+    lua_Integer draws, seed;
+    check_resampling(L, &draws, &seed);
     size_t n = (size_t)luaL_len(L, 1);
     int *counts = lua_newuserdatauv(L, (2 * n + 1) * sizeof *counts, 0);   /* freed by the GC */
     int kmax = 0;
