@@ -319,6 +319,7 @@ test("dece run: the five games by default; --players within each game's own rang
   t.eq(#recs, 5)
   for _, r in ipairs(recs) do t.eq(#r.ranks, 5, r.match_id) end
   t.contains(fs.read(dir .. "/run/report.md"), "## 7wonders (5 matches)")
+  t.ok(fs.read(dir .. "/run/report.md"):find("D/5 %d"), "D per seat of a five-seat match is D/5")
 end)
 
 return T

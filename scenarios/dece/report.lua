@@ -130,6 +130,7 @@ function M.compute(dir)
       for s, d in ipairs(m.decisions or {}) do seat_decisions[s] = (seat_decisions[s] or 0) + d / #ms end
     end
     out.games[g] = { rows = rows, names = here, seat_effects = seat, decisions = decision_stats(ms), mixed = mixed,
+      seats = not mixed and ms[1] and #ms[1].ranks or nil,
       seat_decisions = seat_decisions, elo_pws_spearman = S.spearman(ex, ey),
       split_half = #ms >= 4 and S.split_half(ms, here, { splits = 2000 }) or nil,
       frontier_cost = S.frontier(pts_cost), frontier_tokens = S.frontier(pts_tok),
@@ -222,8 +223,11 @@ function M.write(dir)
     for s, v in ipairs(gr.seat_effects) do se[#se + 1] = "seat " .. s .. " " .. signed(v) end
     add("Seat effects (Bradley–Terry seat term, Elo points, centred): %s; first-seat advantage %s.", table.concat(se, ", "), signed(gr.seat_effects[1]))
     local d = gr.decisions
+    -- D per seat: D/3 in the reference study's three-player matches, D/n for one other count,
+    -- the study's D/3 when the game was played at several counts
+    local per = gr.seats or 3
     add("Decisions per match D: median %s (IQR %s–%s), D/%d %s; engine turns median %s.", num(d.median, "%.1f"), num(d.q1, "%.1f"),
-      num(d.q3, "%.1f"), 3, num(d.median and d.median / 3, "%.1f"), num(d.turns_median, "%.1f"))
+      num(d.q3, "%.1f"), per, num(d.median and d.median / per, "%.1f"), num(d.turns_median, "%.1f"))
     local sd = {}
     for s, v in ipairs(gr.seat_decisions) do sd[#sd + 1] = string.format("seat %d %.1f", s, v) end
     add("Mean decisions per match by seat: %s.", table.concat(sd, ", "))
