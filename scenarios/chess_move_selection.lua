@@ -144,10 +144,10 @@ function S.report(dir)
   local items = {}
   for _, r in ipairs(recs) do if r.q then items[#items + 1] = { q = r.q, choice = r.choice } end end
   local sm = tasks.score_selection(items)
-  fs.write_atomic(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
+  fs.write_or_fail(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
   local text = string.format("# Chess move selection\n\n%d positions: LR %.1f%%, TR %.1f%%, MAR %+.3f\n", sm.n,
     100 * (sm.lr or 0), 100 * (sm.tr or 0), sm.mar or 0)
-  fs.write_atomic(dir .. "/report.md", text)
+  fs.write_or_fail(dir .. "/report.md", text)
   return text
 end
 

@@ -121,8 +121,8 @@ function S.report(dir)
   end
   L[#L + 1] = string.format("| all | %d | %.1f%% |", n, n > 0 and 100 * ok / n or 0)
   local text = table.concat(L, "\n") .. "\n"
-  fs.write_atomic(dir .. "/report.md", text)
-  fs.write_atomic(dir .. "/summary.json", json.encode({ bands = bands, n = n, solved = ok }, { pretty = true }) .. "\n")
+  fs.write_or_fail(dir .. "/report.md", text)
+  fs.write_or_fail(dir .. "/summary.json", json.encode({ bands = bands, n = n, solved = ok }, { pretty = true }) .. "\n")
   return text
 end
 

@@ -103,7 +103,7 @@ function S.report(dir)
   end
   local sm = { all = tasks.score_understanding(list), by_kind = {} }
   for k, l in pairs(by_kind) do sm.by_kind[k] = tasks.score_understanding(l) end
-  fs.write_atomic(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
+  fs.write_or_fail(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
   local function row(name, s) return string.format("| %s | %d | %.1f%% | %.1f%% | %.1f%% |", name, s.n, 100 * (s.pma or 0), 100 * s.precision, 100 * s.recall) end
   local L = { "# Chess basic understanding", "", "| items | n | PMA | precision | recall |", "|---|---|---|---|---|", row("all", sm.all) }
   local kinds = {}
@@ -111,7 +111,7 @@ function S.report(dir)
   table.sort(kinds)
   for _, k in ipairs(kinds) do L[#L + 1] = row(k, sm.by_kind[k]) end
   local text = table.concat(L, "\n") .. "\n"
-  fs.write_atomic(dir .. "/report.md", text)
+  fs.write_or_fail(dir .. "/report.md", text)
   return text
 end
 

@@ -291,7 +291,7 @@ function S.run_custom(opts, env)
   local ids = {}
   for id in pairs(players) do ids[#ids + 1] = id end
   table.sort(ids)
-  fs.write_atomic(dir .. "/players.json", json.encode(players, { pretty = true }) .. "\n")
+  fs.write_or_fail(dir .. "/players.json", json.encode(players, { pretty = true }) .. "\n")
   local self = setmetatable({ opts = opts, dir = dir, engines = {}, agents = {},
     P = prompt.set("chessarena", opts.prompts) }, Arena)
   if opts["analysis-depth"] > 0 and fs.kind(STOCKFISH) then
@@ -416,9 +416,9 @@ function S.report(dir, all, floor)
       #s.lost_plies > 0 and string.format("%.1f", metrics.mean(s.lost_plies)) or "-")
   end
   local text = table.concat(L, "\n") .. "\n"
-  fs.write_atomic(dir .. "/leaderboard.md", text)
+  fs.write_or_fail(dir .. "/leaderboard.md", text)
   local summary = { leaderboard = t:leaderboard(true), stats = st, games = #games }
-  fs.write_atomic(dir .. "/summary.json", json.encode(summary, { pretty = true }) .. "\n")
+  fs.write_or_fail(dir .. "/summary.json", json.encode(summary, { pretty = true }) .. "\n")
   return text
 end
 

@@ -134,8 +134,8 @@ function S.run_custom(opts)
     participants = manifests, order = (function() local o = {} for i, p in ipairs(parts) do o[i] = p.name end return o end)(),
     games = opts.games, options = opts, created = os.date("!%Y-%m-%dT%H:%M:%SZ"), matches_planned = #sch.matches,
     bootstrap = { draws = opts.draws, seed = 20260924 } }
-  fs.write_atomic(dir .. "/run.json", json.encode(meta, { pretty = true }) .. "\n")
-  fs.write_atomic(dir .. "/schedule.json", json.encode(sch, { pretty = true }) .. "\n")
+  fs.write_or_fail(dir .. "/run.json", json.encode(meta, { pretty = true }) .. "\n")
+  fs.write_or_fail(dir .. "/schedule.json", json.encode(sch, { pretty = true }) .. "\n")
   -- agents and prompt sets of model participants
   local agents, prompts = {}, {}
   for _, p in ipairs(parts) do

@@ -133,6 +133,14 @@ test("tabula problems go writes problems and a data card; validate tsumego accep
   io.write = saved
   t.eq(rc, 0)
   t.contains(table.concat(out), "1 problems, 0 findings, 0 fatal; 1 usable")
+  -- an --out in a directory that does not exist: one line naming the path, no "wrote"
+  out = {}
+  io.write = function(...) for _, v in ipairs { ... } do out[#out + 1] = v end end
+  local ok, e = pcall(cmds.run, "problems", { "go", dir, "--out", dir .. "/no/such/dir/p.jsonl" })
+  io.write = saved
+  t.ok(not ok and require("tabula.cli").is_user_error(e), "a user error, not a traceback")
+  t.contains(e.message, dir .. "/no/such/dir/p.jsonl")
+  t.ok(not table.concat(out):find("wrote"), "nothing claims to have been written")
   os.remove(dir .. "/a.sgf"); os.remove(dir .. "/b.sgf"); os.remove(dir .. "/p.jsonl"); os.remove(dir .. "/p.md"); os.remove(dir)
 end)
 

@@ -27,4 +27,12 @@ function M.read_or_fail(path, what)
   return data
 end
 
+-- write_or_fail(path, data, what): writes the file atomically, or stops with a user error
+-- naming it (a missing directory, a full disk) — never a silent "wrote" with nothing written.
+function M.write_or_fail(path, data, what)
+  local ok, err = C.write_atomic(path, data)
+  if not ok then require("tabula.cli").fail("%s%s", what and (what .. ": ") or "", err) end
+  return true
+end
+
 return M

@@ -80,7 +80,7 @@ function Player:show(conversation, ctx)
           if p.type == "image" then
             self.images = (self.images or 0) + 1
             local path = string.format("%s/tabula-play-%d.png", os.getenv("TMPDIR") or "/tmp", self.images)
-            fs.write_atomic(path, p.data or "")
+            fs.write_or_fail(path, p.data or "")
             io.write("[image saved to ", path, "]\n")
           else io.write(p.text or "", "\n") end
         end

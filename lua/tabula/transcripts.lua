@@ -80,7 +80,7 @@ function Recorder:image(p)
   local name = "images/" .. sha .. ".png"
   if not self.seen[name] then
     fs.mkdir_p(self.dir .. "/images")
-    fs.write_atomic(self.dir .. "/" .. name, p.data or "")
+    fs.write_or_fail(self.dir .. "/" .. name, p.data or "")
     self.seen[name] = true
   end
   return { type = "image", file = name, mime = p.mime, detail = p.detail }

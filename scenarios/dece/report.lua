@@ -273,8 +273,8 @@ function M.write(dir)
     if r.interaction then add("- interaction Î = Δ̂(%s) − Δ̂(%s) = %.3f", r.interaction.a, r.interaction.b, r.interaction.value) end
   end
   local text = table.concat(L, "\n") .. "\n"
-  fs.write_atomic(dir .. "/report.md", text)
-  fs.write_atomic(dir .. "/summary.json", json.encode(r, { pretty = true, lenient = true }) .. "\n")
+  fs.write_or_fail(dir .. "/report.md", text)
+  fs.write_or_fail(dir .. "/summary.json", json.encode(r, { pretty = true, lenient = true }) .. "\n")
   return table.concat(console, "\n") .. "\n"
 end
 

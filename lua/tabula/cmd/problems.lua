@@ -38,7 +38,7 @@ local function card(path, files, kept, dropped, by_source, by_tier, conventions,
     lines[#lines + 1] = "SGF errors (the intact games of those files were kept):"
     for _, e in ipairs(errors) do lines[#lines + 1] = "- " .. e end
   end
-  fs.write_atomic(path, table.concat(lines, "\n") .. "\n")
+  fs.write_or_fail(path, table.concat(lines, "\n") .. "\n")
 end
 
 return {
@@ -86,7 +86,7 @@ return {
         end
       end
     end
-    fs.write_atomic(opts.out, #out > 0 and (table.concat(out, "\n") .. "\n") or "")
+    fs.write_or_fail(opts.out, #out > 0 and (table.concat(out, "\n") .. "\n") or "")
     local card_path = opts.card or (opts.out:gsub("%.jsonl$", "") .. ".md")
     card(card_path, files, kept, dropped, by_source, by_tier, conventions, opts, errors)
     local nd = 0
