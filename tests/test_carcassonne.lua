@@ -274,7 +274,7 @@ local participants = require "scenarios.dece.participants"
 local fs = require "tabula.fs"
 
 local function arena(list)
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   local by, agents, prompts = {}, {}, {}
   for _, e in ipairs(list) do
     local p = participants.normalize(e, "test", e.models_file)

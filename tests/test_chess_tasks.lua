@@ -83,7 +83,7 @@ test("puzzle files in JSONL and all three CSV layouts; rating bands", function()
 end)
 
 test("a scripted puzzle run: right moves, an alternative mate (only with --any-mate), a wrong move", function()
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   -- p1: setup e1g2, then the solver must play f6g4 (then h5g4 after e2g4)
   local lines = {
     json.canonical({ PuzzleId = "p1", FEN = "r3k2r/pppn1pp1/3bpn2/7p/3P1P2/2N4q/PPP1B3/R1BQNRK1 w kq - 0 13",
@@ -121,7 +121,7 @@ end)
 local function mock_model(reply)
   local mock = require "tests.mock"
   local s = mock.start({ { reply = reply } })
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
   return dir, s
@@ -147,7 +147,7 @@ end)
 
 test("move selection end to end with Stockfish scoring every move", function()
   t.need_program("/usr/games/stockfish")
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   fs.write_atomic(dir .. "/fens.txt", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\n")
   fs.write_atomic(dir .. "/r.jsonl", json.canonical({ text = "<answer><move>a1a8</move></answer>" }) .. "\n")
   t.run_scenario("scenarios/chess_move_selection.lua", { "--fens", dir .. "/fens.txt", "--model", "replay:" .. dir .. "/r.jsonl",

@@ -52,7 +52,7 @@ local function game(replies, opts)
   local rules = {}
   for i, r in ipairs(replies) do rules[i] = { reply = r, times = 1 } end
   local s = mock.start(rules)
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
   local player = "m@" .. (opts.mode or "blitz")
@@ -165,7 +165,7 @@ test("stalemate, insufficient material and the 75-move rule are draws", function
 end)
 
 test("fivefold repetition between two scripted players", function()
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   local function script(name, cycle)
     local lines = {}
     for i = 1, 8 do lines[i] = json.canonical({ text = ans(cycle[(i - 1) % 2 + 1]) }) end
@@ -184,7 +184,7 @@ test("blindfold: one conversation with the model's own replies and the opponent'
   local mock = require "tests.mock"
   local s = mock.start({ { match = "Your move?", reply = "I open. " .. ans("e2e4"), times = 1 },
     { reply = ans("d2d4") } })
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
   local ok, err = pcall(t.run_scenario, "scenarios/chessarena.lua", { "--arena", dir .. "/arena", "--players",
@@ -227,7 +227,7 @@ end
 test("colours balance per pair of players at concurrency 1 and 8", function()
   t.need_program("/usr/games/stockfish")
   for _, conc in ipairs({ 1, 8 }) do
-    local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+    local dir = t.tmpdir()
     t.run_scenario("scenarios/chessarena.lua", { "--arena", dir, "--players", "stockfish:nodes=1,stockfish:nodes=2,random",
       "--start", "stockfish:nodes=1", "--games", "8", "--max-moves", "2", "--analysis-depth", "0",
       "--concurrency", tostring(conc), "--quiet" })
@@ -266,7 +266,7 @@ test("an arena run killed mid-game replays that game from its start with the cac
   local loop = require "tabula.loop"
   local s = mock.start({ { match = "Moves so far: 0.", reply = ans("e2e4") },
     { match = "Moves so far: 2.", reply = ans("d2d4"), delay_ms = 1500 } })
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
   local argv = { t.tabula_bin(), "run", t.root() .. "/scenarios/chessarena.lua", "--arena", dir .. "/arena",

@@ -52,7 +52,7 @@ test("the binary: version, help, unknown command, missing script, syntax error",
   t.contains(out, "cannot open /nonexistent/x.lua")
   t.contains(out, "rc=2")
   local fs = require "tabula.fs"
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
+  local d = t.tmpdir()
   fs.write_atomic(d .. "/bad.lua", "local x = = 1\n")
   out = run(d .. "/bad.lua")
   t.contains(out, d .. "/bad.lua:1:")

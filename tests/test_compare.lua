@@ -6,10 +6,7 @@ local json = require "tabula.json"
 local compare = require "tabula.compare"
 local test, T = t.suite()
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 -- a run directory whose trial i succeeds when ok(i); usage grows with i
 local function fake_run(n, ok, extra)

@@ -11,9 +11,7 @@ local json = require "tabula.json"
 local fs = require "tabula.fs"
 local test, T = t.suite()
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d); return d
-end
+local tmpdir = t.tmpdir
 
 test("dece schedule: 12 participants, 48 matches per game: 12 appearances per game, 4 in each seat, never twice in a match", function()
   local names = {}

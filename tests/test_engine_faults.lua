@@ -8,10 +8,7 @@ local fs = require "tabula.fs"
 local loop = require "tabula.loop"
 local test, T = t.suite()
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 -- an executable that starts the fake engine in MODE
 local bin_dir

@@ -12,10 +12,7 @@ local test, T = t.suite()
 
 local SCENARIO = t.root() .. "/tests/faulty_scenario.lua"
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 local function model_of(s) return "local:" .. s.url .. "/v1:mock" end
 

@@ -111,7 +111,7 @@ test("renderings: symbolic and grid agree; SVG and PNG boards", function()
 end)
 
 test("tabula problems go writes problems and a data card; validate tsumego accepts them", function()
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   fs.write_atomic(dir .. "/a.sgf", SGF)
   fs.write_atomic(dir .. "/b.sgf", "(;SZ[19]AB[aa]C[positions only])")
   local cmds = require "tabula.commands"

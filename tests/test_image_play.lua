@@ -20,7 +20,7 @@ test("image.xiangqi draws any position with arrows; chess_svg is a standalone SV
   local svg = image.chess_svg("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", { "e2e4" })
   t.contains(svg, '<svg xmlns="http://www.w3.org/2000/svg"')
   t.ok(svg:find("<defs", 1, true) or svg:find("<symbol", 1, true), "the symbols it uses are inside")
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
+  local d = t.tmpdir()
   local bin = t.tabula_bin()
   t.contains(sh(string.format("%s render chess --fen '8/8/8/8/8/8/8/K6k w - - 0 1' --arrows a1a2 --out %s/c.svg", bin, d)), "rc=0")
   t.contains(fs.read(d .. "/c.svg"), "<svg")
@@ -30,7 +30,7 @@ test("image.xiangqi draws any position with arrows; chess_svg is a standalone SV
 end)
 
 test("tabula play: a trial by id prefix, --out respected, the whole first request shown", function()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
+  local d = t.tmpdir()
   local bin = t.tabula_bin()
   local out = sh(string.format("printf 'Answer: A\\n' | %s play %s/examples/checks_mc.lua --case tabula_0002 --out %s/p",
     bin, t.root(), d))

@@ -8,7 +8,7 @@ local sh = t.sh
 
 test("make install DESTDIR=... PREFIX=...; run by name from elsewhere; make uninstall", function()
   t.need_program("/usr/bin/make")
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
+  local d = t.tmpdir()
   local bin = t.tabula_bin()
   local make = string.format("make -s -C %s -o %s BIN=%s PREFIX=/opt/tb DESTDIR=%s", t.root(), bin, bin, d)
   t.contains(sh(make .. " install"), "rc=0")

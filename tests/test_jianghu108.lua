@@ -146,7 +146,7 @@ end)
 local function run_mock(extra, rules)
   local mock = require "tests.mock"
   local s = mock.start(rules)
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   fs.write_atomic(dir .. "/models.lua", string.format([[return { mock = { provider = "%s", model = "m",
     base_url = %q, optional_key = true, prices = { input = 1, output = 1 } } }]], extra.provider or "openai",
     s.url .. (extra.provider == "gemini" and "/v1beta" or "/v1")))

@@ -75,7 +75,7 @@ end)
 
 test("read_file names the file in its error", function()
   local fs = require "tabula.fs"
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   fs.write_atomic(dir .. "/bad.json", '{"a": [1, 2,]}')
   local msg = t.raises(function() json.read_file(dir .. "/bad.json") end)
   t.contains(msg, dir .. "/bad.json: line 1, column 13")

@@ -108,7 +108,7 @@ test("a deadlock is reported instead of hanging", function()
     -- a nested run is refused, so test the message through a child process
     local bin = t.tabula_bin()
     local fs = require "tabula.fs"
-    local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+    local dir = t.tmpdir()
     fs.write_atomic(dir .. "/dead.lua", 'local loop = require "tabula.loop"\nloop.run(function() loop.future():await() end)\n')
     local h = io.popen(bin .. " " .. dir .. "/dead.lua 2>&1; echo rc=$?")
     local out = h:read("a"); h:close()

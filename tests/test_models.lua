@@ -156,7 +156,7 @@ test("model names: short forms, local servers, models files, built-ins, errors",
   t.eq(models.resolve("replay:x.jsonl").file, "x.jsonl")
   t.eq(models.resolve("random").player, "random")
   t.contains(t.raises(function() models.resolve("foo:bar") end), "unknown model 'foo:bar'")
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   fs.write_atomic(dir .. "/models.lua", [[return { fast = { provider = "anthropic", model = "claude-x",
     prices = { input = 1, output = 5 } } }]])
   c = models.resolve("fast", dir .. "/models.lua")
@@ -169,7 +169,7 @@ end)
 
 test("API keys never appear in anything a run writes, nor in errors", function()
   local s = mock.start({ { match = "fail", fault = "401" }, { reply = "fine" } })
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   local secret = "sk-test-" .. string.rep("Zq7", 12)
   fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "x",
     base_url = %q, key_env = "TABULA_TEST_KEY" } }]], s.url .. "/v1"))

@@ -7,7 +7,7 @@ local test, T = t.suite()
 local sh = t.sh
 
 test("tabula new NAME --game G: files, a dry run, and the generated test passes", function()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
+  local d = t.tmpdir()
   local bin = t.tabula_bin()
   for _, g in ipairs({ "xiangqi", "chess", "none" }) do
     local name = "my_" .. g

@@ -37,7 +37,7 @@ test("progress: one live line on a terminal with counts, tokens, cost and ETA; l
 end)
 
 test("replay matches single-turn records by trial id, whatever the file's order", function()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
+  local d = t.tmpdir()
   t.run_scenario("examples/checks_mc.lua", { "--out", d .. "/a", "--model", "random", "--limit", "12", "--quiet", "--workers", "1" })
   local recs = records.read(d .. "/a/trials.jsonl")
   local lines = {}

@@ -7,10 +7,7 @@ local fs = require "tabula.fs"
 local json = require "tabula.json"
 local test, T = t.suite()
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 local function sh(cmd)
   local d = tmpdir()

@@ -8,10 +8,7 @@ local proc = require "tabula.c.proc"
 local loop = require "tabula.loop"
 local test, T = t.suite()
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 -- records by trial id, without the fields that measure time
 local TIMING = { seconds = true, elapsed = true, started = true, finished = true }

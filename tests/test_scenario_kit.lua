@@ -11,10 +11,7 @@ local kit = require "tabula.scenario"
 local metrics = require "tabula.metrics"
 local test, T = t.suite()
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 local function write(path, text) fs.mkdir_p(fs.dirname(path)); assert(fs.write_atomic(path, text)); return path end
 

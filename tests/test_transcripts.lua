@@ -7,10 +7,7 @@ local records = require "tabula.records"
 local transcripts = require "tabula.transcripts"
 local test, T = t.suite()
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 -- a fake agent answering "reply N" with some usage
 local function fake_agent()

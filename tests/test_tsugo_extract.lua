@@ -30,7 +30,7 @@ end)
 test("a model extractor over the mock server: validated, repaired, cached", function()
   local mock = require "tests.mock"
   local s = mock.start({ { match = "The answer to convert", reply = TREE } })
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   local ok, err = pcall(function()
     local a = agent.new({ name = "mock-extractor", provider = "openai", model = "x", base_url = s.url .. "/v1", optional_key = true },
       { cache_dir = dir .. "/cache" })

@@ -80,7 +80,7 @@ test("--robustness: the sample, the paper's three transforms, terse prompts at t
 end)
 
 test("engine under --robustness and relabeling: answers read back through the frame, consistent, correct", function()
-  local dir = os.tmpname(); os.remove(dir); fs.mkdir_p(dir)
+  local dir = t.tmpdir()
   local rc, out = t.run_scenario("scenarios/tsugo.lua", { "--problems", FIXTURE, "--out", dir .. "/run", "--quiet", "--gnugo", "none",
     "--mcts-playouts", "30", "--engine-playouts", "60", "--no-references", "--robustness", "--robustness-sample", "0", "--transform", "rot180,colour,relabel",
     "--candidates", "open" })

@@ -27,10 +27,7 @@ local function release()
   if runner.lock then runner.lock:unlock(); runner.lock = nil end
 end
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 local function args(extra, dir)
   local a = { "--problems", t.root() .. "/" .. FIXTURE, "--out", dir .. "/run" }

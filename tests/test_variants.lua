@@ -8,10 +8,7 @@ local transcripts = require "tabula.transcripts"
 local compare = require "tabula.compare"
 local test, T = t.suite()
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 local SCEN = "examples/xiangqi_mate1_mc.lua"
 local TERSE = "Which move mates?\n{{board}}\n{{choices}}\nAnswer with a letter.\n"

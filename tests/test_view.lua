@@ -15,10 +15,7 @@ local CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 -- a reply that tries to run code in the viewer
 local XSS = "<script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned'\"> Let me check a line."
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 local function count(s, piece)
   local n, i = 0, 1

@@ -8,10 +8,7 @@ local metrics = require "tabula.metrics"
 local loop = require "tabula.loop"
 local test, T = t.suite()
 
-local function tmpdir()
-  local d = os.tmpname(); os.remove(d); fs.mkdir_p(d)
-  return d
-end
+local tmpdir = t.tmpdir
 
 test("pass@k and pass^k against hand-computed values (n = 3)", function()
   local at = { [0] = { 0, 0, 0 }, { 1 / 3, 2 / 3, 1 }, { 2 / 3, 1, 1 }, { 1, 1, 1 } }

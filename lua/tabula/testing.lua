@@ -90,6 +90,13 @@ function M.contains(text, piece, msg)
   end
 end
 
+-- tmpdir() -> the path of a new empty directory under the system's temporary folder.
+function M.tmpdir()
+  local d = os.tmpname(); os.remove(d)
+  require("tabula.fs").mkdir_p(d)
+  return d
+end
+
 -- Where the shared public data lives (../shared/data from the project root), or nil.
 function M.shared_data(sub)
   local host = require "tabula.c.host"
