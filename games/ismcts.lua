@@ -148,7 +148,6 @@ function M.choose(G, state, observer, rand, opts)
         if fresh then break end
       else
         local seat = seats[1]
-        if taken == 0 then seat = observer end
         local id, new
         id, node, new = select(G, d, seat, node.children, rand, c)
         assert(G.apply(d, seat, id))
