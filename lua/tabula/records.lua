@@ -15,35 +15,6 @@ local M = {}
 -- does not grow with the file). With keys, records hold only those top-level
 -- fields. info = { torn = bool, torn_bytes = n, bad = { {line=, error=}... } }.
 -- A missing file reads as no records.
--- lines(f) -> iterator over f's lines, each with its "\n" (the last one
--- without, when the file does not end with one): read a block at a time and
--- split with a plain find (f:lines reads a byte at a time). For the index.
-local BLOCK = 1 << 20
-local function lines(f)
-  local block, pos, parts = "", 1, nil
-  return function()
-    while true do
-      local nl = block:find("\n", pos, true)
-      if nl then
-        local line = block:sub(pos, nl)
-        pos = nl + 1
-        if parts then parts[#parts + 1] = line; line = table.concat(parts); parts = nil end
-        return line
-      end
-      if pos <= #block then   -- a line that runs past this block
-        parts = parts or {}
-        parts[#parts + 1] = block:sub(pos)
-      end
-      block, pos = f:read(BLOCK), 1
-      if not block then
-        block = ""
-        if parts then local rest = table.concat(parts); parts = nil; return rest end
-        return nil
-      end
-    end
-  end
-end
-
 function M.each(path, fn, opts)
   opts = opts or {}
   local info = { torn = false, torn_bytes = 0, bad = {} }
@@ -172,20 +143,15 @@ function M.each_id(path, fn)
     local f = io.open(path, "rb"); local n = f:seek("end"); f:close(); return n
   end)() or 0
   local covered = 0
-  local idx = io.open(path .. ".idx", "rb")
+  local idx = cjson.lines(path .. ".idx")
   if idx then
-    for line in lines(idx) do
-      -- the writer's canonical line, read by a pattern; any other shape by the JSON reader
-      local b, e, id, s = line:match('^{"b":(%d+),"e":(%d+),"id":"([^"\\]*)","s":"([^"\\]*)"}\n$')
-      b, e = tonumber(b), tonumber(e)
-      if not (b and e) then
-        local entry = line:sub(-1) == "\n" and json.decode(line)
-        if type(entry) ~= "table" then break end
-        b, e, id, s = entry.b, entry.e, entry.id, entry.s
-      end
+    while true do
+      local kind, entry = idx:next()
+      if kind ~= "record" or type(entry) ~= "table" then break end
+      local b, e = entry.b, entry.e
       -- only an unbroken run of entries from the start of the file counts
       if b ~= covered or math.type(e) ~= "integer" or e > size or e <= covered then break end
-      fn({ trial_id = id, status = s })
+      fn({ trial_id = entry.id, status = entry.s })
       covered = e
     end
     idx:close()
