@@ -5,6 +5,10 @@
 -- naming each difference and both values, unless --accept-changes is given:
 -- then the differences are recorded in run.json (accepted_changes). A
 -- different scenario or model is never accepted (it is another run).
+-- A larger --trials is no difference: the run is extended (the trials already
+-- recorded are kept, the new ones added; trial ids carry their index, so the
+-- first k trials of a case are the same trials at any --trials), and run.json
+-- lists the extensions (extended). A smaller --trials is a change.
 local json = require "tabula.json"
 
 local M = {}
@@ -49,7 +53,8 @@ function M.differences(old, new)
   if oo ~= nil then
     for _, k in ipairs(sorted_keys(oo, no)) do
       local a, b = oo[k], (no or {})[k]
-      if json.canonical(a) ~= json.canonical(b) then
+      local extended = k == "trials" and type(a) == "number" and type(b) == "number" and b > a
+      if not extended and json.canonical(a) ~= json.canonical(b) then
         changes[#changes + 1] = string.format("option --%s: %s in the run, %s now", k, show(a), show(b))
       end
     end
@@ -73,6 +78,14 @@ end
 function M.check(dir, old, new, accept)
   local fatal, changes = M.differences(old, new)
   new.accepted_changes = old.accepted_changes
+  new.extended = old.extended
+  local a, b = (old.options_identity or {}).trials, (new.options_identity or {}).trials
+  if #fatal == 0 and type(a) == "number" and type(b) == "number" and b > a then
+    local list = {}
+    for i, e in ipairs(old.extended or {}) do list[i] = e end
+    list[#list + 1] = { at = os.date("!%Y-%m-%dT%H:%M:%SZ"), trials_from = a, trials_to = b }
+    new.extended = list
+  end
   if #fatal > 0 then
     return string.format("%s holds a different run (%s); use another --out to start a new one", dir,
       table.concat(fatal, "; "))
