@@ -56,4 +56,24 @@ test("--variant: every trial once per variant, same seeds, records marked; compa
   t.raises(function() t.run_scenario(SCEN, { "--out", d .. "/r2", "--variant", "a", "--variant", "a" }) end, "a is given twice")
 end)
 
+test("--variant: the report has one row per variant (console, report.md, summary.json), never the arms pooled", function()
+  local d = tmpdir()
+  fs.write_atomic(d .. "/terse.txt", TERSE)
+  t.run_scenario(SCEN, { "--out", d .. "/run", "--limit", "4", "--quiet", "--workers", "1", "--model", "random",
+    "--variant", "base", "--variant", "terse=question:" .. d .. "/terse.txt" })
+  local out = t.sh(string.format("%s report %s/run --no-html", t.tabula_bin(), d))
+  t.contains(out, "rc=0")
+  t.contains(out, "[base] ")
+  t.contains(out, "[terse] ")
+  t.contains(out, "over 4 trials of 4 items", "each variant's own 4 trials, not the 8 pooled")
+  t.ok(not out:find("over 8 trials", 1, true), out)
+  local md = fs.read(d .. "/run/report.md")
+  t.contains(md, "## Variant base")
+  t.contains(md, "## Variant terse")
+  local sm = json.read_file(d .. "/run/summary.json")
+  t.eq({ sm.variants.base.all.n, sm.variants.terse.all.n }, { 4, 4 })
+  -- the variant's own records: ids with its suffix only
+  for _, r in ipairs((records.read(d .. "/run/variants/terse/trials.jsonl"))) do t.eq(r.variant, "terse") end
+end)
+
 return T

@@ -13,6 +13,7 @@
 -- `tabula compare RUN@a RUN@b` compares two variants of one run.
 local fs = require "tabula.fs"
 local cli = require "tabula.cli"
+local json = require "tabula.json"
 
 local M = {}
 
@@ -142,6 +143,49 @@ function M.play(play, for_trial)
     if type(rec) == "table" and rec.variant == nil then rec.variant = trial.variant end
     return rec, err
   end
+end
+
+-- report(s, dir) -> console text: the scenario's report of the run; a run with
+-- variants is reported once per variant, each from that variant's records alone
+-- into DIR/variants/NAME/ (its own run.json, trials.jsonl, report.md and
+-- summary.json), and DIR/report.md and summary.json gather them: a section and
+-- a field per variant, one console line (or block) per variant, each prefixed
+-- with its name. Pooling the variants' trials into one figure would mix arms.
+function M.report(s, dir)
+  local meta = json.read_file(dir .. "/run.json")
+  local order = type(meta) == "table" and type(meta.setup) == "table" and meta.setup.variant_order
+  if type(order) ~= "table" or #order == 0 then return s.report(dir) end
+  local records = require "tabula.records"
+  local parts, md, sm = {}, { "# Variants", "", "One report per variant: " .. table.concat(order, ", ") .. ".", "" }, { variants = {} }
+  local lines = {}
+  for _, name in ipairs(order) do lines[name] = {} end
+  records.each(dir .. "/trials.jsonl", function(r)
+    local v = r.variant or (type(r.trial_id) == "string" and r.trial_id:match("@([%w_.-]+)$"))
+    if lines[v] then table.insert(lines[v], records.line(r)) end
+  end, { skip_bad = true })
+  for _, name in ipairs(order) do
+    local sub = fs.join(dir, "variants", name)
+    fs.mkdir_p(sub)
+    local vmeta = {}
+    for k, v in pairs(meta) do vmeta[k] = v end
+    vmeta.setup = (meta.setup.variants or {})[name] or {}
+    vmeta.variant = name
+    fs.write_or_fail(sub .. "/run.json", json.encode(vmeta, { pretty = true }) .. "\n")
+    fs.write_or_fail(sub .. "/trials.jsonl", #lines[name] > 0 and (table.concat(lines[name], "\n") .. "\n") or "")
+    if fs.kind(dir .. "/transcripts") == "dir" and not fs.kind(sub .. "/transcripts") then
+      os.execute(string.format("ln -s ../../transcripts %q", sub .. "/transcripts"))
+    end
+    local text = s.report(sub) or ""
+    for line in text:gmatch("[^\n]+") do parts[#parts + 1] = string.format("[%s] %s\n", name, line) end
+    md[#md + 1] = "## Variant " .. name
+    md[#md + 1] = ""
+    local body = fs.read(sub .. "/report.md") or ""
+    md[#md + 1] = (body:gsub("\n(#+ )", "\n#%1"):gsub("^(#+ )", "#%1"))   -- its headings one level down
+    sm.variants[name] = fs.kind(sub .. "/summary.json") == "file" and json.read_file(sub .. "/summary.json") or nil
+  end
+  fs.write_or_fail(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
+  fs.write_or_fail(dir .. "/report.md", table.concat(md, "\n") .. "\n")
+  return table.concat(parts)
 end
 
 return M

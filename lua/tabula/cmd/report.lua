@@ -25,7 +25,7 @@ return {
     local run = require("tabula.cmd.run").lib
     local s = run.load(meta.scenario_file)
     if not s.report then cli.fail("scenario %s has no report", meta.scenario) end
-    io.write(s.report(dir) or "")
+    io.write(require("tabula.variants").report(s, dir) or "")   -- a section per variant
     if no_html then
       io.write(string.format("wrote %s/report.md and %s/summary.json\n", dir, dir))
       return 0

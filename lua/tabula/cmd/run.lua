@@ -218,7 +218,7 @@ function M.execute(s, opts, forced)
       over, recorded, #trials))
     return budget.EXIT, out
   end
-  if s.report then io.write(s.report(out) or "") end
+  if s.report then io.write(require("tabula.variants").report(s, out) or "") end   -- a section per variant
   return errors > 0 and 3 or 0, out
 end
 
