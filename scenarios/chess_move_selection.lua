@@ -55,7 +55,8 @@ local function fen_list(opts)
     return fens, opts.fens
   end
   if not opts.arena then cli.fail("give --fens FILE or --arena DIR") end
-  local games = records.read(opts.arena .. "/games.jsonl", { skip_bad = true })
+  fs.need(opts.arena, "option --arena", "dir")
+  local games = records.read(fs.need(opts.arena .. "/games.jsonl", "option --arena"), { skip_bad = true })
   local all = {}
   for _, g in ipairs(games) do
     local b = assert(chess.new(g.start_fen))

@@ -94,7 +94,7 @@ S.options = {
 local function default_cases() return host.root .. "/games/xiangqi/suite.jsonl" end
 
 function S.load_cases(opts)
-  local path = opts.cases or default_cases()
+  local path = fs.need(opts.cases or default_cases(), "option --cases")
   local recs, info = records.read(path, { lenient = true })
   local keep
   if opts.split then

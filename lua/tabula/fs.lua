@@ -27,6 +27,18 @@ function M.read_or_fail(path, what)
   return data
 end
 
+-- need(path, what [, kind]): stops with a user error naming the path unless it
+-- is a file (or of `kind`, e.g. "dir"): a data option pointing nowhere is one
+-- line, never an empty run.
+function M.need(path, what, kind)
+  kind = kind or "file"
+  if C.kind(path) ~= kind then
+    require("tabula.cli").fail("%s%s %s", what and (what .. ": ") or "",
+      C.kind(path) and ("not a " .. (kind == "dir" and "directory" or kind) .. ":") or ("no " .. (kind == "dir" and "directory" or kind)), path)
+  end
+  return path
+end
+
 -- write_or_fail(path, data, what): writes the file atomically, or stops with a user error
 -- naming it (a missing directory, a full disk) — never a silent "wrote" with nothing written.
 function M.write_or_fail(path, data, what)

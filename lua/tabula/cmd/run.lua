@@ -145,6 +145,9 @@ function M.environment(s, opts, out)
     return metrics.rng(opts.seed * 1000003 + tonumber(fs.sha256(id):sub(1, 12), 16))
   end
   local trials, data = s.plan(opts)
+  if #trials == 0 then   -- before any run directory exists: nothing is left behind
+    cli.fail("scenario %s planned no trials: its data selected nothing (check its data options, --ids, --limit)", s.name)
+  end
   trials = M.shard(trials, opts.shard)
   if opts.trial then trials = M.pick(trials, opts.trial) end   -- tabula play: one trial
   local setup
