@@ -45,8 +45,29 @@ function M.load_file(path)
     if type(m) ~= "table" or not m.provider or not m.model then
       cli.fail("models file %s: model '%s' needs at least provider and model", path, tostring(name))
     end
+    local field = M.key_field(m)
+    if field then
+      cli.fail("models file %s: model '%s' holds a key in '%s'; keys come only from the environment: remove it and set key_env = \"VARIABLE\" (then export VARIABLE)",
+        path, tostring(name), field)
+    end
   end
   return t
+end
+
+-- key_field(m [, prefix]) -> the first key-like field (api_key, token, secret,
+-- password, headers.Authorization, ...) anywhere in a model's table, or nil
+function M.key_field(m, prefix)
+  local names = {}
+  for k in pairs(m) do names[#names + 1] = tostring(k) end
+  table.sort(names)
+  for _, k in ipairs(names) do
+    local v = m[k]
+    if secrets.key_like(k) and type(v) == "string" then return (prefix or "") .. k end
+    if type(v) == "table" and k ~= "prices" then
+      local inner = M.key_field(v, (prefix or "") .. k .. ".")
+      if inner then return inner end
+    end
+  end
 end
 
 function M.default_file(explicit)
@@ -68,6 +89,7 @@ function M.resolve(name, models_file)
     if named then
       local c = copy(named)
       c.name = name
+      secrets.add_url(c.base_url)   -- user:pass@ or ?key= in the URL: redacted wherever it is written
       local preset = M.PRESETS[c.provider] or {}
       c.provider = preset.provider or c.provider
       c.base_url = c.base_url or preset.base_url
@@ -78,6 +100,7 @@ function M.resolve(name, models_file)
   end
   local url, model = name:match("^local:(https?://.+):([^:/]+)$")
   if url then
+    secrets.add_url(url)     -- local:http://user:pass@host/v1:m — redacted wherever it is written
     return { name = name, provider = "openai", base_url = url, model = model, key_env = "LOCAL_API_KEY", optional_key = true }
   end
   local prefix, rest = name:match("^(%w+):(.+)$")
@@ -103,9 +126,10 @@ function M.key(cfg)
   return v
 end
 
--- public(cfg) -> what may be written to a record: no key, only the variable's name
+-- public(cfg) -> what may be written to a record: no key, only the variable's
+-- name; the base URL (and a local:URL:MODEL name) without its credentials
 function M.public(cfg)
-  local p = copy(cfg)
+  local p = secrets.scrub(copy(cfg))
   p.key = nil
   return p
 end

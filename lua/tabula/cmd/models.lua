@@ -1,6 +1,7 @@
 -- tabula models — what is configured (models.lua or --models FILE, and the
 -- short-form presets), and whether each key is present. Keys are never printed.
 local models = require "tabula.models"
+local secrets = require "tabula.secrets"
 
 return {
   summary = "list configured models and whether their API keys are set",
@@ -21,7 +22,7 @@ return {
     io.write(string.format("%-28s %-10s %-22s %-8s %s\n", "name", "provider", "model", "key", "base URL"))
     for _, r in ipairs(rows) do
       local key = r[5] == "" and "none" or (models.key(r[6]) and "set" or "MISSING")
-      io.write(string.format("%-28s %-10s %-22s %-8s %s%s\n", r[1], r[2], r[3], key, r[4],
+      io.write(string.format("%-28s %-10s %-22s %-8s %s%s\n", r[1], r[2], r[3], key, secrets.redact_url(r[4]),
         r[5] ~= "" and ("  ($" .. r[5] .. ")") or ""))
     end
     io.write("built-in players (no key): engine, random, replay:FILE, human; local:URL:MODEL for any OpenAI-compatible server\n")

@@ -190,12 +190,12 @@ function M.execute(s, opts, forced)
   for k, v in pairs(opts) do
     if not M.HOW[k] and not failures.how_only(k) then identity[k] = v end
   end
-  local meta = {
+  local meta = require("tabula.secrets").scrub({   -- no URL credential reaches run.json
     tabula_version = host.version, scenario = s.name, scenario_file = s.path,
     scenario_sha256 = fs.sha256_file(s.path), model = env.agent:describe(), options = opts,
     options_identity = identity, data = data, setup = setup, seed = opts.seed,
     created = os.date("!%Y-%m-%dT%H:%M:%SZ"), trials_planned = #trials,
-  }
+  })
   local play, close_play = M.player(s, opts, out, env)
   local progress, finish_progress
   if not opts.quiet then
