@@ -28,7 +28,7 @@ return function(argv)
   end)
   if ok then return rc or 0 end
   if cli.is_user_error(rc) then
-    io.stderr:write("tabula: ", rc.message, "\n")
+    io.stderr:write("tabula: ", require("tabula.terminal").clean(rc.message), "\n")   -- may quote outside text
     return rc.status or 2
   end
   io.stderr:write("tabula: internal error: ", rc, "\n")

@@ -9,6 +9,7 @@
 -- The scenario passes ctx = { legal_actions = {...}, policy = fn() -> action,
 -- format = fn(action) -> text, rng = fn(n) -> 1..n, key = trial id }.
 local json = require "tabula.json"
+local terminal = require "tabula.terminal"
 local fs = require "tabula.fs"
 local cli = require "tabula.cli"
 
@@ -74,7 +75,7 @@ function Player:show(conversation, ctx)
     local m = conversation[i]
     if m.role ~= "assistant" then
       io.write("\n--- ", m.role, "\n")
-      if type(m.content) == "string" then io.write(m.content, "\n")
+      if type(m.content) == "string" then terminal.write(io.stdout, m.content, "\n")
       else
         for _, p in ipairs(m.content or {}) do
           if p.type == "image" then
@@ -82,7 +83,7 @@ function Player:show(conversation, ctx)
             local path = string.format("%s/tabula-play-%d.png", os.getenv("TMPDIR") or "/tmp", self.images)
             fs.write_or_fail(path, p.data or "")
             io.write("[image saved to ", path, "]\n")
-          else io.write(p.text or "", "\n") end
+          else terminal.write(io.stdout, p.text or "", "\n") end
         end
       end
     end

@@ -7,6 +7,7 @@
 --   update(rec, n, total)   -- the runner's progress callback
 --   finish()                -- ends the live line
 local loop = require "tabula.loop"
+local terminal = require "tabula.terminal"
 
 local M = {}
 
@@ -55,7 +56,7 @@ function M.reporter(o)
       out:write("\r", M.line(st, now()), "\27[K")
       drawn = true
     else
-      out:write(string.format("[%d/%d] %s %s (%s)\n", n, total, rec.trial_id, rec.status, rec.reason or ""))
+      out:write(terminal.clean(string.format("[%d/%d] %s %s (%s)", n, total, tostring(rec.trial_id), tostring(rec.status), tostring(rec.reason or ""))), "\n")
     end
     out:flush()
   end

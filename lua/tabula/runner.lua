@@ -55,7 +55,7 @@ function M.attempt(play, trial, retries, scenario_file, stopped)
     if stopped and stopped() then return nil end   -- cut: not recorded, it runs again on resume
     if failures.is_config(err) then return nil, err end
     if attempt < retries then
-      io.stderr:write(secrets.redact(string.format("trial %s: infrastructure error, re-queued: %s\n", trial.id, tostring(err.message))))
+      io.stderr:write(require("tabula.terminal").clean(secrets.redact(string.format("trial %s: infrastructure error, re-queued: %s", trial.id, tostring(err.message)))), "\n")
     end
   end
   return { trial_id = trial.id, status = "error", reason = "error", error = err and tostring(err.message) or "unknown" }

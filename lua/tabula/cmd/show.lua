@@ -5,6 +5,7 @@ local cli = require "tabula.cli"
 local fs = require "tabula.fs"
 local records = require "tabula.records"
 local transcripts = require "tabula.transcripts"
+local terminal = require "tabula.terminal"
 
 local M = {}
 
@@ -94,8 +95,9 @@ return {
     local dir = args[1] or cli.fail("show: give a run directory")
     if #args > 2 then cli.fail("show: unexpected argument '%s'", args[3]) end
     if fs.kind(dir .. "/run.json") ~= "file" then cli.fail("%s is not a run directory (no run.json)", dir) end
-    if not args[2] then io.write(M.list(dir)); return 0 end
-    io.write(M.render(assert(transcripts.load(dir, M.find(dir, args[2])))))
+    -- model text may hold terminal control sequences: printed without them
+    if not args[2] then io.write(terminal.clean(M.list(dir))); return 0 end
+    io.write(terminal.clean(M.render(assert(transcripts.load(dir, M.find(dir, args[2]))))))
     return 0
   end,
   lib = M,
