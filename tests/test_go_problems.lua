@@ -144,4 +144,35 @@ test("tabula problems go writes problems and a data card; validate tsumego accep
   os.remove(dir .. "/a.sgf"); os.remove(dir .. "/b.sgf"); os.remove(dir .. "/p.jsonl"); os.remove(dir .. "/p.md"); os.remove(dir)
 end)
 
+test("tabula problems go: a bad file never stops the batch; each rejected file is listed with its reason, exit 1", function()
+  local dir = t.tmpdir()
+  fs.write_atomic(dir .. "/a.sgf", SGF)                                    -- good: kept
+  fs.write_atomic(dir .. "/torn.sgf", "(;GM[1]SZ[9]AB[cc")                  -- cut off
+  fs.write_atomic(dir .. "/huge.sgf", "(;SZ[99]AB[aa];B[bb])")             -- no such board size
+  fs.write_atomic(dir .. "/zero.sgf", "(;SZ[0]AB[aa];B[bb])")
+  fs.write_atomic(dir .. "/broken.json", '{"AB": ')
+  fs.write_atomic(dir .. "/comment.json", '{"C": 5, "SOL": [["B", "bb"]]}')   -- used to be an internal error
+  fs.write_atomic(dir .. "/size.json", '{"SZ": 99, "AB": ["aa"], "SOL": [["B", "bb"]]}')
+  fs.write_atomic(dir .. "/points.json", '{"AB": [5], "SOL": [[1, 2]]}')
+  fs.write_atomic(dir .. "/z.sgf", SGF:gsub("SZ%[19%]", "SZ[19]C[second copy]"))   -- good, after the bad ones
+  local args = { dir }
+  local malformed = t.shared_data("malformed-sgf")   -- optional: the shared malformed collection
+  if malformed then args[#args + 1] = malformed end
+  local out = t.sh(string.format("%s problems go %s --out %s/p.jsonl", t.tabula_bin(), table.concat(args, " "), dir))
+  t.contains(out, "rc=1")
+  t.ok(not out:find("internal error", 1, true) and not out:find("traceback", 1, true), "no traceback: " .. out)
+  t.contains(out, "7 of " .. (malformed and 10 or 9) .. " files rejected")
+  for _, f in ipairs({ "torn.sgf", "huge.sgf", "zero.sgf", "broken.json", "comment.json", "size.json", "points.json" }) do
+    t.contains(out, dir .. "/" .. f .. ":", "rejected with its reason: " .. f)
+  end
+  t.contains(out, "C must be a string")
+  t.contains(out, "board size SZ[99] is not 2..25")
+  local kept = 0
+  for _ in fs.read(dir .. "/p.jsonl"):gmatch("[^\n]+") do kept = kept + 1 end
+  t.eq(kept, 2, "both good files were converted")
+  local card = fs.read(dir .. "/p.md")
+  t.contains(card, "Rejected files")
+  t.contains(card, dir .. "/comment.json")
+end)
+
 return T

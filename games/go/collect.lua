@@ -78,7 +78,9 @@ function M.load(path)
   meta.rank = rank_of(path)
   if path:match("%.json$") then
     local t, err = json.decode(text)
-    if type(t) ~= "table" then return {}, { path .. ": invalid JSON: " .. tostring(err) } end
+    if t == nil then return {}, { path .. ": invalid JSON: " .. tostring(err) } end
+    local bad = problem.json_problem_error(t)
+    if bad then return {}, { path .. ": " .. bad } end
     meta.id = meta.source .. ":" .. meta.file
     return { problem.from_json(t, meta) }, {}
   end

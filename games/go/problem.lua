@@ -255,6 +255,11 @@ function M.from_sgf(text, meta)
   local out = {}
   for ti, root in ipairs(trees) do
     local size = tonumber((sgf.first(root, "SZ") or "19"):match("%d+")) or 19
+    if size < 2 or size > 25 then
+      errors[#errors + 1] = string.format("%s: game %d: board size SZ[%s] is not 2..25 (game left out)",
+        meta.file or "?", ti, sgf.first(root, "SZ"))
+      goto next_tree
+    end
     local m = setmetatable({}, { __index = meta })
     local setups = 0
     for _, c in ipairs(root.children) do if has_setup(c) and not move_of(c) then setups = setups + 1 end end
@@ -268,8 +273,32 @@ function M.from_sgf(text, meta)
     else
       out[#out + 1] = from_setup_node(root, size, m, #trees > 1 and ti or nil, nil)
     end
+    ::next_tree::
   end
   return out, errors
+end
+
+-- json_problem_error(t) -> why t is not a problem in sanderland's JSON form, or nil
+function M.json_problem_error(t)
+  if type(t) ~= "table" or getmetatable(t) == require("tabula.json").array_mt then return "want a JSON object with AB, AW, SZ, C, SOL" end
+  local size = t.SZ == nil and 19 or tonumber(t.SZ)
+  if not size or size ~= math.floor(size) or size < 2 or size > 25 then return "SZ must be a board size 2..25, got " .. tostring(t.SZ) end
+  for _, k in ipairs({ "AB", "AW" }) do
+    if t[k] ~= nil then
+      if type(t[k]) ~= "table" then return k .. " must be a list of points" end
+      for i, v in ipairs(t[k]) do if type(v) ~= "string" then return string.format("%s[%d] must be a point such as \"cd\"", k, i) end end
+    end
+  end
+  if t.C ~= nil and type(t.C) ~= "string" then return "C must be a string" end
+  if t.SOL ~= nil then
+    if type(t.SOL) ~= "table" then return "SOL must be a list of moves" end
+    for i, s in ipairs(t.SOL) do
+      if type(s) ~= "table" or type(s[1]) ~= "string" or type(s[2]) ~= "string" then
+        return string.format("SOL[%d] must be [\"B\" or \"W\", point, comment]", i)
+      end
+      if s[3] ~= nil and type(s[3]) ~= "string" then return string.format("SOL[%d]'s comment must be a string", i) end
+    end
+  end
 end
 
 -- from_json(t, meta) -> a problem ({AB, AW, SZ, C, SOL = {{"B", "ba", comment, _}, ...}})

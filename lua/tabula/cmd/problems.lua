@@ -6,11 +6,17 @@ local cli = require "tabula.cli"
 local fs = require "tabula.fs"
 local json = require "tabula.json"
 
-local function card(path, files, kept, dropped, by_source, by_tier, conventions, opts, errors)
+-- one_line(err) -> an error's first line (no traceback)
+local function one_line(err)
+  local cli_err = type(err) == "table" and err.message
+  return (tostring(cli_err or err):match("^[^\n]*"))
+end
+
+local function card(path, files, kept, dropped, by_source, by_tier, conventions, opts, errors, rejected)
   local lines = {
     "# Data card: " .. fs.basename(opts.out),
     "",
-    "Made by `tabula problems go` from " .. #files .. " files (" .. #errors .. " SGF errors, listed below).",
+    "Made by `tabula problems go` from " .. #files .. " files (" .. #rejected .. " rejected, " .. #errors .. " file errors, listed below).",
     string.format("Filters: local (stones and moves within %dx%d), a stated side to play, a non-empty", opts["max-region"], opts["max-region"]),
     "correct first-move set of empty legal points, not ko-dependent, a solution in the file.",
     "",
@@ -33,9 +39,14 @@ local function card(path, files, kept, dropped, by_source, by_tier, conventions,
   tbl("source (license)", by_source)
   tbl("tier", by_tier)
   tbl("convention", conventions)
+  if #rejected > 0 then
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = "Rejected files (no problem could be read from them):"
+    for _, r in ipairs(rejected) do lines[#lines + 1] = "- " .. r[1] end
+  end
   if #errors > 0 then
     lines[#lines + 1] = ""
-    lines[#lines + 1] = "SGF errors (the intact games of those files were kept):"
+    lines[#lines + 1] = "File errors (the intact games of those files were kept):"
     for _, e in ipairs(errors) do lines[#lines + 1] = "- " .. e end
   end
   fs.write_or_fail(path, table.concat(lines, "\n") .. "\n")
@@ -64,11 +75,16 @@ return {
       t[k] = t[k] or { kept = 0, dropped = 0 }
       t[k][field] = t[k][field] + 1
     end
+    local rejected = {}   -- files that gave no problem: { file, reason }
     for _, f in ipairs(files) do
-      local list, errs = collect.load(f)
+      -- one bad file never stops the batch: it is listed with its reason
+      local ok, list, errs = pcall(collect.load, f)
+      if not ok then list, errs = {}, { string.format("%s: cannot be converted: %s", f, one_line(list)) } end
       for _, e in ipairs(errs) do errors[#errors + 1] = e end
+      if #list == 0 and #errs > 0 then rejected[#rejected + 1] = { f, errs[1] } end
       for _, p in ipairs(list) do
-        local findings = checks.check(p, { max_region = opts["max-region"] })
+        local fok, findings = pcall(checks.check, p, { max_region = opts["max-region"] })
+        if not fok then findings = { { fatal = true, check = "check failed: " .. one_line(findings) } } end
         local fatal
         for _, x in ipairs(findings) do if x.fatal then fatal = fatal or x.check end end
         local field = fatal and "dropped" or "kept"
@@ -79,7 +95,7 @@ return {
         if not fatal or opts.all then
           if #findings > 0 then
             p.findings = {}
-            for i, x in ipairs(findings) do p.findings[i] = checks.format(x) end
+            for i, x in ipairs(findings) do p.findings[i] = x.check and x.check:match("^check failed") and x.check or checks.format(x) end
           end
           out[#out + 1] = json.canonical(p)
           if not fatal then kept = kept + 1 end
@@ -88,10 +104,15 @@ return {
     end
     fs.write_or_fail(opts.out, #out > 0 and (table.concat(out, "\n") .. "\n") or "")
     local card_path = opts.card or (opts.out:gsub("%.jsonl$", "") .. ".md")
-    card(card_path, files, kept, dropped, by_source, by_tier, conventions, opts, errors)
+    card(card_path, files, kept, dropped, by_source, by_tier, conventions, opts, errors, rejected)
     local nd = 0
     for _, n in pairs(dropped) do nd = nd + n end
     io.write(string.format("%d files, %d problems kept, %d dropped; wrote %s and %s\n", #files, kept, nd, opts.out, card_path))
+    if #rejected > 0 then
+      io.stderr:write(string.format("tabula: %d of %d files rejected:\n", #rejected, #files))
+      for _, r in ipairs(rejected) do io.stderr:write("  ", r[2]:find(r[1], 1, true) == 1 and r[2] or (r[1] .. ": " .. r[2]), "\n") end
+      return 1
+    end
     return 0
   end,
 }
