@@ -5,7 +5,8 @@
 --                 optionally {"key": K, "text": ...} to give each trial (ctx.key) its own sequence;
 --                 a run's trials.jsonl also works (its actions' model texts, or a single-turn
 --                 record's "reply", matched by trial id whatever the order of the file)
---   human         reads the reply from the terminal
+--   human         reads the reply from the terminal; end of input (Ctrl-D) or a
+--                 line "quit" ends the session (a user error with status 0)
 -- The scenario passes ctx = { legal_actions = {...}, policy = fn() -> action,
 -- format = fn(action) -> text, rng = fn(n) -> 1..n, key = trial id }.
 local json = require "tabula.json"
@@ -114,10 +115,16 @@ function Player:reply(conversation, ctx)
     return zero_reply(seq[i])
   elseif kind == "human" then
     self:show(conversation, ctx)
+    if not self.hinted then io.write("(your reply, one line; quit or Ctrl-D ends the session)\n"); self.hinted = true end
     io.write("> ")
     io.flush()
     local line = io.read("l")
-    if line == nil then return nil, { infra = true, kind = "human", message = "the terminal closed (end of input)" } end
+    -- Ctrl-D (end of input) or quit ends the session; the trial is not recorded
+    if line == nil or line:match("^%s*quit%s*$") then
+      if line == nil then io.write("\n") end
+      error(cli.user_error(string.format("play: session ended (%s); trial %s not recorded",
+        line == nil and "end of input" or "quit", tostring(ctx.key or "?")), 0), 0)
+    end
     if ctx.wrap_human then line = ctx.wrap_human(line) end
     return zero_reply(line)
   end

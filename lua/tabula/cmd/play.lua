@@ -4,6 +4,8 @@
 -- played): a case id picks that case's first trial. The human player shows
 -- every message the model would get (the system prompt too); images are saved
 -- to files and their paths printed. Records go to --out (default runs/play-TIME).
+-- A line "quit" or Ctrl-D (end of input) ends the session; the unfinished trial
+-- is not recorded.
 local run = require("tabula.cmd.run").lib
 local cli = require "tabula.cli"
 
