@@ -18,6 +18,25 @@ function M.basename(path)
   return path:match("([^/]*)$")
 end
 
+-- absolute(path) -> the path from the root directory (relative ones are taken
+-- from the working directory), so that it still names the file from elsewhere
+local cwd
+function M.absolute(path)
+  if path:sub(1, 1) == "/" then return path end
+  if not cwd then
+    cwd = os.getenv("PWD")
+    if not cwd or cwd:sub(1, 1) ~= "/" or C.kind(cwd .. "/" .. path) ~= C.kind(path) then
+      local h = io.popen("pwd -P")
+      cwd = h and h:read("l")
+      if h then h:close() end
+    end
+    cwd = cwd or "."
+  end
+  path = path:gsub("^%./", "")
+  while path:sub(1, 2) == "./" do path = path:sub(3) end
+  return cwd .. "/" .. path
+end
+
 function M.exists(path) return C.kind(path) ~= nil end
 
 -- read_or_fail(path, what): the file's contents, or a user error naming it.

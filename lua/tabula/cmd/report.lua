@@ -1,8 +1,53 @@
 -- tabula report RUN — recompute a run's metrics from its records and write
--- report.md, summary.json and report.html into it.
+-- report.md, summary.json and report.html into it. Works from any directory:
+-- the scenario is the file run.json names (its absolute path), else, when that
+-- file is gone, the scenario of the same name (tabula run's search).
 local cli = require "tabula.cli"
 local json = require "tabula.json"
 local fs = require "tabula.fs"
+local host = require "tabula.c.host"
+
+local M = {}
+
+-- scenario(meta) -> the run's scenario module, with a note on stderr when it
+-- was found by name or its file changed since the run
+function M.scenario(meta)
+  local run = require("tabula.cmd.run").lib
+  local f = meta.scenario_file
+  local s
+  if f and (fs.kind(f) == "file" or (f:sub(1, 1) ~= "/" and fs.kind(host.root .. "/" .. f) == "file")) then
+    s = run.load(f)
+  else
+    if not meta.scenario then cli.fail("report: run.json names no scenario") end
+    local ok, path = pcall(run.find, meta.scenario)
+    if not ok then
+      cli.fail("report: the run's scenario file %s is gone and no scenario named %s is found (run from the folder that holds scenarios/%s)",
+        tostring(f), meta.scenario, meta.scenario)
+    end
+    s = run.load(path)
+    if f then io.stderr:write(string.format("note: the run's scenario file %s is gone; reporting with %s (found by name)\n", f, s.path)) end
+  end
+  if meta.scenario_sha256 and fs.sha256_file(s.path) ~= meta.scenario_sha256 then
+    io.stderr:write(string.format("note: %s changed since the run (sha256 %s then, %s now)\n", s.path,
+      meta.scenario_sha256:sub(1, 12), (fs.sha256_file(s.path) or "?"):sub(1, 12)))
+  end
+  return s
+end
+
+-- write(dir, s [, no_html]) -> the console text: the scenario's report (it writes
+-- report.md and summary.json), then report.html (replacing any older one),
+-- ending in the line naming the files written
+function M.write(dir, s, no_html)
+  if not s.report then cli.fail("scenario %s has no report", s.name) end
+  local text = require("tabula.variants").report(s, dir) or ""   -- a section per variant
+  local md = s.name == "chessarena" and "leaderboard.md" or "report.md"
+  if no_html then
+    return text .. string.format("wrote %s/%s and %s/summary.json\n", dir, md, dir)
+  end
+  local _, bytes = require("tabula.view").write(dir, s)
+  return text .. string.format("wrote %s/%s, %s/summary.json and %s/report.html (%d KB)\n", dir, md, dir, dir,
+    (bytes + 1023) // 1024)
+end
 
 return {
   summary = "recompute metrics from a run's records: writes report.md, summary.json and report.html",
@@ -11,28 +56,18 @@ return {
     { "no-html", "bool", false, "only report.md and summary.json (computed streaming, in memory that does not grow with the run; report.html holds every trial)" },
   },
   main = function(opts, args)
-    local no_html = opts["no-html"]
     local dir = args[1] or cli.fail("report: give a run directory")
     if #args > 1 then cli.fail("report: unexpected argument '%s' (one run directory; to compare runs use tabula compare)", args[2]) end
     local meta
     if fs.kind(dir .. "/run.json") == "file" then
       meta = json.read_file(dir .. "/run.json")
     elseif fs.kind(dir .. "/games.jsonl") == "file" then   -- a ChessArena arena directory
-      meta = { scenario = "chessarena", scenario_file = "scenarios/chessarena.lua" }
+      meta = { scenario = "chessarena" }   -- found by name
     else
       cli.fail("%s is not a run directory (no run.json) nor an arena (no games.jsonl)", dir)
     end
-    local run = require("tabula.cmd.run").lib
-    local s = run.load(meta.scenario_file)
-    if not s.report then cli.fail("scenario %s has no report", meta.scenario) end
-    io.write(require("tabula.variants").report(s, dir) or "")   -- a section per variant
-    if no_html then
-      io.write(string.format("wrote %s/report.md and %s/summary.json\n", dir, dir))
-      return 0
-    end
-    local _, bytes = require("tabula.view").write(dir, s)
-    io.write(string.format("wrote %s/%s, %s/summary.json and %s/report.html (%d KB)\n", dir,
-      meta.scenario == "chessarena" and "leaderboard.md" or "report.md", dir, dir, (bytes + 1023) // 1024))
+    io.write(M.write(dir, M.scenario(meta), opts["no-html"]))
     return 0
   end,
+  lib = M,
 }

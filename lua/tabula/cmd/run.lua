@@ -191,7 +191,7 @@ function M.execute(s, opts, forced)
     if not M.HOW[k] and not failures.how_only(k) then identity[k] = v end
   end
   local meta = require("tabula.secrets").scrub({   -- no URL credential reaches run.json
-    tabula_version = host.version, scenario = s.name, scenario_file = s.path,
+    tabula_version = host.version, scenario = s.name, scenario_file = fs.absolute(s.path),
     scenario_sha256 = fs.sha256_file(s.path), model = env.agent:describe(), options = opts,
     options_identity = identity, data = data, setup = setup, seed = opts.seed,
     created = os.date("!%Y-%m-%dT%H:%M:%SZ"), trials_planned = #trials,
@@ -221,7 +221,7 @@ function M.execute(s, opts, forced)
       over, recorded, #trials))
     return budget.EXIT, out
   end
-  if s.report then io.write(require("tabula.variants").report(s, out) or "") end   -- a section per variant
+  if s.report then io.write(require("tabula.cmd.report").lib.write(out, s)) end   -- report.md, summary.json, report.html
   return errors > 0 and 3 or 0, out
 end
 
