@@ -44,6 +44,11 @@ S.options = {
 
 local function fen_list(opts)
   local fens = {}
+  -- an option that would be ignored is refused
+  if opts.fens and opts.arena then cli.fail("give --fens FILE or --arena DIR, not both") end
+  if opts.fens and cli.given(opts).sample then
+    cli.fail("option --sample: only with --arena (--fens asks every position of the file)")
+  end
   if opts.fens then
     for line in fs.read_or_fail(opts.fens, "fens"):gmatch("[^\n]+") do
       if line:match("%S") then

@@ -23,6 +23,7 @@ local arena_prompts = require "games.chess.arena_prompts"
 local fs = require "tabula.fs"
 local json = require "tabula.json"
 local cli = require "tabula.cli"
+local items = require "tabula.items"
 local host = require "tabula.c.host"
 
 local S = { name = "chess_puzzles", summary = "chess puzzles: PSA by rating band", defaults = { trials = 1 } }
@@ -30,7 +31,8 @@ S.settle_options = arena_prompts.settle
 
 S.options = {
   { "puzzles", "list", nil, "puzzle files (JSONL or Lichess CSV); default the seven ChessArena files" },
-  { "limit", "int", nil, "at most this many puzzles" },
+  { "ids", "list", nil, "puzzle ids to keep (a,b,c)" },
+  { "limit", "int", nil, "at most this many puzzles (after --ids)", min = 1 },
   { "band-width", "int", 400, "rating band width for PSA" },
   { "any-mate", "bool", false, "also accept a mating move other than the solution's (Lichess's rule)" },
   { "last-moves", "int", 10, "how many of the puzzle's moves so far the prompt shows" },
@@ -44,7 +46,7 @@ function S.plan(opts)
     for _, f in ipairs(fs.list(dir) or {}) do if f:match("^puzzles_.*%.jsonl$") then files[#files + 1] = dir .. "/" .. f end end
     if #files == 0 then cli.fail("no puzzles: give --puzzles FILE") end
   end
-  local trials, data = {}, { files = {} }
+  local trials, data, all = {}, { files = {} }, {}
   for _, f in ipairs(files) do
     data.files[#data.files + 1] = { path = f, sha256 = fs.sha256_file(f) }
     for _, p in ipairs(tasks.load_puzzles(f)) do
@@ -53,10 +55,13 @@ function S.plan(opts)
       for i, m in ipairs(p.moves) do      -- the whole line must be playable
         if not g:play(m) then cli.fail("%s:%d: puzzle %s: move %d (%s) is not legal", f, p.line, tostring(p.id), i, m) end
       end
-      if not opts.limit or #trials < opts.limit * opts.trials then
-        for k = 1, opts.trials do trials[#trials + 1] = { id = string.format("%s/%d", p.id, k), puzzle = p, index = k } end
-      end
+      all[#all + 1] = p
     end
+  end
+  local chosen = items.select(all, opts, { id = function(p) return tostring(p.id) end, what = "puzzle",
+    where = table.concat(files, ", ") })
+  for _, p in ipairs(chosen) do
+    for k = 1, opts.trials do trials[#trials + 1] = { id = string.format("%s/%d", p.id, k), puzzle = p, index = k } end
   end
   return trials, data
 end

@@ -18,6 +18,7 @@ local fs = require "tabula.fs"
 local json = require "tabula.json"
 local cli = require "tabula.cli"
 local host = require "tabula.c.host"
+local selection = require "tabula.items"
 
 local S = { name = "chess_understanding", summary = "chess basic understanding: piece and legal moves on a square",
   defaults = { trials = 1 } }
@@ -25,7 +26,8 @@ local S = { name = "chess_understanding", summary = "chess basic understanding: 
 S.options = {
   { "items", "string", nil, "items JSONL (fen, prompt with 'Position: sq', ground_truth)" },
   { "fens", "string", nil, "FEN list to generate items from (one per line)" },
-  { "limit", "int", nil, "at most this many items" },
+  { "ids", "list", nil, "item ids to keep: an item's \"id\", else its position in the file (1, 2, ...)" },
+  { "limit", "int", nil, "at most this many items (after --ids)", min = 1 },
 }
 
 function S.plan(opts)
@@ -48,14 +50,13 @@ function S.plan(opts)
       if not sq or type(it.fen) ~= "string" then cli.fail("%s: item %d has no fen or 'Position: square'", src, i) end
       local truth = tasks.truth(it.fen, sq)
       local kind = not truth.piece and "empty" or (#truth.legal_moves == 0 and "other_side_or_blocked" or "normal")
-      items[#items + 1] = { fen = it.fen, square = sq, ground_truth = truth, kind = kind }
+      items[#items + 1] = { id = it.id ~= nil and tostring(it.id) or nil, fen = it.fen, square = sq, ground_truth = truth, kind = kind }
     end
   end
+  for i, it in ipairs(items) do it.pos, it.id = i, it.id or tostring(i) end
   local trials = {}
-  for i, it in ipairs(items) do
-    if not opts.limit or i <= opts.limit then
-      for k = 1, opts.trials do trials[#trials + 1] = { id = string.format("%d/%s/%d", i, it.square, k), item = it, index = k } end
-    end
+  for _, it in ipairs(selection.select(items, opts, { where = src })) do
+    for k = 1, opts.trials do trials[#trials + 1] = { id = string.format("%d/%s/%d", it.pos, it.square, k), item = it, index = k } end
   end
   return trials, { items = src, items_sha256 = fs.sha256_file(src), n_items = #items }
 end

@@ -34,6 +34,7 @@ local notation = require "games.xiangqi.notation"
 local prompt = require "tabula.prompt"
 local fs = require "tabula.fs"
 local cli = require "tabula.cli"
+local items = require "tabula.items"
 local host = require "tabula.c.host"
 
 local S = {
@@ -45,6 +46,7 @@ local S = {
 S.options = {
   { "data", "string", nil, "problem file (default ../shared/data/jianghu108/江湖残局.json)" },
   { "ids", "list", nil, "problem ids to keep" },
+  { "limit", "int", nil, "at most this many problems evaluated (after --ids)", min = 1 },
   { "lang", "string", "zh", "prompt language", choices = { "zh", "en" } },
   { "vision", "bool", false, "attach the rendered board image" },
   { "image-detail", "string", nil, "image detail hint for providers that take one (low, high, auto)" },
@@ -110,13 +112,11 @@ function S.prompt_text(p, lang, P)
 end
 
 function S.plan(opts)
+  if opts["image-detail"] and not opts.vision then
+    cli.fail("option --image-detail: Jianghu108 sends no image without --vision, so it would be ignored")
+  end
   local path = S.data_path(opts)
   local problems = jh.load(path)
-  local keep
-  if opts.ids then
-    keep = {}
-    for _, id in ipairs(opts.ids) do keep[id] = true end
-  end
   local findings, usable = jh.validate(problems)
   S.findings_by_id = {}
   for _, f in ipairs(findings) do
@@ -125,25 +125,15 @@ function S.plan(opts)
     table.insert(S.findings_by_id[id], jh.format_finding(f))
     if not opts.quiet then io.stderr:write("validate: ", jh.format_finding(f), "\n") end
   end
-  local trials, skipped = {}, {}
-  for _, p in ipairs(problems) do
-    local id = tostring(p.id)
-    if not keep or keep[id] then
-      if not usable[p.id] then
-        skipped[#skipped + 1] = id
-      else
-        for k = 1, opts.trials do
-          trials[#trials + 1] = { id = string.format("%s/%s%s/%d", id, opts.lang, opts.vision and "-vision" or "", k),
-            problem = p, index = k }
-        end
-      end
-    end
+  local trials, skipped, evaluated = {}, {}, {}
+  local id_of = function(p) return tostring(p.id) end
+  for _, p in ipairs(items.select(problems, { ids = opts.ids }, { id = id_of, what = "problem", where = path })) do
+    if usable[p.id] then evaluated[#evaluated + 1] = p else skipped[#skipped + 1] = id_of(p) end
   end
-  if keep then
-    for _, id in ipairs(opts.ids) do
-      local found = false
-      for _, p in ipairs(problems) do if tostring(p.id) == id then found = true end end
-      if not found then cli.fail("no problem with id %s in %s", id, path) end
+  for _, p in ipairs(items.select(evaluated, { limit = opts.limit })) do
+    for k = 1, opts.trials do
+      trials[#trials + 1] = { id = string.format("%s/%s%s/%d", id_of(p), opts.lang, opts.vision and "-vision" or "", k),
+        problem = p, index = k }
     end
   end
   local data = { problems = path, problems_sha256 = fs.sha256_file(path), n_problems = #problems,

@@ -83,10 +83,16 @@ function M.help_text(spec, info)
   return table.concat(lines, "\n") .. "\n"
 end
 
+-- given(opts) -> the set of option names the user gave on the command line (as
+-- opposed to defaults), for the opts table parse returned; empty for any other
+local given_of = setmetatable({}, { __mode = "k" })
+function M.given(opts) return given_of[opts] or {} end
+
 function M.parse(spec, args, info)
   local by_name = {}
   for _, o in ipairs(spec) do by_name[opt_name(o)] = o end
-  local opts, rest = {}, {}
+  local opts, rest, given = {}, {}, {}
+  given_of[opts] = given
   for _, o in ipairs(spec) do
     local d = opt_default(o)
     if type(d) == "table" then local c = {} for i, x in ipairs(d) do c[i] = x end d = c end
@@ -112,6 +118,7 @@ function M.parse(spec, args, info)
       end
       if not o then M.fail("unknown option --%s (valid options: %s)", name, valid_list(spec)) end
       name = opt_name(o)
+      given[name] = true
       if opt_type(o) == "bool" then
         if value ~= nil then
           if value == "true" or value == "1" or value == "yes" then opts[name] = not negated

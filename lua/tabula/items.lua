@@ -109,6 +109,44 @@ local function id_set(list)
   return s
 end
 
+-- select(list, opts [, spec]) -> the entries --ids names (each must exist; in
+-- the list's order), then the first --limit of them. Any scenario's list:
+-- spec = { id = fn(entry) -> id (default entry.id), what = "item", where = "path",
+-- after = " (after --split)" }. The options are items.SELECT (or items.OPTIONS).
+function M.select(list, opts, spec)
+  spec = spec or {}
+  local id_of = spec.id or function(e) return e.id end
+  local keep = list
+  if opts.ids then
+    local set, out, have = id_set(opts.ids), {}, {}
+    for _, e in ipairs(keep) do
+      local id = tostring(id_of(e))
+      if set[id] then out[#out + 1] = e; have[id] = true end
+    end
+    for _, id in ipairs(opts.ids) do
+      if not have[id] then
+        local some = {}
+        for i = 1, math.min(3, #list) do some[i] = tostring(id_of(list[i])) end
+        cli.fail("option --ids: no %s with id %s in %s%s%s", spec.what or "item", id, spec.where or "the data",
+          spec.after or "", #some > 0 and (" (ids look like " .. table.concat(some, ", ") .. ")") or "")
+      end
+    end
+    keep = out
+  end
+  if opts.limit and #keep > opts.limit then
+    local out = {}
+    for i = 1, opts.limit do out[i] = keep[i] end
+    keep = out
+  end
+  return keep
+end
+
+-- SELECT: the options select reads, for a scenario that has its own data option
+M.SELECT = {
+  { "ids", "list", nil, "ids to keep (a,b,c)" },
+  { "limit", "int", nil, "at most this many (after --ids)", min = 1 },
+}
+
 -- load(path, opts [, spec]) -> items, data
 function M.load(path, opts, spec)
   opts, spec = opts or {}, spec or {}
@@ -160,21 +198,7 @@ function M.load(path, opts, spec)
     end
     keep = out
   end
-  if opts.ids then
-    local set, out = id_set(opts.ids), {}
-    for _, it in ipairs(keep) do if set[it.id] then out[#out + 1] = it end end
-    local have = {}
-    for _, it in ipairs(out) do have[it.id] = true end
-    for _, id in ipairs(opts.ids) do
-      if not have[id] then cli.fail("option --ids: no item with id %s in %s%s", id, path, opts.split and " (after --split)" or "") end
-    end
-    keep = out
-  end
-  if opts.limit and #keep > opts.limit then
-    local out = {}
-    for i = 1, opts.limit do out[i] = keep[i] end
-    keep = out
-  end
+  keep = M.select(keep, opts, { where = path, after = opts.split and " (after --split)" or nil })
   data.n_items = #keep
   return keep, data
 end
