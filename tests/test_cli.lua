@@ -20,7 +20,7 @@ end)
 
 test("mistakes are clear errors naming the option", function()
   t.contains(t.raises(function() cli.parse(spec, { "--trails", "3" }) end),
-    "unknown option --trails (valid options: --trials, --temperature, --setting, --ids, --cache, --help)")
+    "unknown option --trails; did you mean --trials? (valid options: --trials, --temperature, --setting, --ids, --cache, --help)")
   t.contains(t.raises(function() cli.parse(spec, { "--trials", "three" }) end),
     "option --trials expects an integer, got 'three'")
   t.contains(t.raises(function() cli.parse(spec, { "--trials" }) end), "option --trials needs a value")
@@ -65,7 +65,7 @@ test("the binary: version, help, unknown command, missing script, syntax error",
   out = run("test --bogus")
   t.contains(out, "unknown option --bogus (valid options: --verbose, --only, --help)")
   out = run("test --help")
-  t.contains(out, "--only STRING")
+  t.contains(out, "--only TEXT")
 end)
 
 test("lpeg and re are linked in", function()
@@ -73,6 +73,83 @@ test("lpeg and re are linked in", function()
   local re = require "re"
   t.eq(lpeg.match(lpeg.C(lpeg.R("az") ^ 1), "move"), "move")
   t.eq(re.match("move h2e2", "'move' %s+ {[a-i][0-9][a-i][0-9]}"), "h2e2")
+end)
+
+test("did you mean: unknown options, flags, commands and scenarios", function()
+  t.eq(cli.suggest("trails", { "trials", "temperature" }), "trials")
+  t.eq(cli.suggest("concurency", { "concurrency", "cache" }), "concurrency")
+  t.eq(cli.suggest("xyzzy", { "trials", "temperature" }), nil, "nothing close: no guess")
+  t.eq(cli.suggest("temp", { "trials", "temperature" }), "temperature", "the only one it begins")
+  t.contains(t.raises(function() cli.parse(spec, { "--no-cahce" }) end), "unknown option --no-cahce; did you mean --no-cache?")
+  t.contains(t.raises(function() cli.parse(spec, { "--setings", "x" }) end), "did you mean --setting?")
+  local out = run("lsit")
+  t.contains(out, "tabula: unknown command 'lsit'; did you mean 'list'?")
+  t.contains(out, "rc=2")
+  out = run("run xiangqibnech")
+  t.contains(out, "tabula: no scenario xiangqibnech; did you mean xiangqibench?")
+  t.contains(out, "rc=2")
+  out = run("run xiangqibench --trails 2")
+  t.contains(out, "unknown option --trails; did you mean --trials?")
+  t.ok(not run("run nothing_like_it"):find("did you mean", 1, true), "no guess when nothing is close")
+end)
+
+test("--help: --[no-]x for flags, A,B,... for lists, no (default false) nor (default )", function()
+  local text = cli.help_text({
+    { "cache", "bool", true, "use the response cache" },
+    { "stream", "bool", false, "stream replies" },
+    { "no-html", "bool", false, "no report.html" },
+    { "ids", "list", nil, "case ids" },
+    { "transform", "list", {}, "transforms" },
+    { "setting", "list", { "sighted", "full" }, "settings" },
+    { "name", "string", "", "a name" },
+    { "trials", "int", 3, "trials" },
+  })
+  t.contains(text, "--[no-]cache")
+  t.contains(text, "use the response cache (on by default)")
+  t.contains(text, "--[no-]stream")
+  t.contains(text, "--no-html ")
+  t.ok(not text:find("no-no-", 1, true), "a flag named no-x has no --no-no-x")
+  t.contains(text, "--ids A,B,...")
+  t.contains(text, "settings (default sighted,full)")
+  t.contains(text, "--trials N")
+  t.contains(text, "trials (default 3)")
+  t.contains(text, "a list is comma-separated: --x a,b,c")
+  t.contains(text, "turned on with --x and off with --no-x")
+  -- every scenario's and command's help
+  for _, args in ipairs({ "run xiangqibench --help", "run tsugo --help", "run jianghu108 --help", "run chess_puzzles --help",
+    "run --help", "report --help", "problems --help" }) do
+    out = run(args)
+    t.contains(out, "rc=0", args)
+    t.ok(not out:find("(default false)", 1, true), args .. ": no (default false)")
+    t.ok(not out:find("(default )", 1, true), args .. ": no (default )")
+    t.ok(not out:find("(default true)", 1, true), args .. ": no (default true)")
+  end
+  t.contains(run("run xiangqibench --help"), "--[no-]defender-fallback")
+end)
+
+test("tabula list: the scenarios beside this directory, then tabula's own, with their summaries", function()
+  local out = run("list")
+  t.contains(out, "rc=0")
+  for _, s in ipairs({ "xiangqibench", "jianghu108", "tsugo", "chess_puzzles", "chess_understanding", "chess_move_selection" }) do
+    local mod = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/" .. s .. ".lua")
+    t.contains(out, s .. string.rep(" ", 2), "listed: " .. s)
+    t.contains(out, mod.summary, "with its summary: " .. s)
+  end
+  local fs = require "tabula.fs"
+  local d = t.tmpdir()
+  fs.mkdir_p(d .. "/scenarios/folder")
+  fs.write_atomic(d .. "/scenarios/mine.lua", [[return { name = "mine", summary = "my own one-file scenario",
+    plan = function() return {} end, play = function() end }]])
+  fs.write_atomic(d .. "/scenarios/folder/init.lua", [[return { name = "folder", summary = "my folder scenario",
+    plan = function() return {} end, play = function() end }]])
+  fs.write_atomic(d .. "/scenarios/broken.lua", "-- broken.lua — a scenario that does not load\nlocal x = = 1\n")
+  out = t.sh(string.format("cd %s && %s list", d, t.tabula_bin()))
+  t.contains(out, "rc=0")
+  t.contains(out, "scenarios beside this directory (./scenarios):\n  broken")
+  t.contains(out, "a scenario that does not load")
+  t.ok(out:find("\n  folder%s+my folder scenario\n"), "a folder scenario with its summary: " .. out)
+  t.ok(out:find("\n  mine%s+my own one%-file scenario\n"), "a one-file scenario with its summary")
+  t.ok(out:find("mine", 1, true) < out:find("xiangqibench", 1, true), "here first, then tabula's own")
 end)
 
 return T

@@ -28,6 +28,49 @@ local function opt_type(o) return o[2] or o.type or "string" end
 local function opt_default(o) if o[3] ~= nil then return o[3] end return o.default end
 local function opt_help(o) return o[4] or o.help or "" end
 
+-- distance(a, b) -> the edit distance (insertions, deletions, substitutions and
+-- swaps of two neighbours each count one)
+local function distance(a, b)
+  local d = {}
+  for i = 0, #a do d[i] = { [0] = i } end
+  for j = 0, #b do d[0][j] = j end
+  for i = 1, #a do
+    for j = 1, #b do
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      local v = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+      if i > 1 and j > 1 and a:byte(i) == b:byte(j - 1) and a:byte(i - 1) == b:byte(j) then
+        v = math.min(v, d[i - 2][j - 2] + 1)
+      end
+      d[i][j] = v
+    end
+  end
+  return d[#a][#b]
+end
+M.distance = distance
+
+-- suggest(word, candidates) -> the candidate the user most likely meant, or nil:
+-- the closest within a third of the word's length (at least one edit), else
+-- the only candidate that starts with the word
+function M.suggest(word, candidates)
+  word = tostring(word)
+  local best, best_d, prefixed = nil, math.huge, {}
+  local limit = math.max(1, #word // 3)
+  for _, c in ipairs(candidates) do
+    local d = distance(word:lower(), c:lower())
+    if d < best_d or (d == best_d and best and c < best) then best, best_d = c, d end
+    if #word >= 2 and c:sub(1, #word) == word then prefixed[#prefixed + 1] = c end
+  end
+  if best and best_d <= limit and best_d > 0 then return best end
+  if #prefixed == 1 then return prefixed[1] end
+  return nil
+end
+
+-- did_you_mean(word, candidates [, prefix]) -> " (did you mean PREFIXword?)" or ""
+function M.did_you_mean(word, candidates, prefix)
+  local s = M.suggest(word, candidates)
+  return s and string.format("; did you mean %s%s?", prefix or "", s) or ""
+end
+
 local function valid_list(spec)
   local names = {}
   for _, o in ipairs(spec) do names[#names + 1] = "--" .. opt_name(o) end
@@ -63,23 +106,49 @@ local function convert(o, raw)
   return v
 end
 
+-- METAVAR: how each type's value is written after the option
+local METAVAR = { string = "TEXT", int = "N", number = "X", list = "A,B,...", multi = "TEXT" }
+
+-- syntax(o) -> how the option is written: --x N, --ids A,B,..., --[no-]cache
+local function syntax(o)
+  local t, name = opt_type(o), opt_name(o)
+  if t == "bool" then return name:sub(1, 3) == "no-" and ("--" .. name) or ("--[no-]" .. name) end
+  return "--" .. name .. " " .. (o.metavar or METAVAR[t] or t:upper())
+end
+
+-- default_text(o) -> " (default X)", " (on by default)" or "" (no false flag, no empty default)
+local function default_text(o)
+  local t, d = opt_type(o), opt_default(o)
+  if d == nil then return "" end
+  if t == "bool" then return d == true and " (on by default)" or "" end
+  if type(d) == "table" then d = table.concat(d, ",") end
+  d = tostring(d)
+  return d ~= "" and (" (default " .. d .. ")") or ""
+end
+
 function M.help_text(spec, info)
   info = info or {}
   local lines = {}
   if info.summary then lines[#lines + 1] = info.summary end
   lines[#lines + 1] = "usage: " .. (info.program or "tabula") .. " " .. (info.usage or "[options]")
   if #spec > 0 then lines[#lines + 1] = "options:" end
+  local width, has = 0, {}
   for _, o in ipairs(spec) do
-    local t, d = opt_type(o), opt_default(o)
-    local flag = "--" .. opt_name(o) .. (t == "bool" and "" or (" " .. t:upper()))
-    local dflt = ""
-    if d ~= nil then
-      dflt = type(d) == "table" and table.concat(d, ",") or tostring(d)
-      dflt = " (default " .. dflt .. ")"
-    end
-    local choices = o.choices and (" [" .. table.concat(o.choices, "|") .. "]") or ""
-    lines[#lines + 1] = string.format("  %-24s %s%s%s", flag, opt_help(o), choices, dflt)
+    width = math.max(width, #syntax(o))
+    has[opt_type(o)] = true
   end
+  width = math.min(width, 30)
+  for _, o in ipairs(spec) do
+    local t = opt_type(o)
+    local choices = o.choices and (" [" .. table.concat(o.choices, "|") .. "]") or ""
+    local more = t == "multi" and " (repeatable)" or ""
+    lines[#lines + 1] = string.format("  %-" .. width .. "s %s%s%s%s", syntax(o), opt_help(o), choices, more, default_text(o))
+  end
+  local notes = {}
+  if has.bool then notes[#notes + 1] = "a flag --[no-]x is turned on with --x and off with --no-x" end
+  if has.list then notes[#notes + 1] = "a list is comma-separated: --x a,b,c" end
+  if #spec > 0 then notes[#notes + 1] = "--x=value works too" end
+  if #notes > 0 then lines[#lines + 1] = "(" .. table.concat(notes, "; ") .. ")" end
   return table.concat(lines, "\n") .. "\n"
 end
 
@@ -116,7 +185,14 @@ function M.parse(spec, args, info)
         and opt_type(by_name[name:sub(4)]) == "bool" then
         o, negated = by_name[name:sub(4)], true
       end
-      if not o then M.fail("unknown option --%s (valid options: %s)", name, valid_list(spec)) end
+      if not o then
+        local names = {}
+        for _, x in ipairs(spec) do
+          names[#names + 1] = opt_name(x)
+          if opt_type(x) == "bool" and opt_name(x):sub(1, 3) ~= "no-" then names[#names + 1] = "no-" .. opt_name(x) end
+        end
+        M.fail("unknown option --%s%s (valid options: %s)", name, M.did_you_mean(name, names, "--"), valid_list(spec))
+      end
       name = opt_name(o)
       given[name] = true
       if opt_type(o) == "bool" then

@@ -19,7 +19,9 @@ end
 
 function M.load(name)
   if not name:match("^[%w_]+$") or fs.kind(M.dir() .. "/" .. name .. ".lua") ~= "file" then
-    cli.fail("unknown command '%s' (commands: %s; see 'tabula help')", name, table.concat(M.names(), ", "))
+    local hint = cli.suggest(name, M.names())
+    cli.fail("unknown command '%s'%s (commands: %s; see 'tabula help')", name,
+      hint and string.format("; did you mean '%s'?", hint) or "", table.concat(M.names(), ", "))
   end
   return require("tabula.cmd." .. name)
 end

@@ -83,7 +83,8 @@ function M.find(name)
     end
   end
   for _, p in ipairs(tries) do if fs.kind(p) == "file" then return p end end
-  cli.fail("no scenario %s (a file, or a name from scenarios/)", name)
+  cli.fail("no scenario %s%s (a file, or a name from scenarios/: see tabula list)", name,
+    cli.did_you_mean(name:match("([^/]-)%.lua$") or name, require("tabula.cmd.list").lib.names()))
 end
 
 -- pick(trials, want) -> the trial whose id is want, else the first whose id starts with it
