@@ -39,8 +39,10 @@ end
 -- ending in the line naming the files written
 function M.write(dir, s, no_html)
   if not s.report then cli.fail("scenario %s has no report", s.name) end
-  -- a section per variant; printed without control sequences (it may quote ids and replies)
-  local text = require("tabula.terminal").clean(require("tabula.variants").report(s, dir) or "")
+  -- a section per variant (a run; an arena directory has no run.json); printed
+  -- without control sequences (it may quote ids and replies)
+  local by_variant = fs.kind(dir .. "/run.json") == "file"
+  local text = require("tabula.terminal").clean((by_variant and require("tabula.variants").report(s, dir) or s.report(dir)) or "")
   local md = s.name == "chessarena" and "leaderboard.md" or "report.md"
   if no_html then
     return text .. string.format("wrote %s/%s and %s/summary.json\n", dir, md, dir)
