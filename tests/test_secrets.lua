@@ -26,6 +26,16 @@ test("redact_url: user:password@, key-like query parameters; other URLs untouche
   end
 end)
 
+test("redaction inside a JSON record keeps it valid JSON", function()
+  local records = require "tabula.records"
+  local dir = t.tmpdir()
+  local w = records.writer(dir .. "/r.jsonl")
+  w:write({ trial_id = "a", reply = 'see https://h.example/x?key=abc"quoted" and "http://u:p@h/"\\' })
+  w:close()
+  local recs = records.read(dir .. "/r.jsonl")
+  t.eq(recs[1].reply, 'see https://h.example/x?key=[redacted]"quoted" and "http://[redacted]@h/"\\')
+end)
+
 test("a key in a models file is refused in one line pointing at key_env", function()
   local dir = t.tmpdir()
   for _, body in ipairs({

@@ -53,8 +53,8 @@ end
 -- each_url_credential(text, fn): calls fn(value) for the user:password of every
 -- URL in text and for the value of every key-like query parameter
 local function each_url_credential(text, fn)
-  for userinfo in text:gmatch("%a[%w+.%-]*://([^/%s@?#\"']+)@") do fn(userinfo) end
-  for name, value in text:gmatch("[?&;]([%w_%-%.]+)=([^&;#%s\"']+)") do
+  for userinfo in text:gmatch("%a[%w+.%-]*://([^/%s@?#\\\"']+)@") do fn(userinfo) end
+  for name, value in text:gmatch("[?&;]([%w_%-%.]+)=([^&;#%s\\\"']+)") do
     if M.key_like(name) then fn(value) end
   end
 end
@@ -63,8 +63,8 @@ end
 -- scheme://user:pass@host -> scheme://[redacted]@host, ?key=abc -> ?key=[redacted]
 function M.redact_url(text)
   if type(text) ~= "string" or not text:find("[@=]") then return text end
-  text = text:gsub("(%a[%w+.%-]*://)([^/%s@?#\"']+)@", "%1[redacted]@")
-  text = text:gsub("([?&;])([%w_%-%.]+)=([^&;#%s\"']+)", function(sep, name, value)
+  text = text:gsub("(%a[%w+.%-]*://)([^/%s@?#\\\"']+)@", "%1[redacted]@")
+  text = text:gsub("([?&;])([%w_%-%.]+)=([^&;#%s\\\"']+)", function(sep, name, value)
     if M.key_like(name) then return sep .. name .. "=[redacted]" end
   end)
   return text
