@@ -50,11 +50,29 @@ function M.key_like(name)
     or n == "sig" or n == "signature" or n == "credential" or n == "credentials"
 end
 
+-- where a URL's user:password or a query value ends (a backslash too: inside a
+-- JSON string it begins an escape that must stay whole)
+local USERINFO_END = "[/%s@?#\\\"']"
+local QUERY = "([?&;])([%w_%-%.]+)=([^&;#%s\\\"']+)"
+
+-- each_userinfo(text, fn): fn(i, j) for the span of the user:password of every
+-- "://user:password@" in text (linear: each scan stops at the next "/")
+local function each_userinfo(text, fn)
+  local start = 1
+  while true do
+    local i = text:find("://", start, true)
+    if not i then return end
+    local j = text:find(USERINFO_END, i + 3)
+    if j and j > i + 3 and text:byte(j) == 64 then fn(i + 3, j - 1) end   -- 64: '@'
+    start = i + 3
+  end
+end
+
 -- each_url_credential(text, fn): calls fn(value) for the user:password of every
 -- URL in text and for the value of every key-like query parameter
 local function each_url_credential(text, fn)
-  for userinfo in text:gmatch("%a[%w+.%-]*://([^/%s@?#\\\"']+)@") do fn(userinfo) end
-  for name, value in text:gmatch("[?&;]([%w_%-%.]+)=([^&;#%s\\\"']+)") do
+  each_userinfo(text, function(i, j) fn(text:sub(i, j)) end)
+  for _, name, value in text:gmatch(QUERY) do
     if M.key_like(name) then fn(value) end
   end
 end
@@ -63,10 +81,20 @@ end
 -- scheme://user:pass@host -> scheme://[redacted]@host, ?key=abc -> ?key=[redacted]
 function M.redact_url(text)
   if type(text) ~= "string" or not text:find("[@=]") then return text end
-  text = text:gsub("(%a[%w+.%-]*://)([^/%s@?#\\\"']+)@", "%1[redacted]@")
-  text = text:gsub("([?&;])([%w_%-%.]+)=([^&;#%s\\\"']+)", function(sep, name, value)
-    if M.key_like(name) then return sep .. name .. "=[redacted]" end
-  end)
+  if text:find("://", 1, true) then
+    local out, pos = {}, 1
+    each_userinfo(text, function(i, j)
+      out[#out + 1] = text:sub(pos, i - 1)
+      out[#out + 1] = "[redacted]"
+      pos = j + 1
+    end)
+    if pos > 1 then out[#out + 1] = text:sub(pos); text = table.concat(out) end
+  end
+  if text:find("=", 1, true) then
+    text = text:gsub(QUERY, function(sep, name)
+      if M.key_like(name) then return sep .. name .. "=[redacted]" end
+    end)
+  end
   return text
 end
 

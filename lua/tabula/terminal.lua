@@ -11,18 +11,19 @@ local M = {}
 local ESC = "\27"
 
 -- strings that run to a terminator: OSC (ESC ]), DCS (ESC P), SOS (ESC X),
--- PM (ESC ^), APC (ESC _); they end at BEL or ST (ESC \)
+-- PM (ESC ^), APC (ESC _); they end at BEL or ST (ESC then backslash), and another ESC
+-- cancels them (as terminals do); one pass over the text
 local function drop_strings(text)
   local out, pos = {}, 1
   while true do
     local i = text:find("\27[%]PX%^_]", pos)
     if not i then break end
     out[#out + 1] = text:sub(pos, i - 1)
-    local bel = text:find("\7", i + 2, true)
-    local st = text:find("\27\\", i + 2, true)
-    local stop = bel and st and math.min(bel, st + 1) or bel or (st and st + 1)
-    if not stop then pos = #text + 1; break end   -- unterminated: the rest is the sequence's payload
-    pos = stop + 1
+    local e = text:find("[\7\27]", i + 2)
+    if not e then pos = #text + 1; break end            -- unterminated: the rest is the sequence's payload
+    if text:byte(e) == 7 then pos = e + 1                -- BEL
+    elseif text:byte(e + 1) == 92 then pos = e + 2       -- ST: ESC then backslash
+    else pos = e end                                     -- another escape: this one is cancelled
   end
   if pos == 1 then return text end
   out[#out + 1] = text:sub(pos)
