@@ -5,7 +5,19 @@
 --   tabula run scenarios/dece.lua --participants parts.json --games azul,splendor --matches-per-game 48
 --   tabula run scenarios/dece.lua --participants parts.json --schedule schedule.json --out runs/x
 --   tabula run scenarios/dece.lua --participants parts.json --matched A,B --anchors X,Y --scenarios 12
+--   tabula run scenarios/dece.lua --games azul --seats 4 --workers 2 --shard 1/2 --out runs/x1
 --   tabula report runs/x
+--   tabula show runs/x azul-001                                    # each model participant's conversation
+--
+-- DECE runs on the runner (tabula.runner): each scheduled match is one trial of a fixed plan
+-- (so --shard splits the schedule), its participants' model calls go through tabula.agent with
+-- the run's budgets, timeouts and reply limits, and each match is one record in
+-- RUN/matches.jsonl (match_id; the same records as before the runner). The run directory is
+-- locked; a run of built-in players only is CPU-bound, so --workers defaults to the number of
+-- cores (the matches draw their randomness from their own seeds, so the records do not depend
+-- on the workers). An infrastructure error of a match is not written to matches.jsonl: the
+-- match resumes from its event log (up to --retries times, then on the next run).
+-- --seats is the number of seats per match (it was --players, which is refused naming it).
 --
 -- Games are Lua modules games/<name>/ against games/README.md's interface, found by name.
 -- Participants: scenarios/dece/participants.lua (file format, harness options, manifest hash);
@@ -31,34 +43,41 @@ local participants = require "scenarios.dece.participants"
 local schedule = require "scenarios.dece.schedule"
 local match = require "scenarios.dece.match"
 local report = require "scenarios.dece.report"
-local records = require "tabula.records"
-local models = require "tabula.models"
-local agent = require "tabula.agent"
 local prompt = require "tabula.prompt"
-local loop = require "tabula.loop"
 local json = require "tabula.json"
 local fs = require "tabula.fs"
 local cli = require "tabula.cli"
 local host = require "tabula.c.host"
 
-local S = { name = "dece", summary = "DECE: multi-player Eurogames arena (PWS, Bradley-Terry Elo, cost frontiers)", custom = true }
+local S = { name = "dece", summary = "DECE: multi-player Eurogames arena (PWS, Bradley-Terry Elo, cost frontiers)" }
 
 S.options = {
   { "participants", "string", nil, "participants file (JSON; default: Random, Heuristic, ISMCTS)" },
   { "games", "list", { "azul", "splendor", "century", "7wonders", "carcassonne" }, "games (modules games/<name>/)" },
   { "matches-per-game", "int", nil, "matches per game (a multiple of the number of participants; default: one block)" },
-  { "players", "int", 3, "seats per match (within the player range of every game chosen)" },
+  { "seats", "int", 3, "seats per match (within the player range of every game chosen)" },
   { "schedule", "string", nil, "a schedule file (JSON, as written to RUN/schedule.json) instead of generating one" },
   { "matched", "list", nil, "matched study: the focal configurations compared" },
-  { "anchors", "list", nil, "matched study: the fixed anchor opponents (players - 1 of them)" },
+  { "anchors", "list", nil, "matched study: the fixed anchor opponents (seats - 1 of them)" },
   { "scenarios", "int", 4, "matched study: scenarios per game (setup seed and focal seat fixed)" },
   { "draws", "int", 5000, "bootstrap draws per game" },
+  { "discard-damaged", "bool", false, "a match whose event log has a damaged line restarts from its seed (the log is kept beside it as .damaged)" },
 }
 S.defaults = { concurrency = 4 }
+S.refuse = {
+  players = "DECE's seats per match are --seats (--players was renamed)",
+  trials = "DECE plays each scheduled match once (--matches-per-game sets how many per game)",
+  variant = "DECE's prompt sets belong to each participant's harness (give them in the participants file)",
+}
+S.records = { file = "matches.jsonl", id = "match_id" }
+-- the run's identity is the participants' manifests and the schedule (run.json's identity)
+S.identity_options = {}
 
 local function load_games(names)
-  local games = {}
+  local games, seen = {}, {}
   for _, g in ipairs(names) do
+    if seen[g] then cli.fail("--games: %s is given twice (each game's matches are planned once)", g) end
+    seen[g] = true
     if not g:match("^[%w_]+$") or fs.kind(host.root .. "/games/" .. g .. "/init.lua") ~= "file" then
       cli.fail("--games: no game '%s' (a game is a folder games/<name>/ with init.lua)", g)
     end
@@ -91,23 +110,27 @@ local function make_schedule(opts, parts)
       for _, nme in ipairs(opts.matched) do if not known[nme] then error("--matched: unknown participant " .. nme, 0) end end
       for _, nme in ipairs(opts.anchors or {}) do if not known[nme] then error("--anchors: unknown participant " .. nme, 0) end end
       return schedule.matched({ games = opts.games, focal = opts.matched, anchors = opts.anchors or {}, scenarios = opts.scenarios,
-        players = opts.players, seed = opts.seed })
+        players = opts.seats, seed = opts.seed })
     end
     return schedule.balanced({ names = names, games = opts.games, matches_per_game = opts["matches-per-game"] or #names,
-      players = opts.players, seed = opts.seed })
+      players = opts.seats, seed = opts.seed })
   end)
   if not ok then cli.fail("%s", sch) end
   return sch
 end
 
-function S.run_custom(opts)
+-- arena(opts) -> { parts, games, schedule }: what every process of the run plans from the
+-- same options (kept per options table: plan, participants and setup share it)
+local arenas = setmetatable({}, { __mode = "k" })
+local function arena(opts)
+  if arenas[opts] then return arenas[opts] end
   local parts = participants.load(opts.participants, opts.models)
   local games = load_games(opts.games)
   if not opts.schedule then
     for _, g in ipairs(opts.games) do
       local r = games[g].players
-      if opts.players < r.min or opts.players > r.max then
-        cli.fail("--players %d: %s is for %d to %d players", opts.players, g, r.min, r.max)
+      if opts.seats < r.min or opts.seats > r.max then
+        cli.fail("--seats %d: %s is for %d to %d players", opts.seats, g, r.min, r.max)
       end
     end
   end
@@ -119,72 +142,65 @@ function S.run_custom(opts)
       cli.fail("match %s: %s is for %d to %d players", m.id, m.game, G.players.min, G.players.max)
     end
   end
-  local dir = opts.out or string.format("runs/dece-%s", os.date("%Y%m%d-%H%M%S"))
-  fs.mkdir_p(dir)
-  local by_name, manifests = {}, {}
-  for _, p in ipairs(parts) do by_name[p.name] = p; manifests[p.name] = { id = p.id, manifest = p.manifest } end
-  local identity = { participants = manifests, schedule = fs.sha256(json.canonical(sch)) }
-  if fs.kind(dir .. "/run.json") == "file" then
-    local old = json.read_file(dir .. "/run.json")
-    if json.canonical(old.identity or {}) ~= json.canonical(identity) then
-      cli.fail("%s holds a different run (participants or schedule differ); use another --out", dir)
+  arenas[opts] = { parts = parts, games = games, schedule = sch }
+  return arenas[opts]
+end
+
+-- participants(opts) -> the model participants, each with its own agent (the runner makes them)
+function S.participants(opts)
+  local out = {}
+  for _, p in ipairs(arena(opts).parts) do
+    if p.kind == "model" then
+      local smp = p.manifest.sampling or {}
+      out[#out + 1] = { name = p.name, model = p.manifest.model, settings = { temperature = smp.temperature, top_p = smp.top_p,
+        max_tokens = smp.max_tokens, reasoning_effort = smp.reasoning_effort, thinking_budget = smp.thinking_budget } }
     end
   end
-  local meta = { tabula_version = host.version, scenario = S.name, scenario_file = S.path, identity = identity,
-    participants = manifests, order = (function() local o = {} for i, p in ipairs(parts) do o[i] = p.name end return o end)(),
-    games = opts.games, options = opts, created = os.date("!%Y-%m-%dT%H:%M:%SZ"), matches_planned = #sch.matches,
+  return out
+end
+
+-- cpu_bound(opts): built-in players only (ISMCTS): a worker per core by default
+function S.cpu_bound(opts)
+  for _, p in ipairs(arena(opts).parts) do if p.kind == "model" then return false end end
+  return true
+end
+
+-- plan(opts) -> the scheduled matches (trials), nil, what run.json keeps for the report
+function S.plan(opts)
+  local a = arena(opts)
+  local manifests, order = {}, {}
+  for i, p in ipairs(a.parts) do manifests[p.name] = { id = p.id, manifest = p.manifest }; order[i] = p.name end
+  return a.schedule.matches, nil, {
+    identity = { participants = manifests, schedule = fs.sha256(json.canonical(a.schedule)) },
+    participants = manifests, order = order, games = opts.games, matches_planned = #a.schedule.matches,
     bootstrap = { draws = opts.draws, seed = 20260924 } }
-  fs.write_or_fail(dir .. "/run.json", json.encode(meta, { pretty = true }) .. "\n")
-  fs.write_or_fail(dir .. "/schedule.json", json.encode(sch, { pretty = true }) .. "\n")
-  -- agents and prompt sets of model participants
-  local agents, prompts = {}, {}
-  for _, p in ipairs(parts) do
+end
+
+-- begin(opts, dir): once the run directory is locked and its identity checked
+function S.begin(opts, dir)
+  fs.write_or_fail(dir .. "/schedule.json", json.encode(arena(opts).schedule, { pretty = true }) .. "\n")
+end
+
+-- setup(opts, env): the prompt sets of the model participants
+function S.setup(opts, env)
+  local a = arena(opts)
+  local by_name, prompts = {}, {}
+  for _, p in ipairs(a.parts) do
+    by_name[p.name] = p
     if p.kind == "model" then
-      local cfg = models.resolve(p.manifest.model, opts.models)
-      if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
-        cli.fail("participant %s needs the environment variable %s (see tabula models)", p.name, cfg.key_env)
-      end
-      local smp = p.manifest.sampling or {}
-      agents[p.name] = agent.new(cfg, { cache_dir = dir .. "/cache", no_cache = opts["no-cache"], stream = opts.stream,
-        max_attempts = opts["max-attempts"], settings = { temperature = smp.temperature, top_p = smp.top_p,
-          max_tokens = smp.max_tokens, reasoning_effort = smp.reasoning_effort, thinking_budget = smp.thinking_budget } })
       local pdir = p.manifest.harness.prompts
       prompts[p.name] = prompt.set("dece", pdir:sub(1, 1) == "/" and pdir or (host.root .. "/" .. pdir))
     end
   end
-  local arena = { dir = dir, participants = by_name, agents = agents, prompts = prompts, games = games }
-  local done = {}
-  for _, r in ipairs((records.read(dir .. "/matches.jsonl", { skip_bad = true }))) do done[r.match_id] = r end
-  local pending = {}
-  for _, m in ipairs(sch.matches) do if not done[m.match_id or m.id] then pending[#pending + 1] = m end end
-  if #pending < #sch.matches and not opts.quiet then
-    io.stderr:write(string.format("resuming: %d of %d matches already recorded\n", #sch.matches - #pending, #sch.matches))
-  end
-  local writer = records.writer(dir .. "/matches.jsonl")
-  local finished, errors = 0, 0
-  loop.map(pending, math.max(1, opts.concurrency), function(m)
-    local rec
-    for attempt = 0, opts.retries do
-      local ok, r = pcall(match.play, arena, m)
-      if ok then rec = r; break end
-      if not (type(r) == "table" and r.infra) then error(r, 0) end
-      io.stderr:write(string.format("match %s: infrastructure error%s: %s\n", m.id,
-        attempt < opts.retries and ", resumed from its events" or ", left unfinished", tostring(r.message)))
-    end
-    finished = finished + 1
-    if rec then
-      writer:write(rec)
-      if not opts.quiet then
-        io.stderr:write(string.format("[%d/%d] %s %s: ranks %s (%s, D=%d)\n", finished, #pending, m.id,
-          table.concat(m.seats, ","), table.concat(rec.ranks, ","), rec.status, rec.D))
-      end
-    else
-      errors = errors + 1
-    end
-  end)
-  writer:close()
-  io.write(S.report(dir))
-  return errors > 0 and 3 or 0
+  env.dece = { participants = by_name, prompts = prompts, games = a.games }
+  return nil
+end
+
+-- play(m, env) -> the match record (scenarios/dece/match.lua)
+function S.play(m, env)
+  local d = env.dece
+  return match.play({ dir = env.dir, participants = d.participants, agents = env.agents, prompts = d.prompts,
+    games = d.games, discard_damaged = env.opts["discard-damaged"] }, m)
 end
 
 function S.report(dir) return report.write(dir) end

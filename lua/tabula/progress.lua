@@ -34,7 +34,8 @@ end
 -- add(state, rec): count a finished trial
 function M.add(st, rec)
   st.done = st.done + 1
-  if rec.status == "success" then st.ok = st.ok + 1
+  -- a match's record: "finished" (or no status: a ChessArena game) is a result
+  if rec.status == "success" or rec.status == "finished" or rec.status == nil then st.ok = st.ok + 1
   elseif rec.status == "error" then st.errors = st.errors + 1
   else st.failed = st.failed + 1 end
   local u = type(rec.usage) == "table" and rec.usage or {}
@@ -49,14 +50,15 @@ function M.reporter(o)
   local st = { done = 0, total = 0, ok = 0, failed = 0, errors = 0, calls = 0, tokens = 0, cost = 0, started = now() }
   local live = o.tty and not o.verbose
   local drawn = false
-  local function update(rec, n, total)
+  local function update(rec, n, total, id)
     M.add(st, rec)
     st.done, st.total = n, total
     if live then
       out:write("\r", M.line(st, now()), "\27[K")
       drawn = true
     else
-      out:write(terminal.clean(string.format("[%d/%d] %s %s (%s)", n, total, tostring(rec.trial_id), tostring(rec.status), tostring(rec.reason or ""))), "\n")
+      out:write(terminal.clean(string.format("[%d/%d] %s %s (%s)", n, total, tostring(rec.trial_id or id),
+        tostring(rec.status or "finished"), tostring(rec.reason or rec.result or ""))), "\n")
     end
     out:flush()
   end

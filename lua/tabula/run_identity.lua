@@ -45,6 +45,10 @@ function M.differences(old, new)
       end
     end
   end
+  -- a scenario's own identity (DECE: the participants' manifests and the schedule)
+  if old.identity ~= nil and json.canonical(old.identity) ~= json.canonical(new.identity) then
+    fatal[#fatal + 1] = "participants or schedule differ"
+  end
   if old.scenario_sha256 ~= nil and old.scenario_sha256 ~= new.scenario_sha256 then
     changes[#changes + 1] = string.format("scenario file %s changed (sha256 %s in the run, %s now)",
       show(new.scenario_file), short(old.scenario_sha256), short(new.scenario_sha256))

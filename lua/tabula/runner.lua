@@ -6,6 +6,14 @@
 -- Re-running with the same --out continues: finished trials are kept, the rest
 -- (including interrupted ones and earlier infrastructure errors) run from their
 -- start, with the cache replaying the model calls that had finished.
+--
+-- A trial is one agent against an environment or a match of several
+-- participants (the scenario's play sees env.agents, one agent per
+-- participant); either way a finished trial is one record. A plan is a list
+-- fixed up front, or a planner: planner(finished) -> the next trials (a list,
+-- possibly empty while trials are still running) or nil when the plan is
+-- complete, called with the records finished so far in this session whenever
+-- a slot is free (ChessArena pairs players from the current ratings).
 local fs = require "tabula.fs"
 local json = require "tabula.json"
 local records = require "tabula.records"
@@ -19,9 +27,20 @@ local M = {}
 
 -- prepare(dir, meta [, accept_changes]) -> done (trial_id -> status), info:
 -- creates run.json, or checks it (tabula.run_identity) to continue the run
-function M.prepare(dir, meta, accept_changes)
+M.locks = {}
+
+-- lock(dir): the run directory's lock, held until the process ends (taken
+-- once per directory: a scenario may need it before its plan is made)
+function M.lock(dir)
   fs.mkdir_p(dir)
-  M.lock = failures.lock_dir(dir)   -- held until the process ends
+  M.locks[dir] = M.locks[dir] or failures.lock_dir(dir)
+end
+
+-- prepare(dir, meta [, accept_changes [, store]]) -> done, info; store = {
+-- file, id }: the records file (default trials.jsonl) and its id field
+-- (default trial_id)
+function M.prepare(dir, meta, accept_changes, store)
+  M.lock(dir)
   local run_path = dir .. "/run.json"
   if fs.kind(run_path) == "file" then
     local old = json.read_file(run_path)
@@ -34,9 +53,12 @@ function M.prepare(dir, meta, accept_changes)
   if not ok then cli.fail("%s", err) end
   -- only ids and states are read: memory does not grow with the records' size
   local done = {}
-  local info = records.each_id(dir .. "/trials.jsonl", function(r)
-    if r.trial_id and r.status ~= "error" then done[r.trial_id] = r.status end
-  end)
+  local file, id = M.store(store)
+  local function seen(r)
+    if r[id] and r.status ~= "error" then done[r[id]] = r.status or "done" end
+  end
+  local info = id == "trial_id" and records.each_id(dir .. "/" .. file, seen)
+    or records.each(dir .. "/" .. file, seen, { skip_bad = true, keys = { id, "status" } })
   return done, info
 end
 
@@ -61,29 +83,41 @@ function M.attempt(play, trial, retries, scenario_file, stopped)
   return { trial_id = trial.id, status = "error", reason = "error", error = err and tostring(err.message) or "unknown" }
 end
 
--- run{ dir, meta, trials, play, concurrency, retries, progress, pool, budget }
+-- store(spec) -> records file, id field (a scenario's S.records, or the default)
+function M.store(store)
+  store = store or {}
+  return store.file or "trials.jsonl", store.id or "trial_id"
+end
+
+-- run{ dir, meta, trials | planner, total, store, begin, play, concurrency, retries, progress, pool, budget }
 --   -> recorded, errors, over (the budget that stopped the run, if one did)
 -- play(trial) -> record | nil, infra_error. A record needs trial_id and status
 -- ("success" / "failure"); an infra error is { infra = true, message = ... }.
 -- With a worker pool (tabula.workers), trials are played in worker processes
 -- and only this process writes the records. `recorded` counts the trials of
--- the plan that hold a final record.
+-- the plan that hold a final record. With a records file of its own (store),
+-- a trial that ends as an infrastructure error is not written there (the
+-- scenario's reports read only finished matches); it is counted in `errors`
+-- and runs again on resume.
 function M.run(spec)
-  local done, info = M.prepare(spec.dir, spec.meta, spec.accept_changes)
+  local file, id_field = M.store(spec.store)
+  local done, info = M.prepare(spec.dir, spec.meta, spec.accept_changes, spec.store)
+  if spec.begin then spec.begin() end   -- the directory is locked and its identity checked
   if info.torn then
-    io.stderr:write(string.format("note: %s/trials.jsonl ended in a torn line (%d bytes, from an interrupted write); it is dropped and that trial runs again\n",
-      spec.dir, info.torn_bytes))
+    io.stderr:write(string.format("note: %s/%s ended in a torn line (%d bytes, from an interrupted write); it is dropped and that trial runs again\n",
+      spec.dir, file, info.torn_bytes))
   end
   for _, b in ipairs(info.bad) do
-    io.stderr:write(string.format("warning: %s/trials.jsonl:%d is damaged (%s); that trial runs again\n", spec.dir, b.line, b.error))
+    io.stderr:write(string.format("warning: %s/%s:%d is damaged (%s); that trial runs again\n", spec.dir, file, b.line, b.error))
   end
-  local pending = {}
-  for _, t in ipairs(spec.trials) do
+  local pending, planned = {}, {}
+  for _, t in ipairs(spec.trials or {}) do
     if not done[t.id] then pending[#pending + 1] = t end
   end
-  local writer = records.writer(spec.dir .. "/trials.jsonl", { index = true })
+  local total = spec.total or #pending
+  local writer = records.writer(spec.dir .. "/" .. file, { index = id_field == "trial_id" })
   local finished, errors = 0, 0
-  if #pending < #spec.trials then
+  if spec.trials and #pending < #spec.trials then
     io.stderr:write(string.format("resuming: %d of %d trials already recorded\n", #spec.trials - #pending, #spec.trials))
   end
   local stop   -- a configuration error (bad key, unknown model): no more trials start
@@ -92,8 +126,32 @@ function M.run(spec)
   local scenario_file = spec.meta and spec.meta.scenario_file
   local play_one = spec.pool and function(trial) return spec.pool:play(trial, stopped) end
     or function(trial) return M.attempt(spec.play, trial, spec.retries, scenario_file, stopped) end
-  loop.map(pending, math.max(1, spec.concurrency or 1), function(trial)
-    if stop or over then return end
+  local results = {}   -- the records finished in this session, for the planner
+  local next_i, complete, waiting, running = 1, spec.planner == nil, {}, 0
+  -- take() -> the next trial to play, or nil when there is none left
+  local function take()
+    while true do
+      if stop or over then return nil end
+      if next_i <= #pending then
+        next_i = next_i + 1
+        return pending[next_i - 1]
+      end
+      if complete then return nil end
+      local more = spec.planner(results)
+      if more == nil then complete = true
+      elseif #more > 0 then
+        for _, t in ipairs(more) do
+          if not done[t.id] and not planned[t.id] then planned[t.id] = true; pending[#pending + 1] = t end
+        end
+      elseif running == 0 then complete = true   -- nothing runs that could change its mind
+      else   -- nothing to start until a running trial finishes
+        local f = loop.future()
+        waiting[#waiting + 1] = f
+        f:await()
+      end
+    end
+  end
+  local function one(trial)
     if spec.budget then
       over = spec.budget:reached()
       if over then return end
@@ -103,17 +161,38 @@ function M.run(spec)
     if config then stop = stop or config end
     if not rec then return end
     if rec.status == "error" then errors = errors + 1 end
-    writer:write(rec)
-    if rec.status ~= "error" then done[trial.id] = rec.status end
+    if rec.status ~= "error" or id_field == "trial_id" then writer:write(rec) end
+    if rec.status ~= "error" then done[trial.id] = rec.status or "done"; results[#results + 1] = rec end
     finished = finished + 1
-    if spec.progress then spec.progress(rec, finished, #pending) end
-  end)
+    if spec.progress then spec.progress(rec, finished, math.max(total, finished), trial.id) end
+  end
+  local function wake_all()
+    local w = waiting
+    waiting = {}
+    for _, f in ipairs(w) do f:set() end
+  end
+  local g = loop.group()
+  for _ = 1, math.max(1, spec.concurrency or 1) do
+    g:spawn(function()
+      while true do
+        local trial = take()
+        if not trial then break end
+        running = running + 1
+        local ok, err = pcall(one, trial)
+        running = running - 1
+        wake_all()
+        if not ok then error(err, 0) end
+      end
+      wake_all()
+    end)
+  end
+  g:wait()
   writer:close()
   if spec.pool then spec.pool:close() end
   if spec.budget then spec.budget:close() end
-  if stop then failures.stop_run(stop, #pending - finished) end
+  if stop then failures.stop_run(stop, math.max(total, #pending) - finished) end
   local recorded = 0
-  for _, t in ipairs(spec.trials) do
+  for _, t in ipairs(spec.trials or pending) do
     if done[t.id] then recorded = recorded + 1 end
   end
   return recorded, errors, over

@@ -2,10 +2,12 @@
 -- stored compactly in the run directory, and read back.
 --
 --   RUN/transcripts/trials.jsonl  one line per finished trial attempt:
---       { trial_id, status, calls = { { keep, add, reply, fen, sample }, ... } }
+--       { trial_id, status, calls = { { keep, add, reply, fen, sample, participant }, ... } }
 --       `keep` is how many messages of the previous request (plus the previous
 --       reply as an assistant message) this request starts with; `add` holds
 --       the messages after them. A growing conversation costs one message a call.
+--       In a match each call names its participant, and `keep` counts against
+--       that participant's previous call.
 --   RUN/transcripts/texts.jsonl   { sha, text }: every message text of 200 bytes
 --       or more, stored once per session of the run (system prompts, long boards);
 --       a message refers to it as { ref = sha }.
@@ -16,7 +18,9 @@
 --   local t = rec:trial(trial_id)           -- t:wrap(agent) records every reply() call
 --   env.agent = t:wrap(env.agent)            -- a ctx.board (with :fen()) or ctx.fen is kept per call
 --   t:finish(status)                         -- appends the trial's line
+--   env.agents[n] = t:wrap(env.agents[n], n) -- a match: each participant's calls labelled n
 --   play = rec:recording(play)               -- or all of it around a scenario's play(trial, env)
+--                                            -- (env.agent and every agent of env.agents)
 --   rec.totals                               -- { calls, input, output, cost } recorded so far
 -- Reading:
 --   transcripts.load(run_dir, trial_id) -> { trial_id, status, calls = { {
@@ -102,7 +106,11 @@ end
 function Recorder:recording(play)
   return function(trial, env)
     local t = self:trial(trial.id)
-    local tenv = setmetatable({ agent = t:wrap(env.agent) }, { __index = env })
+    local tenv = setmetatable({ agent = env.agent and t:wrap(env.agent) }, { __index = env })
+    if env.agents then
+      tenv.agents = {}
+      for name, a in pairs(env.agents) do tenv.agents[name] = t:wrap(a, name) end
+    end
     local ok, rec, err = pcall(play, trial, tenv)
     local status = ok and (rec and rec.status or "error") or "error"
     local why = (not ok) and (type(rec) == "table" and rec.message or tostring(rec)) or (err and err.message) or nil
@@ -125,18 +133,19 @@ Trial.__index = Trial
 -- trial(id) -> a recorder for one trial attempt
 function Recorder:trial(id)
   self:open()
-  return setmetatable({ rec = self, id = id, calls = {}, prev = {} }, Trial)
+  return setmetatable({ rec = self, id = id, calls = {}, prevs = {} }, Trial)
 end
 
--- record(conv, ctx, reply): one model call
-function Trial:record(conv, ctx, reply)
+-- record(conv, ctx, reply [, participant]): one model call
+function Trial:record(conv, ctx, reply, participant)
+  local before = self.prevs[participant or 1] or {}
   local keep = 0
-  while keep < #conv and keep < #self.prev and message_key(conv[keep + 1]) == self.prev[keep + 1] do
+  while keep < #conv and keep < #before and message_key(conv[keep + 1]) == before[keep + 1] do
     keep = keep + 1
   end
   local add = {}
   for i = keep + 1, #conv do add[#add + 1] = self.rec:message(conv[i]) end
-  local call = { keep = keep, add = add, sample = ctx and ctx.sample }
+  local call = { keep = keep, add = add, sample = ctx and ctx.sample, participant = participant }
   if ctx and ctx.board and ctx.board.fen then call.fen = ctx.board:fen()
   elseif ctx and type(ctx.fen) == "string" then call.fen = ctx.fen end
   local tot = self.rec.totals
@@ -152,15 +161,16 @@ function Trial:record(conv, ctx, reply)
   local prev = {}
   for i, m in ipairs(conv) do prev[i] = message_key(m) end
   if reply and reply.text then prev[#prev + 1] = message_key({ role = "assistant", content = reply.text }) end
-  self.prev = prev
+  self.prevs[participant or 1] = prev
 end
 
--- wrap(agent) -> an agent whose reply() calls are recorded (everything else passes through)
-function Trial:wrap(agent)
+-- wrap(agent [, participant]) -> an agent whose reply() calls are recorded
+-- (labelled with the participant's name in a match; everything else passes through)
+function Trial:wrap(agent, participant)
   local t = self
   return setmetatable({ reply = function(_, conv, ctx)
     local reply, err = agent:reply(conv, ctx)
-    t:record(conv, ctx, reply)
+    t:record(conv, ctx, reply, participant)
     if not reply then t.calls[#t.calls].error = err and err.message end
     return reply, err
   end }, { __index = agent })
@@ -207,8 +217,9 @@ function M.expand(dir, line, texts)
     return { role = m.role, content = parts }
   end
   local out = { trial_id = line.trial_id, status = line.status, error = line.error, calls = {} }
-  local prev = {}
+  local prevs = {}   -- each participant's previous request (one conversation without participants)
   for _, c in ipairs(line.calls or {}) do
+    local prev = prevs[c.participant or 1] or {}
     local msgs = {}
     for i = 1, math.min(c.keep or 0, #prev) do msgs[i] = prev[i] end
     for _, m in ipairs(c.add or {}) do msgs[#msgs + 1] = message(m) end
@@ -216,10 +227,11 @@ function M.expand(dir, line, texts)
       text = text(c.reply.text), reasoning = text(c.reply.reasoning), finish = c.reply.finish,
       usage = c.reply.usage, cost = c.reply.cost, cached = c.reply.cached, seconds = c.reply.seconds }
     out.calls[#out.calls + 1] = { messages = msgs, reply = reply, fen = c.fen, sample = c.sample, error = c.error,
-      new_from = math.min(c.keep or 0, #prev) + 1 }
+      new_from = math.min(c.keep or 0, #prev) + 1, participant = c.participant }
     prev = {}
     for i, m in ipairs(msgs) do prev[i] = m end
     if reply and reply.text then prev[#prev + 1] = { role = "assistant", content = reply.text } end
+    prevs[c.participant or 1] = prev
   end
   return out
 end

@@ -57,9 +57,12 @@ end
 local Pool = {}
 Pool.__index = Pool
 
--- pool{ n, job, retries } -> a pool of n workers for job = { scenario, opts, out }
+-- pool{ n, job, retries, send_trials } -> a pool of n workers for job = {
+-- scenario, opts, out }; with send_trials, each trial is sent whole (a plan
+-- that grows as it runs), else by id (the worker plans the same trials)
 function M.pool(spec)
-  local self = setmetatable({ n = spec.n, job = spec.job, retries = spec.retries or 2, workers = {} }, Pool)
+  local self = setmetatable({ n = spec.n, job = spec.job, retries = spec.retries or 2, workers = {},
+    send_trials = spec.send_trials }, Pool)
   for i = 1, spec.n do self.workers[i] = self:start(i) end
   return self
 end
@@ -117,7 +120,8 @@ function Pool:play(trial, stopped)
     local f = loop.future()
     best.waiting[trial.id] = f
     best.inflight = best.inflight + 1
-    local ok = best.proc:write(json.canonical({ id = trial.id }) .. "\n")
+    -- a planned-as-it-runs trial is sent whole (the worker cannot plan it)
+    local ok = best.proc:write(json.canonical({ id = trial.id, trial = self.send_trials and trial or nil }) .. "\n")
     if not ok then
       best.waiting[trial.id] = nil
       best.inflight = best.inflight - 1
@@ -148,7 +152,7 @@ function Pool:close()
 end
 
 -- serve(setup) — the worker's side: read the job, then trial ids, and answer
--- each. setup(job) -> play(trial_id) -> record | nil[, config_error], teardown().
+-- each. setup(job) -> play(trial_id, trial?) -> record | nil[, config_error], teardown().
 -- A bug or a user error in the scenario ends the worker after telling the parent.
 function M.serve(setup)
   local next_line = M.lines(function() return proc.read_fd(0) end, 0)
@@ -166,7 +170,7 @@ function M.serve(setup)
   for line in next_line do
     local msg = json.decode(line)
     g:spawn(function()
-      local ok, rec, config = pcall(play, msg.id)
+      local ok, rec, config = pcall(play, msg.id, msg.trial)
       if ok and rec then
         answer({ id = msg.id, record = rec })
       elseif ok and config then

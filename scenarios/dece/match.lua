@@ -6,6 +6,10 @@
 -- and the decision that was in flight is asked again (the response cache replays it if
 -- it had finished).
 --
+-- A damaged event log (a line that is not JSON, or holds what cannot be replayed) stops the
+-- run with one line naming the file and line; with --discard-damaged the log is kept beside it
+-- as FILE.damaged and the match restarts from its seed, its record saying so (restarted).
+--
 -- Invalid answers (the reference study's policy: no retries, no fallback): the seat that
 -- answers with no legal action forfeits; the match ends there, the forfeiting seats share
 -- the last places and the others are ranked by the game's standing at that point.
@@ -16,6 +20,7 @@ local loop = require "tabula.loop"
 local players = require "scenarios.dece.players"
 local models = require "tabula.models"
 local json = require "tabula.json"
+local cli = require "tabula.cli"
 
 local M = {}
 
@@ -45,14 +50,42 @@ local function forfeit_ranking(G, state, out)
 end
 M.forfeit_ranking = forfeit_ranking
 
+-- set_aside(path) -> where a damaged log is kept (FILE.damaged, FILE.damaged.2, ...)
+local function set_aside(path)
+  local kept, k = path .. ".damaged", 1
+  while fs.kind(kept) do k = k + 1; kept = string.format("%s.damaged.%d", path, k) end
+  local ok, err = os.rename(path, kept)
+  if not ok then error(cli.user_error(string.format("%s: cannot set the damaged log aside: %s", path, tostring(err))), 0) end
+  return kept
+end
+
 -- play(arena, m) -> the match record. arena = { dir, participants (by name), agents (by name),
--- prompt sets (by name), games (by name) }; m = a schedule entry.
+-- prompt sets (by name), games (by name), discard_damaged }; m = a schedule entry.
 function M.play(arena, m)
-  local G = arena.games[m.game]
-  local n = #m.seats
   local path = string.format("%s/matches/%s.jsonl", arena.dir, m.id)
   fs.mkdir_p(arena.dir .. "/matches")
-  local events = records.read(path, { skip_bad = true })
+  local ok, res = pcall(M.play_log, arena, m, path)
+  if ok then return res end
+  if not (type(res) == "table" and res.damaged) then error(res, 0) end
+  local where = string.format("%s:%d: damaged event line (%s)", path, res.line, res.why)
+  if not arena.discard_damaged then
+    error(cli.user_error(where .. "; run again with --discard-damaged to restart match " .. m.id .. " from its seed"), 0)
+  end
+  local kept = set_aside(path)
+  io.stderr:write(string.format("%s; match %s restarts from its seed (the log is kept as %s)\n", where, m.id, kept))
+  local rec = M.play_log(arena, m, path)
+  rec.restarted = { line = res.line, why = res.why, kept = kept }
+  return rec
+end
+
+-- damaged(line, why): raised when the event log cannot be replayed
+local function damaged(line, why) error({ damaged = true, line = line, why = why }, 0) end
+
+function M.play_log(arena, m, path)
+  local G = arena.games[m.game]
+  local n = #m.seats
+  local events, info = records.read(path, { skip_bad = true })
+  if #info.bad > 0 then damaged(info.bad[1].line, "not JSON: " .. tostring(info.bad[1].error)) end
   local state = G.setup(n, m.setup_seed)
   local ps, ids = {}, {}
   for s, nme in ipairs(m.seats) do ps[s] = arena.participants[nme]; ids[s] = ps[s].id end
@@ -85,18 +118,38 @@ function M.play(arena, m)
   local writer
   if #events > 0 then
     local head = events[1]
-    if head.k ~= "setup" or head.setup_seed ~= m.setup_seed or table.concat(head.seats, ",") ~= table.concat(m.seats, ",") then
-      error(path .. " belongs to another match; remove it to replay this one", 0)
+    if type(head) ~= "table" or head.k ~= "setup" or type(head.seats) ~= "table" then
+      damaged(info.lines[1], "the first line is not the match's setup")
+    end
+    if head.setup_seed ~= m.setup_seed or table.concat(head.seats, ",") ~= table.concat(m.seats, ",") then
+      damaged(info.lines[1], "it belongs to another match (another seed or seats)")
     end
     for i = 2, #events do
-      local e = events[i]
+      local e, line = events[i], info.lines[i]
+      if type(e) ~= "table" or (e.k ~= "step" and e.k ~= "end") then damaged(line, "not a step of the match") end
       if e.k == "step" then
+        if e.step ~= step + 1 or type(e.choices) ~= "table" or #e.choices == 0 then
+          damaged(line, string.format("expected step %d with its choices", step + 1))
+        end
+        if G.is_terminal(state) or next(out) then damaged(line, "a step after the match ended") end
+        local want = {}
+        for _, seat in ipairs(G.current_seats(state)) do want[seat] = true end
+        for _, c in ipairs(e.choices) do
+          if type(c) ~= "table" or not want[c.seat] or (c.action ~= nil and type(c.action) ~= "string")
+            or (c.usage ~= nil and type(c.usage) ~= "table") then
+            damaged(line, "a choice that is not one of a seat to move")
+          end
+        end
         step = e.step
-        for _, c in ipairs(e.choices) do account(c) end
+        local okc, err = pcall(function() for _, c in ipairs(e.choices) do account(c) end end)
+        if not okc then damaged(line, tostring(err)) end
         local forfeit = false
         for _, c in ipairs(e.choices) do if not c.action then out[c.seat] = true; forfeit = true end end
         if not forfeit then
-          for _, c in ipairs(e.choices) do assert(G.apply(state, c.seat, c.action), "replay: a logged action is refused") end
+          for _, c in ipairs(e.choices) do
+            local oka, applied = pcall(G.apply, state, c.seat, c.action)
+            if not (oka and applied) then damaged(line, "seat " .. c.seat .. "'s logged action " .. c.action .. " is refused") end
+          end
         end
         resumed = resumed + 1
       end

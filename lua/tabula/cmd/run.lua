@@ -105,23 +105,41 @@ function M.load(path)
   local dir = fs.dirname(path)
   if not package.path:find(dir .. "/?.lua;", 1, true) then package.path = dir .. "/?.lua;" .. dir .. "/?/init.lua;" .. package.path end
   local s = chunk()
-  if type(s) ~= "table" or not ((s.plan and s.play) or s.run_custom) then
-    cli.fail("%s does not return a scenario (plan and play, or run_custom)", path)
+  if type(s) ~= "table" or not ((s.plan or s.planner) and s.play) then
+    cli.fail("%s does not return a scenario (plan or planner, and play)", path)
   end
   s.path = path
   return s
 end
 
+-- spec(s) -> the option declarations of scenario s: the common ones (with
+-- the scenario's defaults), then its own; an option in s.refuse (name ->
+-- reason) is accepted as text only to be refused in one line (M.refusals)
 function M.spec(s)
   local spec, own = {}, {}
   for _, o in ipairs(s.options or {}) do own[o[1] or o.name] = true end
+  for name in pairs(s.refuse or {}) do own[name] = true end
   for _, o in ipairs(M.COMMON) do
     local d = s.defaults and s.defaults[o[1]]
     if d ~= nil then o = { o[1], o[2], d, o[4], min = o.min } end
     if not own[o[1]] then spec[#spec + 1] = o end   -- a scenario's own declaration wins
   end
   for _, o in ipairs(s.options or {}) do spec[#spec + 1] = o end
+  local refused = {}
+  for name in pairs(s.refuse or {}) do refused[#refused + 1] = name end
+  table.sort(refused)
+  for _, name in ipairs(refused) do spec[#spec + 1] = { name, "string", nil, "not taken here: " .. s.refuse[name] } end
   return spec
+end
+
+-- refusals(s, opts): one line for an option the scenario would ignore
+function M.refusals(s, opts)
+  local names = {}
+  for name in pairs(s.refuse or {}) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    if opts[name] ~= nil then cli.fail("--%s: %s", name, s.refuse[name]) end
+  end
 end
 
 -- environment(s, opts, out) -> env, trials, data, setup, cfg: the model, the
@@ -135,25 +153,44 @@ function M.environment(s, opts, out)
   if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
     cli.fail("model %s needs the environment variable %s (see tabula models)", cfg.name, cfg.key_env)
   end
-  local env = { opts = opts }
+  local env = { opts = opts, dir = out }
   local agent_opts = failures.agent_options(opts)
   agent_opts.cache_dir, agent_opts.no_cache, agent_opts.stream = out .. "/cache", opts["no-cache"], opts.stream
   agent_opts.settings, agent_opts.max_attempts = settings, opts["max-attempts"]
-  env.agent = (not dry) and agent.new(cfg, agent_opts)
+  if s.participants then
+    -- a match's participants: one agent each, with the run's timeouts, reply
+    -- limits and cache, and the participant's own sampling settings
+    env.agents, env.cfgs = {}, {}
+    for _, p in ipairs(s.participants(opts)) do
+      local pcfg = models.resolve(p.model, opts.models)
+      if pcfg.provider ~= "builtin" and not models.key(pcfg) and not pcfg.optional_key then
+        cli.fail("participant %s needs the environment variable %s (see tabula models)", p.name, pcfg.key_env)
+      end
+      local popts = {}
+      for k, v in pairs(agent_opts) do popts[k] = v end
+      popts.settings = p.settings or settings
+      env.agents[p.name], env.cfgs[p.name] = agent.new(pcfg, popts), pcfg
+    end
+  else
+    env.agent = (not dry) and agent.new(cfg, agent_opts)
+  end
   -- each trial's own random stream: from the run's seed and the trial's id
   env.rng_for = function(trial)
     local id = trial.variant and require("tabula.variants").base_id(trial.id) or trial.id   -- variants share seeds
     return metrics.rng(opts.seed * 1000003 + tonumber(fs.sha256(id):sub(1, 12), 16))
   end
-  local trials, data = s.plan(opts)
-  if #trials == 0 then   -- before any run directory exists: nothing is left behind
-    cli.fail("scenario %s planned no trials: its data selected nothing (check its data options, --ids, --limit)", s.name)
+  local trials, data, extra = {}, nil, nil
+  if s.plan then
+    trials, data, extra = s.plan(opts)
+    if #trials == 0 then   -- before any run directory exists: nothing is left behind
+      cli.fail("scenario %s planned no trials: its data selected nothing (check its data options, --ids, --limit)", s.name)
+    end
+    trials = M.shard(trials, opts.shard)
+    if opts.trial then trials = M.pick(trials, opts.trial) end   -- tabula play: one trial
   end
-  trials = M.shard(trials, opts.shard)
-  if opts.trial then trials = M.pick(trials, opts.trial) end   -- tabula play: one trial
   local setup
   trials, setup, env.for_trial = require("tabula.variants").setup(s, opts, env, trials)   -- prompt overrides, variants
-  return env, trials, data, setup, cfg
+  return env, trials, data, setup, cfg, extra
 end
 
 -- player(s, opts, out, env) -> play(trial), close(): the scenario's play, with
@@ -162,55 +199,90 @@ function M.player(s, opts, out, env)
   local vplay = require("tabula.variants").play(s.play, env.for_trial)   -- each variant's own env
   if opts["no-transcripts"] then return function(trial) return vplay(trial, env) end end
   local recorder = require("tabula.transcripts").recorder(out)
-  local play = recorder:recording(vplay)
+  local play = recorder:recording(vplay)   -- env.agent, or each of env.agents labelled by participant
   return function(trial) return play(trial, env) end, function() recorder:close() end
 end
 
--- workers(opts, cfg) -> how many worker processes: --workers, else every core
--- when the player is the CPU-bound built-in engine, else one
-function M.workers(opts, cfg)
+-- workers(opts, cfg, s) -> how many worker processes: --workers, else every
+-- core when the player is the CPU-bound built-in engine (or the scenario says
+-- its run is CPU-bound: s.cpu_bound(opts)), else one
+function M.workers(opts, cfg, s)
   if opts.workers then return opts.workers end
-  if cfg.provider == "builtin" and cfg.name == "engine" then return require("tabula.workers").cores() end
+  if (s and s.cpu_bound and s.cpu_bound(opts)) or (not (s and s.participants) and cfg.provider == "builtin" and cfg.name == "engine") then
+    return require("tabula.workers").cores()
+  end
   return 1
+end
+
+-- budget_model(env, cfg) -> the model a --max-cost budget is checked against:
+-- with participants, the first model without prices (or any; built-in
+-- players cost nothing)
+local function budget_model(env, cfg)
+  if not env.cfgs then return cfg end
+  local names, any = {}, nil
+  for name in pairs(env.cfgs) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local c = env.cfgs[name]
+    if c.provider ~= "builtin" then
+      if not c.prices then return c end
+      any = any or c
+    end
+  end
+  return any or { name = "built-in players", prices = {} }
 end
 
 function M.execute(s, opts, forced)
   for k, v in pairs(forced or {}) do opts[k] = v end
   if s.settle_options then s.settle_options(opts) end    -- defaults that depend on other options
-  if s.run_custom then
-    if opts.shard then cli.fail("--shard: scenario %s plans as it runs and cannot be split", s.name) end
-    return s.run_custom(opts, {})
+  M.refusals(s, opts)
+  if s.planner and opts.shard then
+    cli.fail("--shard: scenario %s plans as it runs (%s), so its plan cannot be split", s.name, s.planner_reason or "each trial depends on the results before it")
   end
+  if s.participants and opts["dry-run"] then cli.fail("--dry-run: scenario %s plays matches; it has no single first request to show", s.name) end
   if opts["dry-run"] and s.dry_run then return s.dry_run(M.shard(s.plan(opts), opts.shard), opts) end   -- needs no model
-  local out = opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
-  local env, trials, data, setup, cfg = M.environment(s, opts, out)
+  local out = (s.run_dir and s.run_dir(opts)) or opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
+  if s.planner then runner.lock(out) end   -- the planner reads and writes the run directory
+  local env, trials, data, setup, cfg, extra = M.environment(s, opts, out)
   if opts["dry-run"] then return require("tabula.dryrun").run(s, trials, env, nil, s.teardown) end
   -- what identifies the run (must match to continue it): everything but the
-  -- options that only change how it runs
+  -- options that only change how it runs (or the scenario's own list)
   local identity = {}
   for k, v in pairs(opts) do
-    if not M.HOW[k] and not failures.how_only(k) then identity[k] = v end
+    local counts = s.identity_options and s.identity_options[k] or (not s.identity_options and not M.HOW[k] and not failures.how_only(k))
+    if counts and not (s.how and s.how[k]) then identity[k] = v end
   end
-  local meta = require("tabula.secrets").scrub({   -- no URL credential reaches run.json
+  local agents
+  if env.agents then
+    agents = {}
+    for name, a in pairs(env.agents) do agents[name] = a:describe() end
+  end
+  local meta = {
     tabula_version = host.version, scenario = s.name, scenario_file = fs.absolute(s.path),
-    scenario_sha256 = fs.sha256_file(s.path), model = env.agent:describe(), options = opts,
+    scenario_sha256 = fs.sha256_file(s.path), model = env.agent and env.agent:describe(), agents = agents, options = opts,
     options_identity = identity, data = data, setup = setup, seed = opts.seed,
-    created = os.date("!%Y-%m-%dT%H:%M:%SZ"), trials_planned = #trials,
-  })
+    created = os.date("!%Y-%m-%dT%H:%M:%SZ"), trials_planned = s.plan and #trials or nil, records = s.records,
+  }
+  for k, v in pairs(extra or {}) do if meta[k] == nil then meta[k] = v end end   -- what the scenario's reports read
+  meta = require("tabula.secrets").scrub(meta)   -- no URL credential reaches run.json
+  local planner, total
+  if s.planner then planner, total = s.planner(opts, env, out) end
   local play, close_play = M.player(s, opts, out, env)
   local progress, finish_progress
   if not opts.quiet then
     progress, finish_progress = require("tabula.progress").reporter({ tty = host.isatty(2), verbose = opts.verbose })
   end
-  local nworkers, pool = M.workers(opts, cfg), nil
+  local nworkers, pool = M.workers(opts, cfg, s), nil
   if nworkers > 1 then
-    pool = require("tabula.workers").pool({ n = nworkers, retries = opts.retries,
+    pool = require("tabula.workers").pool({ n = nworkers, retries = opts.retries, send_trials = s.planner ~= nil,
       job = { scenario = s.path, opts = opts, out = out, retries = opts.retries } })
   end
   local recorded, errors, over = runner.run({
-    dir = out, meta = meta, trials = trials, concurrency = opts.concurrency, retries = opts.retries,
+    dir = out, meta = meta, trials = (not s.planner) and trials or nil, planner = planner, total = total,
+    store = s.records, begin = s.begin and function() s.begin(opts, out) end,
+    concurrency = opts.concurrency, retries = opts.retries,
     accept_changes = opts["accept-changes"],
-    play = play, pool = pool, budget = budget.new(opts, cfg, out),
+    play = play, pool = pool, budget = budget.new(opts, budget_model(env, cfg), out),
     progress = progress,
   })
   if finish_progress then finish_progress() end
@@ -219,7 +291,7 @@ function M.execute(s, opts, forced)
   io.write(string.format("run: %s (%d trials recorded%s)\n", out, recorded, errors > 0 and string.format(", %d infrastructure errors not scored", errors) or ""))
   if over then
     io.stderr:write(string.format("tabula: the run stopped: %s; %d of %d trials recorded (continue with a larger budget and the same --out)\n",
-      over, recorded, #trials))
+      over, recorded, total or #trials))
     return budget.EXIT, out
   end
   if s.report then io.write(require("tabula.cmd.report").lib.write(out, s)) end   -- report.md, summary.json, report.html

@@ -23,36 +23,53 @@ end
 
 local function indent(text, pre) return pre .. tostring(text):gsub("\n", "\n" .. pre) end
 
--- render(t) -> the text of one transcript
+-- render(t) -> the text of one transcript; a match's calls are shown per
+-- participant (each participant's conversation in order, in the order the
+-- participants first spoke)
 function M.render(t)
   local out = { string.format("trial %s: %s%s", t.trial_id, t.status or "?", t.error and (" (" .. t.error .. ")") or "") }
+  local order, by = {}, {}
   for i, c in ipairs(t.calls) do
-    out[#out + 1] = string.format("\n=== call %d%s", i, c.sample and string.format(" (sample %d)", c.sample) or "")
-    if c.fen then
-      out[#out + 1] = "--- board: " .. c.fen
-      out[#out + 1] = M.board_text(c.fen) or ""
-    end
-    if c.new_from <= #c.messages then out[#out + 1] = transcripts.format_messages(c.messages, c.new_from) end
-    local r = c.reply
-    if r then
-      if r.reasoning and r.reasoning ~= "" then
-        out[#out + 1] = "--- reasoning"
-        out[#out + 1] = indent(r.reasoning, "  | ")
-      end
-      local u = r.usage or {}
-      out[#out + 1] = string.format("--- reply (%s; tokens in %d, out %d, reasoning %d; cost %.4f%s)", r.finish or "?",
-        u.input or 0, u.output or 0, u.reasoning or 0, r.cost or 0, r.cached and "; from cache" or "")
-      out[#out + 1] = r.text or ""
-    else
-      out[#out + 1] = "--- no reply: " .. tostring(c.error or "infrastructure error")
-    end
+    local p = c.participant or false
+    if not by[p] then by[p] = {}; order[#order + 1] = p end
+    table.insert(by[p], { i = i, c = c })
+  end
+  for _, p in ipairs(order) do
+    if p then out[#out + 1] = string.format("\n### participant %s (%d calls)", p, #by[p]) end
+    for n, e in ipairs(by[p]) do M.render_call(out, p and n or e.i, e.c) end
   end
   return table.concat(out, "\n") .. "\n"
 end
 
+-- render_call(out, i, c): the lines of one call, appended to out
+function M.render_call(out, i, c)
+  out[#out + 1] = string.format("\n=== call %d%s", i, c.sample and string.format(" (sample %d)", c.sample) or "")
+  if c.fen then
+    out[#out + 1] = "--- board: " .. c.fen
+    out[#out + 1] = M.board_text(c.fen) or ""
+  end
+  if c.new_from <= #c.messages then out[#out + 1] = transcripts.format_messages(c.messages, c.new_from) end
+  local r = c.reply
+  if r then
+    if r.reasoning and r.reasoning ~= "" then
+      out[#out + 1] = "--- reasoning"
+      out[#out + 1] = indent(r.reasoning, "  | ")
+    end
+    local u = r.usage or {}
+    out[#out + 1] = string.format("--- reply (%s; tokens in %d, out %d, reasoning %d; cost %.4f%s)", r.finish or "?",
+      u.input or 0, u.output or 0, u.reasoning or 0, r.cost or 0, r.cached and "; from cache" or "")
+    out[#out + 1] = r.text or ""
+  else
+    out[#out + 1] = "--- no reply: " .. tostring(c.error or "infrastructure error")
+  end
+end
+
 -- list(dir) -> the text table of trials
 function M.list(dir)
-  local recs = records.read(dir .. "/trials.jsonl", { skip_bad = true })
+  local store = (require("tabula.json").read_file(dir .. "/run.json") or {}).records
+  local file, id_field = require("tabula.runner").store(type(store) == "table" and store or nil)
+  local recs = records.read(dir .. "/" .. file, { skip_bad = true })
+  for _, r in ipairs(recs) do r.trial_id = r.trial_id or r[id_field] end
   local all = transcripts.load_all(dir)
   local out = { string.format("%-32s %-8s %-22s %5s %9s %9s %8s", "trial", "status", "reason", "calls", "tokens in", "out", "cost") }
   local last = {}

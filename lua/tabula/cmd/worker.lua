@@ -16,8 +16,8 @@ return {
         local play_trial, close_play = run.player(s, job.opts, job.out, env)
         local by_id = {}
         for _, t in ipairs(trials) do by_id[t.id] = t end
-        local function play(id)
-          local trial = by_id[id] or error("worker: no trial " .. tostring(id) .. " in the plan")
+        local function play(id, sent)
+          local trial = sent or by_id[id] or error("worker: no trial " .. tostring(id) .. " in the plan")
           return runner.attempt(play_trial, trial, job.retries, s.path)
         end
         return play, function()
