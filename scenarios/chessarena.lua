@@ -39,12 +39,22 @@
 --  * A game interrupted mid-way is not recorded; re-running plays it again from
 --    its start, with the response cache replaying the calls that had finished
 --    (pairings and sample indices derive from the seed and the game number).
+--
+-- ChessArena runs on the runner (tabula.runner) with a plan that grows: a
+-- planner called with the games finished so far pairs the next game from the
+-- current ratings, so --shard is refused (each pairing depends on the games
+-- before it). Each game is one trial and one record in games.jsonl (game_id;
+-- the same records as before the runner); the arena directory is the run
+-- directory (locked while a run plays; run.json describes the last run); each
+-- model player's calls go through tabula.agent with the run's budgets,
+-- timeouts and reply limits and are recorded in transcripts/, labelled by
+-- player (tabula show ARENA game-00001). Every run adds --games games, numbered
+-- after the arena's games. --trials and --variant are refused (--games says how
+-- many games; the prompts are one folder, --prompts).
 local chess = require "games.chess"
 local rating = require "tabula.rating"
 local records = require "tabula.records"
 local metrics = require "tabula.metrics"
-local models = require "tabula.models"
-local agent = require "tabula.agent"
 local prompt = require "tabula.prompt"
 local arena_prompts = require "games.chess.arena_prompts"
 local engine = require "tabula.engine"
@@ -53,7 +63,7 @@ local json = require "tabula.json"
 local fs = require "tabula.fs"
 local cli = require "tabula.cli"
 
-local S = { name = "chessarena", summary = "ChessArena: LLM chess games rated with Glicko-1", custom = true }
+local S = { name = "chessarena", summary = "ChessArena: LLM chess games rated with Glicko-1" }
 
 S.options = {
   { "arena", "string", nil, "arena directory (created if missing; kept across runs)" },
@@ -72,6 +82,16 @@ S.options = {
 }
 S.defaults = { concurrency = 1 }
 S.settle_options = arena_prompts.settle     -- the paper's sampling unless given
+S.records = { file = "games.jsonl", id = "game_id" }
+S.refuse = {
+  trials = "ChessArena plays --games games per run (each pairing drawn from the current ratings)",
+  variant = "ChessArena's prompts are one folder (--prompts); run another arena to compare prompt sets",
+}
+S.planner_reason = "each game's pairing is drawn from the ratings of the games finished before it"
+-- what a continued arena must keep: how games are played (players and game counts may change)
+S.identity_options = { ["max-moves"] = true, ["move-retries"] = true, ["last-moves"] = true, fen = true,
+  ["analysis-depth"] = true, prompts = true, temperature = true, ["top-p"] = true, ["max-tokens"] = true,
+  ["reasoning-effort"] = true, ["thinking-budget"] = true }
 
 local STOCKFISH = "/usr/games/stockfish"
 local MODES = { bullet = true, blitz = true, standard = true, blindfold = true }
@@ -127,24 +147,10 @@ function Arena:engine_for(p)
   return self.engines[p.id]
 end
 
-function Arena:agent_for(p)
-  if not self.agents[p.id] then
-    local cfg = models.resolve(p.model, self.opts.models)
-    if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
-      cli.fail("player %s needs the environment variable %s", p.id, cfg.key_env)
-    end
-    self.agents[p.id] = agent.new(cfg, { cache_dir = self.dir .. "/cache", no_cache = self.opts["no-cache"],
-      stream = self.opts.stream, max_attempts = self.opts["max-attempts"],
-      settings = { temperature = self.opts.temperature, top_p = self.opts["top-p"], max_tokens = self.opts["max-tokens"],
-        reasoning_effort = self.opts["reasoning-effort"], thinking_budget = self.opts["thinking-budget"] } })
-  end
-  return self.agents[p.id]
-end
-
 -- llm_move(state, p, side) -> uci | nil (forfeit), info
 function Arena:llm_move(st, p, side)
   local g, opts, P = st.game, self.opts, self.P
-  local a = self:agent_for(p)
+  local a = st.agents[p.id]
   local hist = g:history()
   local legal = p.legal and g:moves() or nil
   local conv
@@ -211,10 +217,10 @@ function Arena:top_moves(fen)
   return top
 end
 
--- play(number, white, black) -> the game record
-function Arena:play(number, white, black)
+-- play(number, white, black, agents) -> the game record (agents: the model players', by id)
+function Arena:play(number, white, black, agents)
   local start = self.opts.fen or chess.START
-  local st = { game = assert(chess.new(start)), start_fen = start, blind = {}, number = number,
+  local st = { game = assert(chess.new(start)), start_fen = start, blind = {}, number = number, agents = agents,
     id = string.format("game-%05d", number), rng = metrics.rng(self.opts.seed * 7919 + number) }
   local players = { white = S.parse_player(white), black = S.parse_player(black) }
   local moves, result, termination = {}, nil, nil
@@ -280,10 +286,10 @@ function S.colours(i, j, finished, started)
   return j, i
 end
 
-function S.run_custom(opts, env)
-  if not opts.arena then cli.fail("give --arena DIR (the directory that keeps the arena's games)") end
-  local dir = opts.arena
-  local players, games = S.load_arena(dir)
+-- player_ids(opts) -> the arena's players (players.json and --players), sorted
+function S.player_ids(opts)
+  local players = {}
+  if fs.kind(opts.arena .. "/players.json") == "file" then players = json.read_file(opts.arena .. "/players.json") end
   for _, spec in ipairs(opts.players or {}) do
     S.parse_player(spec)
     players[spec] = players[spec] or { added = os.date("!%Y-%m-%dT%H:%M:%SZ") }
@@ -291,63 +297,80 @@ function S.run_custom(opts, env)
   local ids = {}
   for id in pairs(players) do ids[#ids + 1] = id end
   table.sort(ids)
-  fs.write_or_fail(dir .. "/players.json", json.encode(players, { pretty = true }) .. "\n")
-  local self = setmetatable({ opts = opts, dir = dir, engines = {}, agents = {},
-    P = prompt.set("chessarena", opts.prompts) }, Arena)
-  if opts["analysis-depth"] > 0 and fs.kind(STOCKFISH) then
-    local needs = false
-    for _, id in ipairs(ids) do if S.parse_player(id).kind == "llm" then needs = true end end
-    if needs then
-      self.analysis = engine.pool(function()
-        return engine.uci({ name = "stockfish-analysis", argv = { STOCKFISH }, options = { Threads = 1, Hash = 32 }, timeout = opts["engine-timeout"] or 120 })
-      end, math.max(1, opts.concurrency))
-    end
-  end
+  return ids, players
+end
+
+-- run_dir(opts) -> the arena directory (the run directory)
+function S.run_dir(opts)
+  if not opts.arena then cli.fail("give --arena DIR (the directory that keeps the arena's games)") end
+  return opts.arena
+end
+
+-- participants(opts) -> the model players (each its own agent, with the run's sampling settings)
+function S.participants(opts)
+  S.run_dir(opts)
+  local ids, players = S.player_ids(opts)
   if opts.games > 0 and #ids < 2 then cli.fail("the arena needs at least two players (add some with --players)") end
   if opts.start and not players[opts.start] then cli.fail("--start %s is not a player of this arena", opts.start) end
-  local writer = records.writer(dir .. "/games.jsonl")
-  local scheduled = 0
-  local base = #games
-  local started = {}   -- { white, black } of the games started in this run
-  -- pairings use the ratings of the games finished so far; colours count the
-  -- pair's finished games and those started (not yet finished) in this run
-  local function next_pairing(number)
+  local out = {}
+  for _, id in ipairs(ids) do
+    local p = S.parse_player(id)
+    if p.kind == "llm" then out[#out + 1] = { name = id, model = p.model } end
+  end
+  return out
+end
+
+-- setup(opts, env): this process's arena (engines, prompts), once
+function S.setup(opts, env)
+  local self = setmetatable({ opts = opts, dir = opts.arena, engines = {},
+    P = prompt.set("chessarena", opts.prompts) }, Arena)
+  if opts["analysis-depth"] > 0 and fs.kind(STOCKFISH) and next(env.agents or {}) then
+    self.analysis = engine.pool(function()
+      return engine.uci({ name = "stockfish-analysis", argv = { STOCKFISH }, options = { Threads = 1, Hash = 32 }, timeout = opts["engine-timeout"] or 120 })
+    end, math.max(1, opts.concurrency))
+  end
+  env.chessarena = self
+  return nil
+end
+
+function S.teardown(env)
+  local self = env.chessarena
+  for _, pool in pairs(self.engines) do pool:close() end
+  if self.analysis then self.analysis:close() end
+end
+
+-- planner(opts, env, dir) -> planner(finished), the number of games: each call
+-- (once the arena is locked) pairs the next game from the ratings of the arena's
+-- games and those finished in this run; colours count the pair's finished games
+-- and those started (not yet finished) in this run
+function S.planner(opts)
+  local ids, players, history, started, number, base
+  return function(finished)
+    if not ids then
+      ids, players = S.player_ids(opts)
+      fs.write_or_fail(opts.arena .. "/players.json", json.encode(players, { pretty = true }) .. "\n")
+      history = select(2, S.load_arena(opts.arena))
+      base, number, started = #history, 0, {}
+    end
+    if number >= opts.games then return nil end
+    local games = {}
+    for _, g in ipairs(history) do games[#games + 1] = g end
+    for _, g in ipairs(finished) do games[#games + 1] = g; started[g.number] = nil end
+    number = number + 1
+    local n = base + number
     local t = S.ratings(games, opts["rd-floor"])
-    local rng = metrics.rng(opts.seed * 104729 + number)
+    local rng = metrics.rng(opts.seed * 104729 + n)
     local i = opts.start or ids[rng(#ids)]
     local j = t:pick(i, ids)
     local white, black = S.colours(i, j, games, started)
-    started[number] = { white = white, black = black }
-    return white, black
-  end
-  local slots = {}
-  for k = 1, opts.games do slots[k] = base + k end
-  loop.map(slots, math.max(1, opts.concurrency), function(number)
-    local white, black = next_pairing(number)
-    scheduled = scheduled + 1
-    local rec
-    for attempt = 0, opts.retries do
-      local ok, res = pcall(self.play, self, number, white, black)
-      if ok then rec = res; break end
-      if not (type(res) == "table" and res.infra) then error(res, 0) end
-      io.stderr:write(string.format("game %d: infrastructure error%s: %s\n", number,
-        attempt < opts.retries and ", replayed from its start" or ", not recorded", res.message))
-    end
-    started[number] = nil
-    if rec then
-      writer:write(rec)
-      games[#games + 1] = rec
-      if not opts.quiet then
-        io.stderr:write(string.format("[%d] %s vs %s: %s (%s, %d plies)\n", number, white, black, rec.result, rec.termination, rec.plies))
-      end
-    end
-  end)
-  writer:close()
-  for _, pool in pairs(self.engines) do pool:close() end
-  if self.analysis then self.analysis:close() end
-  local report = S.report(dir, opts.all, opts["rd-floor"])
-  io.write(report)
-  return 0
+    started[n] = { white = white, black = black }
+    return { { id = string.format("game-%05d", n), number = n, white = white, black = black } }
+  end, opts.games
+end
+
+-- play(trial, env) -> the game record
+function S.play(trial, env)
+  return env.chessarena:play(trial.number, trial.white, trial.black, env.agents or {})
 end
 
 -- ---- leaderboard and statistics ----
@@ -386,7 +409,9 @@ end
 
 local function rate(a, b) return b > 0 and string.format("%.1f%%", 100 * a / b) or "-" end
 
+-- report(dir [, all, floor]) or report(dir, opts) -> the leaderboard text
 function S.report(dir, all, floor)
+  if type(all) == "table" then all, floor = all.all, all["rd-floor"] end
   local _, games = S.load_arena(dir)
   local t = S.ratings(games, floor)
   local rows = t:leaderboard(all)

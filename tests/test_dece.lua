@@ -294,7 +294,7 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   t.eq(#out.missing, 1)
 end)
 
-test("dece run: the five games by default; --players within each game's own range", function()
+test("dece run: the five games by default; --seats within each game's own range", function()
   local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/dece.lua")
   for _, o in ipairs(S.options) do
     if o[1] == "games" then t.eq(o[3], { "azul", "splendor", "century", "7wonders", "carcassonne" }) end
@@ -304,14 +304,17 @@ test("dece run: the five games by default; --players within each game's own rang
   for i = 1, 5 do five[i] = { name = "r" .. i, player = "random" } end
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = five }))
   t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/x",
-    "--games", "7wonders,azul", "--players", "5", "--quiet" }) end, "--players 5: azul is for 2 to 4 players")
+    "--games", "7wonders,azul", "--seats", "5", "--quiet" }) end, "--seats 5: azul is for 2 to 4 players")
   t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/x",
-    "--games", "7wonders", "--players", "8", "--quiet" }) end, "--players 8: 7wonders is for 3 to 7 players")
+    "--games", "7wonders", "--seats", "8", "--quiet" }) end, "--seats 8: 7wonders is for 3 to 7 players")
   t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/x",
-    "--games", "century", "--players", "1", "--quiet" }) end, "--players 1: century is for 2 to 5 players")
+    "--games", "century", "--seats", "1", "--quiet" }) end, "--seats 1: century is for 2 to 5 players")
+  -- the old spelling is refused, naming the new one
+  t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/x",
+    "--games", "7wonders", "--players", "5", "--quiet" }) end, "--players: DECE's seats per match are --seats")
   -- five seats of 7 Wonders (beyond the old limit of four)
   local rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
-    "--games", "7wonders", "--players", "5", "--matches-per-game", "5", "--draws", "50", "--quiet" })
+    "--games", "7wonders", "--seats", "5", "--matches-per-game", "5", "--draws", "50", "--quiet" })
   t.eq(rc, 0)
   local recs = records.read(dir .. "/run/matches.jsonl")
   t.eq(#recs, 5)

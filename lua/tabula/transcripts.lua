@@ -112,7 +112,7 @@ function Recorder:recording(play)
       for name, a in pairs(env.agents) do tenv.agents[name] = t:wrap(a, name) end
     end
     local ok, rec, err = pcall(play, trial, tenv)
-    local status = ok and (rec and rec.status or "error") or "error"
+    local status = ok and (rec and (rec.status or "finished") or "error") or "error"   -- a game record may have no status
     local why = (not ok) and (type(rec) == "table" and rec.message or tostring(rec)) or (err and err.message) or nil
     t:finish(status, why)
     if not ok then error(rec, 0) end

@@ -82,7 +82,7 @@ function M.list(dir)
       r = last[id]
       local s = all[id] and transcripts.summary(all[id]) or { calls = r.calls or 0, input = (r.usage or {}).input or 0,
         output = (r.usage or {}).output or 0, cost = r.cost or 0 }
-      out[#out + 1] = string.format("%-32s %-8s %-22s %5d %9d %9d %8.4f", id, r.status or "?", r.reason or "",
+      out[#out + 1] = string.format("%-32s %-8s %-22s %5d %9d %9d %8.4f", id, r.status or "finished", r.reason or r.result or "",
         s.calls, s.input, s.output, s.cost)
     end
   end
