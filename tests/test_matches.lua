@@ -361,4 +361,15 @@ test("dece: the default run of built-in players uses a worker per core; a model 
   t.eq(run.workers(opts, { provider = "builtin", name = "engine" }, S), 1)
 end)
 
+test("the progress line counts a match's calls and tokens over its seats, and a game's over its moves", function()
+  local progress = require "tabula.progress"
+  local st = { done = 0, ok = 0, failed = 0, errors = 0, calls = 0, tokens = 0, cost = 0 }
+  progress.add(st, { match_id = "azul-001", status = "finished", calls = { 3, 0, 2 },
+    usage = { { input = 10, output = 5 }, { input = 0, output = 0 }, { input = 7, output = 1 } } })
+  progress.add(st, { game_id = "game-00001", result = "1-0", per_move = { { attempts = 2, usage = { input = 4, output = 2 }, cost = 0.5 },
+    { player = "random" } } })
+  progress.add(st, { match_id = "azul-002", status = "forfeit", calls = { 1, 0, 0 }, usage = { { input = 1, output = 1 }, {}, {} } })
+  t.eq({ st.ok, st.failed, st.calls, st.tokens, st.cost }, { 2, 1, 8, 31, 0.5 })
+end)
+
 return T

@@ -39,6 +39,20 @@ function M.add(st, rec)
   elseif rec.status == "error" then st.errors = st.errors + 1
   else st.failed = st.failed + 1 end
   local u = type(rec.usage) == "table" and rec.usage or {}
+  if type(rec.calls) == "table" or u[1] then   -- a match: per seat (DECE)
+    for _, x in ipairs(u) do st.tokens = st.tokens + (x.input or 0) + (x.output or 0) end
+    for _, n in ipairs(type(rec.calls) == "table" and rec.calls or {}) do st.calls = st.calls + (tonumber(n) or 0) end
+    return
+  end
+  if type(rec.per_move) == "table" and rec.usage == nil then   -- a game: per move (ChessArena)
+    for _, m in ipairs(rec.per_move) do
+      local mu = type(m.usage) == "table" and m.usage or {}
+      st.tokens = st.tokens + (mu.input or 0) + (mu.output or 0)
+      st.cost = st.cost + (tonumber(m.cost) or 0)
+      st.calls = st.calls + (tonumber(m.attempts) or 0)
+    end
+    return
+  end
   st.tokens = st.tokens + (u.input or 0) + (u.output or 0)
   st.cost = st.cost + (tonumber(rec.cost) or 0)
   st.calls = st.calls + (tonumber(rec.calls) or (rec.usage and 1 or 0))
