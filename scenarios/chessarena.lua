@@ -409,9 +409,13 @@ end
 
 local function rate(a, b) return b > 0 and string.format("%.1f%%", 100 * a / b) or "-" end
 
--- report(dir [, all, floor]) or report(dir, opts) -> the leaderboard text
+-- report(dir [, all, floor]) -> the leaderboard text; without all and floor,
+-- those of the arena's last run (run.json), else RD <= 100 and floor 50
 function S.report(dir, all, floor)
-  if type(all) == "table" then all, floor = all.all, all["rd-floor"] end
+  if all == nil and floor == nil and fs.kind(dir .. "/run.json") == "file" then
+    local o = (json.read_file(dir .. "/run.json") or {}).options or {}
+    all, floor = o.all, o["rd-floor"]
+  end
   local _, games = S.load_arena(dir)
   local t = S.ratings(games, floor)
   local rows = t:leaderboard(all)
