@@ -27,20 +27,19 @@ local M = {}
 
 -- prepare(dir, meta [, accept_changes]) -> done (trial_id -> status), info:
 -- creates run.json, or checks it (tabula.run_identity) to continue the run
-M.locks = {}
-
--- lock(dir): the run directory's lock, held until the process ends (taken
--- once per directory: a scenario may need it before its plan is made)
-function M.lock(dir)
+-- lock_run(dir): the run directory's lock, held until the process ends (M.lock;
+-- taken once for a directory: a scenario may need it before its plan is made)
+function M.lock_run(dir)
+  if M.lock and M.locked_dir == dir then return end
   fs.mkdir_p(dir)
-  M.locks[dir] = M.locks[dir] or failures.lock_dir(dir)
+  M.lock, M.locked_dir = failures.lock_dir(dir), dir
 end
 
 -- prepare(dir, meta [, accept_changes [, store]]) -> done, info; store = {
 -- file, id }: the records file (default trials.jsonl) and its id field
 -- (default trial_id)
 function M.prepare(dir, meta, accept_changes, store)
-  M.lock(dir)
+  M.lock_run(dir)
   local run_path = dir .. "/run.json"
   if fs.kind(run_path) == "file" then
     local old = json.read_file(run_path)

@@ -242,7 +242,7 @@ function M.execute(s, opts, forced)
   if s.participants and opts["dry-run"] then cli.fail("--dry-run: scenario %s plays matches; it has no single first request to show", s.name) end
   if opts["dry-run"] and s.dry_run then return s.dry_run(M.shard(s.plan(opts), opts.shard), opts) end   -- needs no model
   local out = (s.run_dir and s.run_dir(opts)) or opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
-  if s.planner then runner.lock(out) end   -- the planner reads and writes the run directory
+  if s.planner then runner.lock_run(out) end   -- the planner reads and writes the run directory
   local env, trials, data, setup, cfg, extra = M.environment(s, opts, out)
   if opts["dry-run"] then return require("tabula.dryrun").run(s, trials, env, nil, s.teardown) end
   -- what identifies the run (must match to continue it): everything but the
