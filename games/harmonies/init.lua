@@ -359,6 +359,33 @@ function G.legal_actions(s, seat, bare)
   return r
 end
 
+-- legal_now(s, p, kind, a, b): the parsed action is legal for the player to move (the same
+-- conditions as legal_actions, checked directly)
+local function legal_now(s, p, kind, a, b)
+  if kind == "take" then
+    local k = math.tointeger(tonumber(a))
+    return not s.took and k ~= nil and tostring(k) == a and s.central[k] ~= nil and #s.central[k] > 0
+  elseif kind == "place" then
+    local x, h = LETTER[a], HEXID[b]
+    if not x or not h or p.cubes[h] or not can_stack(p.board[h], x) then return false end
+    for _, y in ipairs(s.pending) do if y == x then return true end end
+    return false
+  elseif kind == "card" then
+    if b ~= "" or s.took_card or #p.cards >= D.HAND then return false end
+    for _, id in ipairs(s.river) do if id == a then return true end end
+    return false
+  elseif kind == "cube" then
+    local c, h = unfinished(p, a), HEXID[b]
+    if not c or not h or p.cubes[h] then return false end
+    local card = CARD[a]
+    for k = 0, 5 do if fits(p.board, card, h, k) then return true end end
+    return false
+  elseif kind == "end" then
+    return a == "" and b == "" and can_end(s, p)
+  end
+  return false
+end
+
 -- end_turn(s): discard what fits nowhere, refill, check the end, pass the turn
 local function end_turn(s)
   local p = s.players[s.turn]
@@ -375,11 +402,9 @@ end
 function G.apply(s, seat, id)
   if s.over or seat ~= s.turn then return nil, "not this seat's turn" end
   if type(id) ~= "string" then return nil, "unknown action" end
-  local legal = false
-  for _, a in ipairs(G.legal_actions(s, seat, true)) do if a.id == id then legal = true; break end end
-  if not legal then return nil, "not a legal action now: " .. id end
   local p = s.players[seat]
   local kind, a, b = id:match("^(%a+):?([%w_]*):?([%w]*)$")
+  if not legal_now(s, p, kind, a, b) then return nil, "not a legal action now: " .. id end
   if kind == "take" then
     local k = tonumber(a)
     s.pending, s.central[k] = s.central[k], {}
@@ -502,32 +527,40 @@ end
 
 local STEP_GAIN = { 1, 2, 4 }      -- tree/mountain points gained by the k-th token of the stack
 
+-- USES[card id][stack] = true when some hex of the card's habitat asks for that stack
+local USES = {}
+for _, c in ipairs(D.CARDS) do
+  local u = {}
+  for _, need in ipairs({ c.target, table.unpack(c.others) }) do
+    for st in pairs(NEED[need]) do u[st] = true end
+  end
+  USES[c.id] = u
+end
+
 -- place_value(p, x, h): what a token of letter x on hex h is worth, judged locally
+local NBTOP = {}      -- scratch: the top letters of the neighbours of the hex being judged
 local function place_value(p, x, h)
   local board = p.board
   local st = board[h]
   local new = st .. x
   local v = 0
-  local nbtop = {}
+  local nbh = NB[h]
+  local same = 0
   for d = 1, 6 do
-    local q = NB[h][d]
-    nbtop[d] = (q > 0 and board[q] ~= "") and top(board[q]) or ""
-  end
-  local function nb_count(y)
-    local k = 0
-    for d = 1, 6 do if nbtop[d] == y then k = k + 1 end end
-    return k
+    local q = nbh[d]
+    local y = (q > 0 and board[q] ~= "") and top(board[q]) or ""
+    NBTOP[d] = y
+    if y == x then same = same + 1 end
   end
   if x == "G" then v = D.TREE_POINTS[#new]
   elseif x == "T" then v = st == "" and 1.2 or 2.2
   elseif x == "M" then
-    local k = nb_count("M")
-    if k > 0 then
+    if same > 0 then
       v = st == "" and 1 or STEP_GAIN[#new]
       if st == "" then   -- lonely neighbouring mountains start to score
         for d = 1, 6 do
-          local q = NB[h][d]
-          if q > 0 and nbtop[d] == "M" then
+          local q = nbh[d]
+          if NBTOP[d] == "M" then
             local alone = true
             for e = 1, 6 do
               local r = NB[q][e]
@@ -541,15 +574,20 @@ local function place_value(p, x, h)
       v = 0.4 + 0.4 * #new
     end
   elseif x == "Y" then
-    local k = nb_count("Y")
-    v = k == 0 and 1 or (k == 1 and 3 or 1.5)
+    v = same == 0 and 1 or (same == 1 and 3 or 1.5)
   elseif x == "W" then
-    local k = nb_count("W")
-    v = k == 1 and 3 or (k == 0 and 1 or 0.5)
+    v = same == 1 and 3 or (same == 0 and 1 or 0.5)
   elseif x == "R" then
     if #new == 2 then
-      local seen, k = {}, 0
-      for d = 1, 6 do local y = nbtop[d]; if y ~= "" and not seen[y] then seen[y] = true; k = k + 1 end end
+      local k = 0
+      for d = 1, 6 do
+        local y = NBTOP[d]
+        if y ~= "" then
+          local first = true
+          for e = 1, d - 1 do if NBTOP[e] == y then first = false; break end end
+          if first then k = k + 1 end
+        end
+      end
       v = k >= 3 and 5 or 1 + k
     else
       v = 0.2
@@ -559,21 +597,24 @@ local function place_value(p, x, h)
   if #p.cards > 0 then
     board[h] = new
     for _, c in ipairs(p.cards) do
-      local card = CARD[c.id]
-      local gained = false
-      for _, t in ipairs({ h, NB[h][1], NB[h][2], NB[h][3], NB[h][4], NB[h][5], NB[h][6] }) do
-        if t > 0 and not p.cubes[t] and NEED[card.target][board[t]] then
-          for k = 0, 5 do
-            local hs = fits(board, card, t, k)
-            if hs then
-              for _, q in ipairs(hs) do if q == h then gained = true end end
-              if gained then break end
+      if USES[c.id][new] then
+        local card = CARD[c.id]
+        local gained = false
+        for e = 0, 6 do
+          local t = e == 0 and h or nbh[e]
+          if t > 0 and not p.cubes[t] and NEED[card.target][board[t]] then
+            for k = 0, 5 do
+              local hs = fits(board, card, t, k)
+              if hs then
+                for _, q in ipairs(hs) do if q == h then gained = true; break end end
+                if gained then break end
+              end
             end
           end
+          if gained then break end
         end
-        if gained then break end
+        if gained then v = v + 3 + 0.3 * (card.track[c.placed + 1] - card_points(c)) end
       end
-      if gained then v = v + 3 + 0.3 * (card.track[c.placed + 1] - card_points(c)) end
     end
     board[h] = st
   end
@@ -608,6 +649,25 @@ function G.heuristic(s, seat, id)
     return 20 + CARD[a].track[c.placed + 1] - card_points(c)
   end
   return 0
+end
+
+-- heuristic_all: the same scores for a whole legal list, sharing each colour's best placement
+function G.heuristic_all(s, seat, legal)
+  local p, best, out = s.players[seat], {}, {}
+  for i, a in ipairs(legal) do
+    local k = a.id:match("^take:(%d)$")
+    if k then
+      local v = 0
+      for _, x in ipairs(s.central[tonumber(k)]) do
+        if not best[x] then best[x] = best_place(p, x) end
+        v = v + best[x]
+      end
+      out[i] = v
+    else
+      out[i] = G.heuristic(s, seat, a.id)
+    end
+  end
+  return out
 end
 
 -- estimate(state) -> per seat: the points on the board now plus a share of what the animal
