@@ -403,20 +403,23 @@ end)
 
 test("harmonies: the end: two or fewer empty hexes trigger it; the round is finished so all have equal turns", function()
   local s = position({ { "Y", "Y", "Y" }, { "G", "G", "G" }, { "W", "W", "W" } })
-  s.turn = 2
-  fill(s, 2, { "e3", "e4", "e5", "a1" })
-  assert(G.apply(s, 2, "take:1"))
-  assert(G.apply(s, 2, "place:yellow:e3")); assert(G.apply(s, 2, "place:yellow:e4"))
-  t.eq(s.triggered, false)
-  assert(G.apply(s, 2, "place:yellow:e5"))
+  fill(s, 1, { "a1", "a2", "a3", "a4", "a5", "b1" })
+  fill(s, 2, { "e3", "e4", "e5", "e1", "e2" })
+  assert(G.apply(s, 1, "take:1"))
+  for _, h in ipairs({ "a1", "a2", "a3" }) do assert(G.apply(s, 1, "place:yellow:" .. h)) end
+  assert(G.apply(s, 1, "end"))
+  t.eq(s.triggered, false, "three empty hexes left: no end yet")
+  assert(G.apply(s, 2, "take:2"))
+  for _, h in ipairs({ "e3", "e4", "e5" }) do assert(G.apply(s, 2, "place:green:" .. h)) end
   assert(G.apply(s, 2, "end"))
   t.ok(s.triggered and not G.is_terminal(s), "two empty hexes trigger the end; seat 3 still plays")
   t.eq(G.current_seats(s), { 3 })
-  assert(G.apply(s, 3, "take:2"))
-  for _, h in ipairs({ "a1", "a2", "a3" }) do assert(G.apply(s, 3, "place:green:" .. h)) end
+  assert(G.apply(s, 3, "take:3"))
+  for _, h in ipairs({ "a1", "a2", "a3" }) do assert(G.apply(s, 3, "place:blue:" .. h)) end
   assert(G.apply(s, 3, "end"))
   t.ok(G.is_terminal(s), "the round ends before seat 1 plays again")
   t.eq(G.current_seats(s), {}); t.eq(G.legal_actions(s, 1), {})
+  invariant(s)
   -- triggered by the last seat of the round: the game ends at once
   local u = position({ { "Y", "Y", "Y" } })
   u.turn = 3
