@@ -17,6 +17,10 @@ local INVARIANTS = {
       assert(total == (k == 6 and 5 or G.TOKENS[s.n]), "Splendor tokens not conserved")
     end
   end end,
+  harmonies = function(G) return function(s)
+    local c = G.census(s)
+    for k, col in ipairs(G.data.COLOURS) do assert(c[k] == col.count, "Harmonies tokens not conserved") end
+  end end,
 }
 for g in (arg[2] or "azul,splendor"):gmatch("[^,]+") do
   local G = require("games." .. g)

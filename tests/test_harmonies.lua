@@ -622,7 +622,7 @@ test("harmonies: the drawing: one hexagon per hex and board, a square per cube, 
   for i = 1, 3 do want = want + #o.players[i].cubes end
   t.eq(cubes, want)
   t.ok(want > 0, "the heuristic placed cubes")
-  t.contains(svg, "Central board"); t.contains(svg, o.river[1])
+  t.contains(svg, "Central board"); t.contains(svg, o.river[1].id)
 end)
 
 test("harmonies: an arena match with a model over the mock server: a legal sub-decision, then an invalid answer forfeits", function()

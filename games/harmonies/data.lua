@@ -42,8 +42,9 @@ M.STACKS = {
   T1 = { "G" }, T2 = { "TG" }, T3 = { "TTG" },
   B = { "MR", "TR", "RR" },     -- a building: a red roof on one gray, brown or red token
 }
-M.STACK_NAMES = { W = "water", F = "field", M1 = "mountain of 1", M2 = "mountain of 2", M3 = "mountain of 3",
-  T1 = "tree of 1", T2 = "tree of 2", T3 = "tree of 3", B = "building" }
+M.STACK_NAMES = { W = "water (blue)", F = "field (yellow)", M1 = "mountain of 1 (gray)", M2 = "mountain of 2 (2 gray)",
+  M3 = "mountain of 3 (3 gray)", T1 = "tree of 1 (green alone)", T2 = "tree of 2 (green on brown)",
+  T3 = "tree of 3 (green on 2 brown)", B = "building (red on one gray, brown or red)" }
 
 -- habitat shapes: where the other hexes lie from the target hex (the one that takes the
 -- cube), each as a list of steps in the directions above (unturned)

@@ -303,10 +303,15 @@ local function can_end(s, p)
 end
 
 local function card_words(card)
-  local others = {}
-  for j, o in ipairs(card.others) do others[j] = D.STACK_NAMES[o] end
-  return string.format("%s: %s habitat, cube on a %s, with %s; points %s", card.id, card.shape,
-    D.STACK_NAMES[card.target], table.concat(others, ", "), table.concat(card.track, "/"))
+  local t, o = D.STACK_NAMES[card.target], {}
+  for j, x in ipairs(card.others) do o[j] = D.STACK_NAMES[x] end
+  local shape
+  if card.shape == "pair" then shape = string.format("cube on a %s next to a %s", t, o[1])
+  elseif card.shape == "triangle" then shape = string.format("cube on a %s touching a %s and a %s that touch each other", t, o[1], o[2])
+  elseif card.shape == "boomerang" then shape = string.format("cube on a %s between a %s and a %s that do not touch", t, o[1], o[2])
+  elseif card.shape == "spread" then shape = string.format("cube on a %s with a %s, a %s and a %s on three neighbours in a row around it", t, o[1], o[2], o[3])
+  else shape = string.format("a straight line: %s (cube), %s, %s", t, o[1], o[2]) end
+  return string.format("%s (%s: %s; points %s)", card.id, card.shape, shape, table.concat(card.track, "/"))
 end
 G.card_words = card_words
 
@@ -438,6 +443,16 @@ function G.ranking(s)
   return { ranks = kit.ranks(keys), scores = scores }
 end
 
+-- card_view(id [, held]) -> a card as the observation shows it: its habitat and track, and for
+-- a held card the cubes placed and the points it gives now
+local function card_view(id, held)
+  local card = CARD[id]
+  local v = { id = id, shape = card.shape, target = card.target, others = { table.unpack(card.others) },
+              track = { table.unpack(card.track) } }
+  if held then v.cubes_placed, v.cubes, v.points = held.placed, #card.track, card_points(held) end
+  return v
+end
+
 -- observation: everything is public but the order of the animal deck and the pouch's
 -- future draws (the pouch's contents by colour can be counted by anyone, so they are shown)
 function G.observation(s, seat)
@@ -451,7 +466,7 @@ function G.observation(s, seat)
     for j, x in ipairs(s.central[k]) do w[j] = COLOUR_OF[x] end
     o.central[k] = w
   end
-  for j, id in ipairs(s.river) do o.river[j] = id end
+  for j, id in ipairs(s.river) do o.river[j] = card_view(id) end
   for j, x in ipairs(s.pending) do o.this_turn.to_place[j] = COLOUR_OF[x] end
   for i = 1, s.n do
     local p = s.players[i]
@@ -463,7 +478,7 @@ function G.observation(s, seat)
       if p.cubes[h] then cubes[#cubes + 1] = D.HEXES[h].name end
     end
     local cards, done = {}, {}
-    for j, c in ipairs(p.cards) do cards[j] = { id = c.id, cubes_placed = c.placed, cubes = #CARD[c.id].track, points = card_points(c) } end
+    for j, c in ipairs(p.cards) do cards[j] = card_view(c.id, c) end
     for j, c in ipairs(p.done) do done[j] = { id = c.id, cubes_placed = c.placed, cubes = #CARD[c.id].track, points = card_points(c) } end
     o.players[i] = { score = total, breakdown = b, board = board, cubes = cubes, cards = cards, done = done,
                      empty = empty_hexes(p) }
@@ -490,7 +505,7 @@ function G.render(o)
   for _, c in ipairs(D.COLOURS) do pouch[#pouch + 1] = o.pouch[c.id] .. " " .. c.id; gone = gone + o.discarded[c.id] end
   add("Pouch: %s. Animal deck: %d cards. Tokens discarded (fitted nowhere): %d.", table.concat(pouch, ", "), o.deck, gone)
   add("Animal cards on offer:")
-  for _, id in ipairs(o.river) do add("  %s", card_words(CARD[id])) end
+  for _, c in ipairs(o.river) do add("  %s", card_words(CARD[c.id])) end
   for i, p in ipairs(o.players) do
     local b = p.breakdown
     add("")
@@ -509,7 +524,7 @@ function G.render(o)
       add("  %s: %s", string.char(96 + c), table.concat(cells_, " | "))
     end
     for _, c in ipairs(p.cards) do
-      add("  animal card %s: %d of %d cubes placed, %d points now", c.id, c.cubes_placed, c.cubes, c.points)
+      add("  holds %s; %d of %d cubes placed, %d points now", card_words(CARD[c.id]), c.cubes_placed, c.cubes, c.points)
     end
     if #p.done > 0 then
       local w = {}

@@ -69,7 +69,8 @@ function M.draw(o)
   end
   -- animal cards on offer
   out[#out + 1] = '<text x="300" y="40" font-size="12">Animal cards on offer</text>'
-  for j, id in ipairs(o.river) do
+  for j, c in ipairs(o.river) do
+    local id = c.id
     local card, x = CARDS[id], 300 + (j - 1) * 90
     out[#out + 1] = string.format('<rect x="%d" y="46" width="84" height="90" rx="6" fill="#fff" stroke="#777"/>', x)
     out[#out + 1] = string.format('<text x="%d" y="58" font-size="10">%s</text>', x + 4, esc(id))
