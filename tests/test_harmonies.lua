@@ -328,6 +328,10 @@ test("harmonies: legal actions: 5 takes + 5 cards to start; then 3 colours x fre
   t.eq(#G.legal_actions(s, 1), 10)
   t.eq(rt.count_actions(G, s, 1, "^take:"), 5); t.eq(rt.count_actions(G, s, 1, "^card:"), 5)
   t.eq(#G.legal_actions(s, 2), 0, "not seat 2's turn")
+  for _, bad in ipairs({ "take:1:", "take:01", "take:6", "take:", "card:" .. s.river[1] .. ":", "end" }) do
+    t.eq(G.apply(s, 1, bad), nil, bad .. " is no legal id")
+  end
+  t.eq(G.apply(s, 2, "take:1"), nil, "not seat 2's turn")
   assert(G.apply(s, 1, "take:1"))
   t.eq(#G.legal_actions(s, 1), 3 * 23 + 5)
   t.eq(rt.count_actions(G, s, 1, "^take:"), 0, "one group of tokens per turn")
@@ -344,6 +348,11 @@ test("harmonies: legal actions: 5 takes + 5 cards to start; then 3 colours x fre
   t.eq(ok, nil); t.contains(err, "not a legal action")
   ok = G.apply(s, 1, "place:yellow:c3")
   t.eq(ok, nil, "yellow is not in hand")
+  for _, bad in ipairs({ "place:gray:c3:", "place:gray", "place:gray:z9", "place:gray:C3", "end", "take:1", "cube:bear:c3", "card:nosuch" }) do
+    local before = kit.serialize(s)
+    t.eq(G.apply(s, 1, bad), nil, bad)
+    t.eq(kit.serialize(s), before, bad .. " leaves the state as it was")
+  end
   assert(G.apply(s, 1, "place:green:a2"))
   t.eq(p.board[H.a2], "TTG")
   t.eq(rt.count_actions(G, s, 1, "^place:green:"), 0, "the only green is placed")

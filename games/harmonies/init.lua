@@ -409,7 +409,8 @@ function G.apply(s, seat, id)
   if type(id) ~= "string" then return nil, "unknown action" end
   local p = s.players[seat]
   local kind, a, b = id:match("^(%a+):?([%w_]*):?([%w]*)$")
-  if not legal_now(s, p, kind, a, b) then return nil, "not a legal action now: " .. id end
+  local canonical = kind and (kind .. (a ~= "" and (":" .. a) or "") .. (b ~= "" and (":" .. b) or ""))
+  if canonical ~= id or not legal_now(s, p, kind, a, b) then return nil, "not a legal action now: " .. id end
   if kind == "take" then
     local k = tonumber(a)
     s.pending, s.central[k] = s.central[k], {}
