@@ -31,8 +31,10 @@ end
 local CARDS = {}
 for _, c in ipairs(D.CARDS) do CARDS[c.id] = c end
 
--- a small drawing of a card's habitat (target hex ringed)
-local function habitat(out, card, x0, y0, r)
+-- a small drawing of a card's habitat inside the card drawn at (x0, y0) (84 x 90): the target
+-- hex (ringed) in the middle, the others around it; each hex shows its colour and height
+local function habitat(out, card, x0, y0)
+  local r = 8
   local pos = { { 0, 0 } }
   for j, path in ipairs(D.SHAPES[card.shape]) do
     local c, y = 0, 0
@@ -41,10 +43,10 @@ local function habitat(out, card, x0, y0, r)
   end
   local needs = { card.target, table.unpack(card.others) }
   for j, p in ipairs(pos) do
-    local cx, cy = centre(x0, y0, r, p[1] + 1, p[2] + 2)
+    local cx, cy = x0 + 42 + p[1] * 1.5 * r, y0 + 50 + p[2] * (math.sqrt(3) / 2) * r
     out[#out + 1] = string.format('<polygon points="%s" fill="%s" stroke="%s" stroke-width="%s"/>', hexagon(cx, cy, r * 0.95),
       FILL[NEED_FILL[needs[j]]], j == 1 and "#f39c12" or "#333", j == 1 and 2 or 0.5)
-    out[#out + 1] = string.format('<text x="%.1f" y="%.1f" font-size="%d" text-anchor="middle" fill="#fff">%d</text>', cx, cy + 3, math.floor(r * 0.8), NEED_H[needs[j]])
+    out[#out + 1] = string.format('<text x="%.1f" y="%.1f" font-size="7" text-anchor="middle" fill="#fff">%d</text>', cx, cy + 2.5, NEED_H[needs[j]])
   end
 end
 
@@ -74,7 +76,7 @@ function M.draw(o)
     local card, x = CARDS[id], 300 + (j - 1) * 90
     out[#out + 1] = string.format('<rect x="%d" y="46" width="84" height="90" rx="6" fill="#fff" stroke="#777"/>', x)
     out[#out + 1] = string.format('<text x="%d" y="58" font-size="10">%s</text>', x + 4, esc(id))
-    habitat(out, card, x + 6, 54, 9)
+    habitat(out, card, x, 46)
     out[#out + 1] = string.format('<text x="%d" y="132" font-size="9">%s</text>', x + 4, table.concat(card.track, "/"))
   end
   -- the players
@@ -100,18 +102,18 @@ function M.draw(o)
         out[#out + 1] = string.format('<rect x="%.1f" y="%.1f" width="8" height="8" fill="#f39c12" stroke="#222"/>', cx - 4, cy - 3)
       end
     end
-    local x = 150
+    local x = 170
     for _, c in ipairs(p.cards) do
       out[#out + 1] = string.format('<rect x="%d" y="%d" width="84" height="90" rx="6" fill="#fff" stroke="#777"/>', x, y0 + 20)
       out[#out + 1] = string.format('<text x="%d" y="%d" font-size="10">%s</text>', x + 4, y0 + 32, esc(c.id))
-      habitat(out, CARDS[c.id], x + 6, y0 + 28, 9)
+      habitat(out, CARDS[c.id], x, y0 + 20)
       out[#out + 1] = string.format('<text x="%d" y="%d" font-size="9">%d/%d cubes, %d pts</text>', x + 4, y0 + 106, c.cubes_placed, c.cubes, c.points)
       x = x + 90
     end
     if #p.done > 0 then
       local w = {}
       for j, c in ipairs(p.done) do w[j] = c.id .. " " .. c.points end
-      out[#out + 1] = string.format('<text x="150" y="%d" font-size="10">completed: %s</text>', y0 + 126, esc(table.concat(w, ", ")))
+      out[#out + 1] = string.format('<text x="170" y="%d" font-size="10">completed: %s</text>', y0 + 126, esc(table.concat(w, ", ")))
     end
   end
   out[#out + 1] = "</svg>"
