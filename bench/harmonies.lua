@@ -5,7 +5,11 @@
 -- (text and JSON) at the median and the maximum over every decision, for matches between
 -- Random players, between Heuristic players (ε = 0.1), and of Random, Heuristic and ISMCTS
 -- (seats rotated; ISMCTS with SIMULATIONS simulations and 18 steps).
--- Run: tabula bench/harmonies.lua [MATCHES=20] [SIMULATIONS=64] [ISMCTS_MATCHES=3]
+-- With TIMED > 0, also ISMCTS's decision time (CPU seconds) at TIMED_SIMULATIONS simulations
+-- on TIMED positions spread over a heuristic match (the figure bench/dece_players.lua gives
+-- over whole matches, for when a whole match at 1024 simulations is too long for the machine).
+-- Run: tabula bench/harmonies.lua [MATCHES=20] [SIMULATIONS=64] [ISMCTS_MATCHES=3] [TIMED=0]
+--        [TIMED_SIMULATIONS=1024]
 local G = require "games.harmonies"
 local kit = require "games.kit"
 local ismcts = require "games.ismcts"
@@ -14,6 +18,8 @@ local json = require "tabula.json"
 local matches = tonumber(arg[1] or "20")
 local sims = tonumber(arg[2] or "64")
 local im = tonumber(arg[3] or "3")
+local timed = tonumber(arg[4] or "0")
+local timed_sims = tonumber(arg[5] or "1024")
 
 local function quantile(xs, q)
   local s = {}
@@ -56,6 +62,33 @@ local function run(label, players, count)
     quantile(text, 0.5), math.floor(quantile(text, 1)), quantile(js, 0.5), math.floor(quantile(js, 1))))
 end
 
-run("random x3", { "random", "random", "random" }, matches)
-run("heuristic x3", { "heuristic", "heuristic", "heuristic" }, matches)
+if matches > 0 then
+  run("random x3", { "random", "random", "random" }, matches)
+  run("heuristic x3", { "heuristic", "heuristic", "heuristic" }, matches)
+end
 if im > 0 then run(string.format("random/heuristic/ismcts(%d)", sims), { "random", "heuristic", "ismcts" }, im) end
+
+if timed > 0 then
+  local rand = kit.generator(99)
+  local s = G.setup(3, 4321)
+  local positions = {}
+  while not G.is_terminal(s) do
+    positions[#positions + 1] = kit.copy(s)
+    local seat = G.current_seats(s)[1]
+    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0.1)))
+  end
+  local times = {}
+  for k = 1, timed do
+    local st = positions[math.floor((k - 0.5) * #positions / timed) + 1]
+    local seat = G.current_seats(st)[1]
+    if #G.legal_actions(st, seat, true) > 1 then
+      local t0 = os.clock()
+      ismcts.choose(G, st, seat, rand, { simulations = timed_sims, steps = 18 })
+      times[#times + 1] = os.clock() - t0
+    end
+  end
+  local sum = 0
+  for _, x in ipairs(times) do sum = sum + x end
+  print(string.format("ISMCTS %d simulations / 18 steps: %d decisions, mean %.2f s, median %.2f s, max %.2f s (CPU)",
+    timed_sims, #times, sum / math.max(1, #times), quantile(times, 0.5), quantile(times, 1)))
+end
