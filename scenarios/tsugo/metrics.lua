@@ -2,29 +2,33 @@
 -- (../shared/specs/tsugo.md, "Metrics"), the SearchE weight variants with their
 -- correlations to accuracy, and the group-level TokenE.
 --
--- owner(v) = the first-level candidate whose subtree holds v; u_1..u_L = the
--- non-root nodes in order of appearance (judgments included).
---   CCER = smallest j with owner(u_j) correct (math.huge when never expanded)
+-- owner(v) = the first-level candidate whose subtree holds v; c_1..c_K = the
+-- candidates (first-level move children of the root) in order of appearance;
+-- u_1..u_L = the non-root nodes in order of appearance (judgments included).
+--   CCER = the rank r at which the correct first-move branch first appears:
+--          the smallest k with c_k correct (math.huge when never expanded).
+--          This is the paper's reading (Table 11, "rank at which the correct
+--          first-move branch first appears"); its Table 3 SearchE follows from
+--          its Table 12 means only with SCR on 0-100 (SWR 66.8, SFH 31.6,
+--          SCR 30.7 -> 0.5*33.2 + 0.3*31.6 + 0.2*69.3 = 39.9).
 --   SWR  = sum over wrong candidates of |subtree(c)| / sum over all candidates
 --   SFH  = 1 if CCER = 1 else 0
---   SCR  = (CCER - 1) / SBC if CCER is finite, else 1
+--   SCR  = (CCER - 1) / SBC if CCER is finite, else 1 (so 0 <= SCR < 1, or 1)
 --   SSC  = number of l >= 2 with owner(u_l) ~= owner(u_{l-1});  SBC = |C|
 --   TMD  = maximum depth (root 0);  TMF = most children of any node;  TNC = |V|
 --   ITT  = visible reasoning tokens;  IPN = ITT / |V|
 --   SearchE = 100 (0.5 (1 - SWR) + 0.3 SFH + 0.2 (1 - SCR))
 -- Choices where the spec is silent:
 --  * "the correct candidate" is every first-level candidate whose point is an
---    accepted answer (the canonical move or a verified equivalent);
---  * a tree without candidates has SWR undefined (0/0), so its SearchE is
---    undefined too; it is counted, not averaged;
---  * CCER counts nodes as the formula does, so SCR exceeds 1 (and SearchE can
---    fall below 0) when more than SBC nodes precede the correct branch; the
---    values are not clipped. Beside them, the branch-rank reading the paper's
---    tables imply (Table 11: "rank at which the correct first-move branch
---    first appears") is reported too: ccer_rank = the correct candidate's
---    place among the candidates in order of appearance, scr_rank =
---    (ccer_rank - 1) / SBC (1 when never expanded), searche_rank = SearchE
---    with scr_rank; these stay on 0-100.
+--    accepted answer (the canonical move or a verified equivalent); with
+--    several, the earliest;
+--  * a tree without candidates has SWR undefined (0/0), so SWR, SFH, SCR and
+--    SearchE are all undefined for it: it is counted, not averaged, so the
+--    means of SWR, SFH, SCR and SearchE are over the same trees;
+--  * a secondary, named node-count reading is kept beside them:
+--    ccer_nodes = the smallest j with owner(u_j) correct, scr_nodes =
+--    (ccer_nodes - 1) / SBC (it can pass 1), searche_nodes = SearchE with it.
+--    It is never the headline.
 -- SWR, SFH and SCR are returned as fractions; the report shows them on 0-100.
 local json = require "tabula.json"
 local trees = require "scenarios.tsugo.trees"
@@ -68,22 +72,26 @@ function M.tree_metrics(tree, accepted, itt)
     total = total + size[c.id]
     if not correct_owner[c.id] then wrong = wrong + size[c.id] end
   end
-  local ccer, ssc = math.huge, 0
+  local ccer_nodes, ssc = math.huge, 0
   local prev
   for j = 2, #nodes do                          -- nodes[1] is the root; u_{j-1} = nodes[j]
     local o = nodes[j].owner
-    if ccer == math.huge and correct_owner[o] then ccer = j - 1 end
+    if ccer_nodes == math.huge and correct_owner[o] then ccer_nodes = j - 1 end
     if j > 2 and o ~= prev then ssc = ssc + 1 end
     prev = o
   end
-  local ccer_rank = math.huge
+  local ccer = math.huge
   for k, c in ipairs(cands) do
-    if correct_owner[c.id] then ccer_rank = k; break end
+    if correct_owner[c.id] then ccer = k; break end
   end
   local sbc = #cands
   local swr = total > 0 and wrong / total or nil
-  local sfh = ccer == 1 and 1 or 0
-  local scr = ccer < math.huge and (ccer - 1) / sbc or 1
+  local sfh, scr, scr_nodes
+  if swr ~= nil then
+    sfh = ccer == 1 and 1 or 0
+    scr = ccer < math.huge and (ccer - 1) / sbc or 1
+    scr_nodes = ccer_nodes < math.huge and (ccer_nodes - 1) / sbc or 1
+  end
   local tmd, tmf = 0, 0
   for _, n in ipairs(nodes) do
     if n.depth > tmd then tmd = n.depth end
@@ -92,9 +100,8 @@ function M.tree_metrics(tree, accepted, itt)
   local m = { ccer = ccer, swr = swr, sfh = sfh, scr = scr, ssc = ssc, sbc = sbc,
     tmd = tmd, tmf = tmf, tnc = #nodes, itt = itt, ipn = itt and itt / #nodes or nil }
   m.searche = M.searche(swr, sfh, scr)
-  m.ccer_rank = ccer_rank
-  m.scr_rank = ccer_rank < math.huge and (ccer_rank - 1) / sbc or 1
-  m.searche_rank = M.searche(swr, sfh, m.scr_rank)
+  m.ccer_nodes, m.scr_nodes = ccer_nodes, scr_nodes
+  m.searche_nodes = M.searche(swr, sfh, scr_nodes)
   m.searche_variants = {}
   for _, v in ipairs(M.WEIGHTS) do m.searche_variants[v.name] = M.searche(swr, sfh, scr, v.w) end
   return m
@@ -102,7 +109,7 @@ end
 
 -- for_record(m) -> m with the infinite CCERs written as JSON null plus a flag
 function M.for_record(m)
-  for _, k in ipairs({ "ccer", "ccer_rank" }) do
+  for _, k in ipairs({ "ccer", "ccer_nodes" }) do
     if m[k] == math.huge then m[k] = json.null; m[k .. "_infinite"] = true end
   end
   return m
@@ -118,7 +125,7 @@ function M.from_record(rec)
   end
   local m = rec.metrics
   if m then
-    for _, k in ipairs({ "ccer", "ccer_rank" }) do if m[k .. "_infinite"] then m[k] = math.huge end end
+    for _, k in ipairs({ "ccer", "ccer_nodes" }) do if m[k .. "_infinite"] then m[k] = math.huge end end
   end
   return m
 end
@@ -135,7 +142,7 @@ end
 -- correlations: one implementation for every report (tabula.metrics)
 M.pearson, M.ranks, M.spearman = metrics.pearson, metrics.ranks, metrics.spearman
 
-M.PER_RESPONSE = { "swr", "sfh", "scr", "ssc", "sbc", "tmd", "tmf", "tnc", "itt", "ipn", "searche", "scr_rank", "searche_rank" }
+M.PER_RESPONSE = { "swr", "sfh", "scr", "ssc", "sbc", "tmd", "tmf", "tnc", "itt", "ipn", "searche", "scr_nodes", "searche_nodes" }
 
 -- aggregate(items) -> means over responses with a tree, the weight variants
 -- with their correlations to accuracy, and counts.

@@ -216,13 +216,13 @@ local function ci(a) return a.lo and string.format("[%s, %s]", pct(a.lo), pct(a.
 
 function M.console(sm)
   local L = { "TsuGO (untransformed prompts)",
-    string.format("%-8s %8s %14s %8s %8s %6s %6s %6s %6s %7s", "setting", "acc", "95% CI", "SearchE", "TokenE", "SWR", "SFH", "SCR", "TNC", "SE-rank") }
+    string.format("%-8s %8s %14s %8s %8s %6s %6s %6s %6s", "setting", "acc", "95% CI", "SearchE", "TokenE", "SWR", "SFH", "SCR", "TNC") }
   for _, k in ipairs({ "4", "open" }) do
     local a = sm.by_setting[k]
     if a then
       local p = sm.process[k] or { mean = {} }
-      L[#L + 1] = string.format("%-8s %7s%% %14s %8s %8s %6s %6s %6s %6s %7s", SETTINGS[k], pct(a.accuracy), ci(a),
-        num(p.mean.searche), num(p.tokene), pct(p.mean.swr), pct(p.mean.sfh), pct(p.mean.scr), num(p.mean.tnc), num(p.mean.searche_rank))
+      L[#L + 1] = string.format("%-8s %7s%% %14s %8s %8s %6s %6s %6s %6s", SETTINGS[k], pct(a.accuracy), ci(a),
+        num(p.mean.searche), num(p.tokene), pct(p.mean.swr), pct(p.mean.sfh), pct(p.mean.scr), num(p.mean.tnc))
     end
   end
   for _, k in ipairs({ "4", "open" }) do
@@ -266,7 +266,7 @@ function M.markdown(sm, meta)
   L[#L + 1] = ""
   L[#L + 1] = "## Process metrics (Symbolic input)"
   L[#L + 1] = ""
-  L[#L + 1] = "| setting | acc | SearchE | TokenE | SWR | SFH | SCR | CCER (finite mean) | CCER = ∞ | SSC | SBC | TMD | TMF | TNC | ITT | IPN | trees | SCR, SearchE by branch rank |"
+  L[#L + 1] = "| setting | acc | SearchE | TokenE | SWR | SFH | SCR | CCER (finite mean) | CCER = ∞ | SSC | SBC | TMD | TMF | TNC | ITT | IPN | trees | SCR, SearchE by node count |"
   L[#L + 1] = "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for _, k in ipairs({ "4", "open" }) do
     local p = sm.process[k]
@@ -275,12 +275,13 @@ function M.markdown(sm, meta)
       L[#L + 1] = string.format("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %d of %d | %s, %s |",
         SETTINGS[k], pct(p.accuracy), num(m.searche), num(p.tokene), pct(m.swr), pct(m.sfh), pct(m.scr), num(p.ccer_finite_mean),
         p.ccer_infinite, num(m.ssc), num(m.sbc), num(m.tmd), num(m.tmf), num(m.tnc), num(p.mean_itt, "%.0f"), num(m.ipn), p.with_tree, p.n,
-        pct(m.scr_rank), num(m.searche_rank))
+        pct(m.scr_nodes), num(m.searche_nodes))
     end
   end
   L[#L + 1] = ""
-  L[#L + 1] = "SCR and SearchE follow the spec's formula (CCER counts nodes, so SCR can pass 100 and SearchE fall below 0); "
-    .. "the last column reads CCER as the correct branch's rank among the candidates, the reading the paper's tables imply."
+  L[#L + 1] = "CCER is the rank at which the correct first-move branch first appears among the candidates (the paper's definition), "
+    .. "so SCR = (CCER - 1)/SBC stays on 0-100; SWR, SFH, SCR and SearchE are averaged over the same trees (those with a candidate). "
+    .. "The last column is a secondary reading that counts CCER in nodes (it can pass 100); it is not the headline."
   for _, k in ipairs({ "4", "open" }) do
     local p = sm.process[k]
     if p then
