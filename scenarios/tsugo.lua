@@ -255,7 +255,16 @@ end
 function S.setup(opts, env)
   env.prompts = prompt.set("tsugo", opts.prompts)
   if opts.robustness and env.agent.settings then env.agent.settings.temperature = 0 end
-  if opts.extractor == "builtin" then env.extractor = "builtin"
+  if opts.extractor == "builtin" then
+    -- the built-in extractor reads only the built-in engine player's narrative:
+    -- any other reply would give a root-only tree and fabricated process metrics
+    local cfg = env.agent and env.agent.cfg or {}
+    if cfg.provider == "builtin" and cfg.player == "engine" then env.extractor = "builtin"
+    else
+      env.extractor = nil
+      io.stderr:write(string.format("tsugo: process metrics: not computed (no extractor): the built-in extractor reads only the engine player's narrative; give --extractor MODEL to build trees from %s's replies\n",
+        tostring(cfg.name)))
+    end
   else
     local cfg = models.resolve(opts.extractor, opts.models)
     if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
@@ -267,7 +276,7 @@ function S.setup(opts, env)
   env.gnugo = S.gnugo
   local gnugo_version
   if env.gnugo then gnugo_version = env.gnugo:with(function(e) return e:command("version") end) end
-  return { prompts = env.prompts:used(), extractor = opts.extractor, gnugo = gnugo_version and ("GNU Go " .. gnugo_version) or "not used",
+  return { prompts = env.prompts:used(), extractor = env.extractor and opts.extractor or "none (process metrics not computed)", gnugo = gnugo_version and ("GNU Go " .. gnugo_version) or "not used",
     guided_reference = "GNU Go (owl reader) in the role the paper gives KataGo" }
 end
 
@@ -387,7 +396,7 @@ function S.play(trial, env)
     rec.closed_loop = cl
   end
   -- the process tree: symbolic input, no transform
-  if trial.modality == "symbolic" and trial.transform == "identity" and not summary_only then
+  if trial.modality == "symbolic" and trial.transform == "identity" and not summary_only and env.extractor then
     local res, xerr = extract.run({ text = visible, to_play = SIDE[q.to_play], size = q.size,
       options = o_gtp and { A = o_gtp.A, B = o_gtp.B, C = o_gtp.C, D = o_gtp.D } or nil,
       extractor = env.extractor, prompts = env.prompts, key = trial.id .. "/extract", sample = trial.index })

@@ -231,6 +231,24 @@ test("an extractor model over the mock server builds the trees; a resumed run re
   t.eq({ redone.correct, redone.cached }, { last.correct, true })
 end)
 
+test("a model with no extractor model: no trees, no process numbers, the report says not computed", function()
+  local rules = { { reply = "White S19 takes the vital point.\nanswer is S19", usage = { input = 100, output = 40 } } }
+  local recs, _, dir, s = run_mock("openai", { "--candidates", "open" }, rules)
+  s:close()
+  t.eq(#recs, 3)
+  for _, r in ipairs(recs) do
+    t.eq({ r.tree, r.metrics, r.extractor }, { nil, nil, nil }, r.trial_id .. ": no tree from the built-in reader")
+  end
+  local md = fs.read(dir .. "/run/report.md")
+  t.contains(md, "process metrics: not computed (no extractor")
+  t.ok(not md:find("| setting | acc | SearchE", 1, true), "no process-metric table with numbers")
+  local sm = json.decode(fs.read(dir .. "/run/summary.json"))
+  t.eq(sm.process.open, nil)
+  t.eq(sm.process_not_computed.open.n, 3)
+  local meta = json.decode(fs.read(dir .. "/run/run.json"))
+  t.contains(meta.setup.extractor, "none")
+end)
+
 test("closed loop over the mock server: the tree's defence, a solved line and a refuted one", function()
   local rules = { { match = "Black answers at R19", reply = "answer is T19" },
     { match = "White to play. No candidate", reply = "answer is S19" }, { reply = "answer is R19" } }

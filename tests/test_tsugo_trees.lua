@@ -135,6 +135,60 @@ test("repair: a candidate the response never names is dropped with its subtree",
   t.eq(#log3.repairs, 1)
 end)
 
+test("the candidate guard: the article 'a' and the answer line never name an option; explicit references do", function()
+  local opts4 = { A = "S17", B = "Q18", C = "R18", D = "T19" }
+  local function kept(text)
+    local tree = assert(trees.validate({ root(), mv(1, 0, "B", "S17"), jd(2, 1, "win") }, { text = text, options = opts4 }))
+    return #trees.candidates(tree) == 1
+  end
+  t.eq(kept("Black has a clear way to live here: a hane, then a throw-in.\nanswer is A"), false,
+    "'a' as an article and the closing answer line imply, they do not name")
+  t.eq(kept("I would pick a move.\nThe answer is A."), false)
+  for _, text in ipairs({ "Option A lives.", "option A lives", "A) lives", "(A) lives", "A. lives", "A: lives", "s17 lives" }) do
+    t.eq(kept(text .. "\nanswer is A"), true, text)
+  end
+  t.eq(kept("Option B and (C) both fail.\nanswer is A"), false, "other letters do not name A")
+  -- the point in the answer line alone does not name it either (open setting)
+  local tree = assert(trees.validate({ root(), mv(1, 0, "B", "S17"), jd(2, 1, "win") }, { text = "Hard problem.\nanswer is S17" }))
+  t.eq(#trees.candidates(tree), 0)
+end)
+
+test("the candidate guard reads the text once, however many candidates", function()
+  local nodes, parts = { root() }, {}
+  local cols = "ABCDEFGHJKLMNOPQRST"
+  local id = 1
+  for x = 1, 19 do
+    for y = 1, 19 do
+      local pos = cols:sub(x, x) .. y
+      nodes[#nodes + 1] = mv(id, 0, "B", pos); nodes[#nodes + 1] = jd(id + 1, id, "lose"); id = id + 2
+      if (x + y) % 2 == 0 then parts[#parts + 1] = pos .. " fails." end
+    end
+  end
+  local calls, named = 0, trees.named
+  trees.named = function(text) calls = calls + 1; return named(text) end
+  local ok, tree = pcall(trees.validate, nodes, { text = table.concat(parts, " ") })
+  trees.named = named
+  t.ok(ok, tostring(tree))
+  t.eq(calls, 1, "one pass over the response")
+  t.eq(#trees.candidates(tree), #parts)
+end)
+
+test("bounds: too many nodes or too deep a chain is rejected, never drawn", function()
+  local deep = { root() }
+  for i = 1, trees.MAX_DEPTH + 1 do deep[#deep + 1] = mv(i, i - 1, i % 2 == 1 and "B" or "W", "S17") end
+  local tree, log = trees.validate(deep)
+  t.eq(tree, nil)
+  t.contains(log.rejected, "levels deep")
+  local wide = { root() }
+  for i = 1, trees.MAX_NODES do wide[#wide + 1] = mv(i, 0, "B", "S17") end
+  tree, log = trees.validate(wide)
+  t.eq(tree, nil)
+  t.contains(log.rejected, "nodes (at most")
+  local ok = { root() }
+  for i = 1, trees.MAX_DEPTH do ok[#ok + 1] = mv(i, i - 1, i % 2 == 1 and "B" or "W", "S17") end
+  t.ok(trees.validate(ok), "a chain at the bound is kept")
+end)
+
 test("repair: a repeated move under the same parent is merged, its children follow", function()
   local nodes = { root(), mv(1, 0, "B", "S17"), mv(2, 1, "W", "R18"), jd(3, 2, "lose"),
     mv(4, 0, "B", "Q18"), jd(5, 4, "lose"),

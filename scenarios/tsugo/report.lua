@@ -148,11 +148,22 @@ function M.compute(recs)
   local sym = {}
   for _, r in ipairs(plain) do if r.modality == "symbolic" then sym[#sym + 1] = r end end
   local ps, porder = group(sym, function(r) return r.candidates end)
-  for _, k in ipairs(porder) do sm.process[k] = process(ps[k]) end
+  -- without any extraction (a model run with no extractor model) there are no
+  -- process metrics: the setting is listed as not computed, never as numbers
+  sm.process_not_computed = {}
+  for _, k in ipairs(porder) do
+    local p = process(ps[k])
+    if #p.extractors == 0 and p.with_tree == 0 then
+      sm.process_not_computed[k] = { n = #ps[k], tokene = p.tokene, mean_itt = p.mean_itt }
+    else sm.process[k] = p end
+  end
   -- per tier too
   sm.process_by_tier = {}
   local pt, ptorder = group(sym, function(r) return r.candidates .. "|" .. tostring(r.tier or "?") end)
-  for _, k in ipairs(ptorder) do sm.process_by_tier[k] = process(pt[k]) end
+  for _, k in ipairs(ptorder) do
+    local p = process(pt[k])
+    if #p.extractors > 0 or p.with_tree > 0 then sm.process_by_tier[k] = p end
+  end
   -- references
   local R = sm.references
   R.problems = #refs_list
@@ -225,6 +236,7 @@ function M.console(sm)
         num(p.mean.searche), num(p.tokene), pct(p.mean.swr), pct(p.mean.sfh), pct(p.mean.scr), num(p.mean.tnc))
     end
   end
+  if next(sm.process_not_computed or {}) then L[#L + 1] = "process metrics: not computed (no extractor)" end
   for _, k in ipairs({ "4", "open" }) do
     local c = sm.closed_loop[k]
     if c then
@@ -244,7 +256,7 @@ function M.markdown(sm, meta)
   local L = { "# TsuGO report", "",
     string.format("Model: %s. Problems: %s (%s). Extractor: %s. Guided reference: %s.",
       meta.model and meta.model.name or "?", tostring(meta.data and meta.data.n_problems), tostring(meta.data and meta.data.problems),
-      tostring(opts.extractor), tostring(meta.setup and meta.setup.gnugo)),
+      tostring(meta.setup and meta.setup.extractor or opts.extractor), tostring(meta.setup and meta.setup.gnugo)),
     string.format("Scored model trials: %d; infrastructure errors not scored: %d.", sm.model_trials, sm.errors), "",
     "## Accuracy (untransformed prompts)", "",
     "| modality | setting | tier | accuracy | 95% CI (problems resampled) | n |", "|---|---|---|---|---|---|" }
@@ -266,8 +278,18 @@ function M.markdown(sm, meta)
   L[#L + 1] = ""
   L[#L + 1] = "## Process metrics (Symbolic input)"
   L[#L + 1] = ""
-  L[#L + 1] = "| setting | acc | SearchE | TokenE | SWR | SFH | SCR | CCER (finite mean) | CCER = ∞ | SSC | SBC | TMD | TMF | TNC | ITT | IPN | trees | SCR, SearchE by node count |"
-  L[#L + 1] = "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  for _, k in ipairs({ "4", "open" }) do
+    local x = (sm.process_not_computed or {})[k]
+    if x then
+      L[#L + 1] = string.format("%s: process metrics: not computed (no extractor; %d symbolic responses; give --extractor MODEL). TokenE %s.",
+        SETTINGS[k], x.n, num(x.tokene))
+      L[#L + 1] = ""
+    end
+  end
+  if next(sm.process) then
+    L[#L + 1] = "| setting | acc | SearchE | TokenE | SWR | SFH | SCR | CCER (finite mean) | CCER = ∞ | SSC | SBC | TMD | TMF | TNC | ITT | IPN | trees | SCR, SearchE by node count |"
+    L[#L + 1] = "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  end
   for _, k in ipairs({ "4", "open" }) do
     local p = sm.process[k]
     if p then

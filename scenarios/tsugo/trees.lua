@@ -14,7 +14,9 @@
 --   * a parent that does not exist or does not come before its child (ids are
 --     the order of appearance, so a parent always has a smaller id) — a reply
 --     is never moved under another parent;
---   * a judgment with children (a judgment ends a branch).
+--   * a judgment with children (a judgment ends a branch);
+--   * more than M.MAX_NODES nodes or a branch deeper than M.MAX_DEPTH moves
+--     (a bound on what an extractor's reply can make the report draw).
 --  repaired (each repair is one line in log.repairs):
 --   * nodes listed out of id order are put in id order (ids are the time order);
 --   * a judgment directly under the root is dropped (it ends no move branch);
@@ -25,9 +27,12 @@
 --   * a polarity other than win / lose / other becomes other (an unclear
 --     branch is never turned into a win or a loss);
 --   * with opts.text (the response): a first-level candidate that the response
---     never names (by its point, or by its option letter under K=4) is dropped
---     with its subtree — an extraction may not add a candidate only implied by
---     the answer key;
+--     never names is dropped with its subtree — an extraction may not add a
+--     candidate only implied by the answer key. Named means an explicit
+--     reference outside the closing answer line ("answer is X"): its point as
+--     a whole token, or under K=4 its letter as "option A", "A)", "(A)", "A."
+--     or "A:" (capital letter; the article "a" never counts). The text is
+--     read once, so the check is linear in text and candidates;
 --   * the same move (side and point) repeated under the same parent is merged
 --     into its first occurrence; the repeat's children move with it;
 --   * a move left as a leaf (an unclosed branch) gets an `other` judgment.
@@ -76,10 +81,21 @@ local function reject(log, fmt, ...)
   return nil, log
 end
 
--- mentioned(text, word): word appears in text as a whole token (case-insensitive for points)
-local function mentioned(text, word)
-  local up = text:upper()
-  return up:find("%f[%w]" .. word:upper() .. "%f[%W]") ~= nil
+M.MAX_NODES, M.MAX_DEPTH = 5000, 400
+
+-- named(text) -> set of what the text names explicitly, outside its answer
+-- lines: points ("S17" = true, upper case) and option letters ("letter:A" = true)
+function M.named(text)
+  local set = {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if not line:lower():find("answer%s+is") then
+      for tok in line:gmatch("%f[%w]([A-Ta-t]%d%d?)%f[%W]") do set[tok:upper()] = true end
+      for l in line:gmatch("[Oo]ption%s+([A-D])%f[%W]") do set["letter:" .. l] = true end
+      for l in line:gmatch("%(([A-D])%)") do set["letter:" .. l] = true end
+      for l in line:gmatch("%f[%w]([A-D])[%)%.:]") do set["letter:" .. l] = true end
+    end
+  end
+  return set
 end
 
 -- validate(nodes, opts) -> tree, log | nil, log
@@ -138,6 +154,12 @@ function M.validate(nodes, opts)
     end
     by[n.src] = n
   end
+  if #list > M.MAX_NODES then return reject(log, "the tree has %d nodes (at most %d)", #list, M.MAX_NODES) end
+  local depth = {}
+  for _, n in ipairs(list) do
+    depth[n.src] = n.parent and depth[n.parent] + 1 or 0
+    if depth[n.src] > M.MAX_DEPTH then return reject(log, "node %d lies %d levels deep (at most %d)", n.src, depth[n.src], M.MAX_DEPTH) end
+  end
   -- field repairs, top-down (parents are earlier)
   local dropped = {}
   for _, n in ipairs(list) do
@@ -183,10 +205,11 @@ function M.validate(nodes, opts)
   if opts.text then
     local letter_of = {}
     for l, pos in pairs(opts.options or {}) do letter_of[pos] = l end
+    local named = M.named(opts.text)
     for _, n in ipairs(list) do
       if n.type == "move" and n.parent == root.src and not dropped[n.src] and n.pos then
         local l = letter_of[n.pos]
-        if not mentioned(opts.text, n.pos) and not (l and mentioned(opts.text, l)) then
+        if not named[n.pos] and not (l and named["letter:" .. l]) then
           dropped[n.src] = true
           repair("dropped candidate %d (%s): the response never names it", n.src, n.pos)
         end
