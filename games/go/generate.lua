@@ -150,8 +150,10 @@ local function prove(stones, defender, attacker, box, to_play, opts)
     if not target or #ch > target.size then target = { point = pt, size = #ch } end
   end
   if not target or target.size < 3 then return nil end
+  -- the full local region: every point inside the attacker's band, occupied
+  -- ones too (a point freed by a capture is played again)
   local allowed = {}
-  for _, pt in ipairs(box) do if not g:get(pt) then allowed[#allowed + 1] = pt end end
+  for _, pt in ipairs(box) do allowed[#allowed + 1] = pt end
   local q = { attacker = attacker, defender = defender, target = target.point, allowed = allowed,
               nodes = opts.nodes or 20000, depth = opts.depth or 21, method = "id" }
   if solve.status(g, q) then return nil end       -- already decided
