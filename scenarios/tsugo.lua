@@ -81,6 +81,7 @@ S.options = {
   { "engine-nodes", "int", 200000, "node budget of the built-in engine player's solver, split over the first moves it tries (0: MCTS only)" },
   { "engine-playouts", "int", 1000, "playouts of the built-in engine player's MCTS when its solver gives up" },
   { "gnugo", "string", "/usr/games/gnugo", "GNU Go binary (none: no GNU Go)" },
+  { "gnugo-frame", "bool", true, "put a tsumego frame around the problem before asking GNU Go (games/go/frame.lua)" },
   { "closed-loop", "bool", false, "play on after the first move against the reference tree's defence (GNU Go off the tree) until the goal is decided" },
   { "image-detail", "string", nil, "image detail hint for providers that take one (low, high, auto)" },
   { "dry-run", "bool", false, "print the assembled prompts and exit" },
@@ -129,9 +130,13 @@ local function option_set(p, opts, pool, seed)
   local proposals = {}
   for i = 1, math.min(5, #ranked) do proposals[i] = ranked[i].point end
   local sources = { { name = "tree", points = gtp(p.wrong or {}) }, { name = "mcts", points = gtp(proposals) } }
+  local gnugo_error
   if pool then
-    local g = pool:with(function(e) return refs.gnugo(e, p, s, nil) end)
-    if g.open then sources[#sources + 1] = { name = "gnugo", points = { go.to_gtp(g.open, p.size) } } end
+    local ok, g = pcall(pool.with, pool, function(e) return refs.gnugo(e, p, s, nil, opts["gnugo-frame"]) end)
+    if not ok then
+      gnugo_error = gnugo.message(g)
+      io.stderr:write("tsugo: problem ", p.id, ": no GNU Go proposal for the options: ", gnugo_error, "\n")
+    elseif g.open then sources[#sources + 1] = { name = "gnugo", points = { go.to_gtp(g.open, p.size) } } end
   end
   local acc_gtp = {}
   for c in pairs(accepted) do acc_gtp[go.to_gtp(c, p.size)] = true end
@@ -308,11 +313,19 @@ local function reference_trial(trial, env)
     mcts_open = pack(r.open), mcts_restricted = pack(r.restricted) }
   if env.gnugo then
     local s = mcts.setting(p)
-    local g = env.gnugo:with(function(e) return refs.gnugo(e, p, s, trial.options and trial.options.order) end)
-    rec.gnugo = { open = g.open and go.to_gtp(g.open, p.size), correct = accepted[g.open] == true,
-      restricted = g.restricted and go.to_gtp(g.restricted, p.size) }
-    if trial.options then rec.gnugo.restricted_correct = accepted[g.restricted] == true end
-    rec.agreement = rec.gnugo.correct
+    local ok, g = pcall(env.gnugo.with, env.gnugo, function(e)
+      return refs.gnugo(e, p, s, trial.options and trial.options.order, opts["gnugo-frame"])
+    end)
+    if not ok then
+      -- an infrastructure error for this reference: named, never a scored miss
+      rec.gnugo = { error = gnugo.message(g) }
+      io.stderr:write("tsugo: ", trial.id, ": GNU Go reference not scored: ", rec.gnugo.error, "\n")
+    else
+      rec.gnugo = { open = g.open and go.to_gtp(g.open, p.size), correct = accepted[g.open] == true,
+        restricted = g.restricted and go.to_gtp(g.restricted, p.size), framed = opts["gnugo-frame"] }
+      if trial.options then rec.gnugo.restricted_correct = accepted[g.restricted] == true end
+      rec.agreement = rec.gnugo.correct
+    end
   end
   return rec
 end

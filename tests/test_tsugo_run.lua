@@ -249,20 +249,51 @@ test("a model with no extractor model: no trees, no process numbers, the report 
   t.contains(meta.setup.extractor, "none")
 end)
 
-test("closed loop over the mock server: the tree's defence, a solved line and a refuted one", function()
-  local rules = { { match = "Black answers at R19", reply = "answer is T19" },
+test("closed loop over the mock server: the solver's defence, a solved line and a refuted one", function()
+  local rules = { { match = "Black answers at O18", reply = "answer is S19" }, { match = "Black answers at T19", reply = "answer is R19" },
+    { match = "Black answers at O19", reply = "answer is R19" },
     { match = "White to play. No candidate", reply = "answer is S19" }, { reply = "answer is R19" } }
   local recs, log, _, s = run_mock("openai", { "--candidates", "open", "--closed-loop", "--ids", "t1,t3" }, rules)
   s:close()
   local by = {}
   for _, r in ipairs(recs) do by[r.problem_id] = r end
-  t.eq(by.t1.closed_loop, { solved = true, reason = "target_captured", moves = { "S19", "R19", "T19" }, model_moves = 2 })
+  t.eq(by.t1.closed_loop, { solved = true, reason = "target_captured", moves = { "S19", "O19", "R19", "T19", "R19", "O18", "S19" }, model_moves = 4 })
   t.eq(by.t3.closed_loop.solved, false)
   t.eq(by.t3.correct, false)
   local turn
-  for _, l in ipairs(log) do if l.body:find("Black answers at R19", 1, true) then turn = l.body end end
-  t.contains(turn, "The moves so far: S19, R19.")
+  for _, l in ipairs(log) do if l.body:find("Black answers at O19", 1, true) and not turn then turn = l.body end end
+  t.contains(turn, "The moves so far: S19, O19.")
   t.contains(turn, '"role":"assistant"')
+end)
+
+test("GNU Go answering garbage or dying: a named infrastructure error for that reference, never a scored miss", function()
+  for _, mode in ipairs({ "garbage", "dies" }) do
+    local dir = tmpdir()
+    local fake = dir .. "/fake-gnugo"
+    fs.write_atomic(fake, "#!/bin/sh\nwhile read line; do\n  case \"$line\" in\n"
+      .. "    version*) printf '= 3.8\\n\\n';;\n    quit*) exit 0;;\n"
+      .. (mode == "garbage" and "    owl_*) printf '= banana split\\n\\n';;\n" or "    owl_*) exit 3;;\n")
+      .. "    *) printf '= \\n\\n';;\n  esac\ndone\n")
+    os.execute("chmod +x '" .. fake .. "'")
+    local a = { "--problems", t.root() .. "/" .. FIXTURE, "--out", dir .. "/run", "--quiet", "--engine-playouts", "60",
+      "--mcts-playouts", "40", "--candidates", "open", "--ids", "t1,t3", "--gnugo", fake }
+    local _, out = t.run_scenario("scenarios/tsugo.lua", a)
+    local n = 0
+    for _, r in ipairs(records.read(out .. "/trials.jsonl")) do
+      if r.kind == "reference" then
+        n = n + 1
+        t.eq(r.status, "success", mode .. ": the MCTS reference still stands")
+        t.ok(r.gnugo and r.gnugo.error, mode .. ": the GNU Go part is an error")
+        t.contains(r.gnugo.error, mode == "garbage" and "gnugo: owl_attack" or "gnugo")
+        if mode == "garbage" then t.contains(r.gnugo.error, "banana") end
+        t.eq(r.gnugo.correct, nil, "never scored")
+      end
+    end
+    t.eq(n, 2)
+    local sm = json.decode(fs.read(out .. "/summary.json"))
+    t.eq({ sm.references.gnugo_open.n, sm.references.gnugo_errors }, { 0, 2 }, mode)
+    t.contains(fs.read(out .. "/report.md"), "2 references failed (infrastructure errors, not scored)")
+  end
 end)
 
 test("GNU Go reference: owl answers, restricted to the options, agreement", function()

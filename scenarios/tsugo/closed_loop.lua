@@ -1,28 +1,35 @@
 -- scenarios/tsugo/closed_loop.lua — closed-loop solving (beyond the paper):
--- after the model's first move the defender answers and the model plays on,
+-- after the model's first move the opponent answers and the model plays on,
 -- until the goal is decided. The Go counterpart of XiangqiBench's conversion
 -- gap: first-move accuracy next to the solved rate.
 --
 -- The rule:
---  * on the reference tree: the opponent plays the first reply the tree holds
---    under the line so far (its main line; under a wrong move, the
---    refutation). A line that ends on the tree is solved when its last node is
---    marked correct (on a path to a correct end), failed otherwise;
---  * off the tree: the opponent asks GNU Go's owl reader for its best local
---    defence or attack (MCTS/UCT when GNU Go is not used), and the line is
---    judged by the same reader once the model has made as many moves as the
---    reference main line holds (plus one): solved when the side that must
---    fail can no longer succeed;
---  * an illegal move or no answer fails at once; a pass by the opponent is
---    shown as "pass".
+--  * "solved" only when the goal is reached on the board: for a kill the
+--    target captured, for a live problem the target unconditionally alive —
+--    the local solver's terminal test (games.go.solve.status: capture,
+--    Benson's life or two one-point eyes) after every move. The opponent
+--    reaching its own goal fails the line; so do an illegal move, no answer,
+--    and reaching the move limit (ceil(depth / 2) + 4 model moves) without the
+--    goal;
+--  * the opponent's reply comes from the local solver where it decides: a
+--    reply proven to refute the model's line if there is one, else the
+--    proven-losing reply that resists longest; where the solver cannot decide
+--    any reply, from GNU Go's owl reader on the framed board (games.go.frame:
+--    its best local attack or defence of the target), else from MCTS/UCT;
+--  * at the limit the record also keeps what framed GNU Go thinks of the
+--    final position (`gnugo_view`), never as the verdict.
+--  An opponent pass is shown as "pass".
 local go = require "games.go"
 local gnugo = require "games.go.gnugo"
+local solve = require "games.go.solve"
 local answers = require "scenarios.tsugo.answers"
 local mcts = require "scenarios.tsugo.mcts"
 
 local M = {}
 
 local NAMES = { black = "Black", white = "White" }
+
+M.EXTRA_MOVES = 4
 
 -- the presented problem at the current position (for the engine player and MCTS)
 local function at(q, g)
@@ -32,86 +39,113 @@ local function at(q, g)
   return p
 end
 
-local function tree_child(list, color, pt)
-  for _, t in ipairs(list or {}) do
-    if t.point == pt and t.color == (color == "black" and "B" or "W") then return t end
-  end
+-- GNU Go's best local move for the side to move on the framed board, and
+-- whether that side can still reach its goal (owl: attack or defend the target)
+local function gnugo_move(e, g, s, q)
+  gnugo.setup(e, { size = q.size, stones = g:stones(), to_play = g:to_move(), region = q.region }, s.attacker)
+  local ask = g:to_move() == s.attacker and gnugo.owl_attack or gnugo.owl_defend
+  local code, pt = ask(e, s.target)
+  return pt, code > 0
 end
 
--- owl verdict after the model's move: true when the model's side has reached
--- its goal, and GNU Go's best local move for the other side
-local function gnugo_verdict(e, g, s, size)
-  gnugo.setup(e, { size = size, stones = g:stones(), to_play = g:to_move() })
-  if g:get(s.target) ~= s.defender then return true, nil end
-  local code, pt = (s.attacker_is_model and gnugo.owl_defend or gnugo.owl_attack)(e, s.target)
-  return code == 0, pt
+-- solver_reply(g, q) -> point | "pass" | nil: the opponent's reply by the solver, nil when it cannot decide
+local function solver_reply(g, query, points)
+  local refute, longest, longest_depth
+  local undecided = false
+  local function try(pt)
+    if not g:play(pt) then return end
+    local res, depth = solve.position(g, query)    -- for the model, now to move
+    g:undo()
+    if res == "loss" then refute = refute or pt
+    elseif res == "win" then
+      if not longest_depth or (depth or 0) > longest_depth then longest, longest_depth = pt, depth or 0 end
+    else undecided = true end
+  end
+  for _, pt in ipairs(points) do
+    if not refute and not g:get(pt) and g:is_legal(pt) then try(pt) end
+  end
+  if not refute then try("pass") end
+  if refute then return refute end
+  if undecided then return nil end
+  return longest
+end
+
+-- goal(g, s) -> "attacker" | "defender" | nil: who has reached its goal on the board
+local function goal(g, s)
+  if g:get(s.target) ~= s.defender then return "attacker" end
+  return solve.status(g, s.query)
 end
 
 -- run(spec) -> result | nil, infra error
 -- spec: q (presented problem), first (SGF of the model's first move), frame,
--- say(text) -> reply | nil, err (the next model turn), P (prompts), gnugo (pool or nil), seed
+-- say(text, position) -> reply | nil, err (the next model turn), P (prompts), gnugo (pool or nil), seed,
+-- nodes (solver budget per call, default 20000)
 function M.run(spec)
   local q = spec.q
   local s = mcts.setting(q)
-  s.attacker_is_model = q.to_play ~= s.defender
+  if not s.query then return { solved = false, reason = "no_group_at_stake", moves = {}, model_moves = 0 } end
+  s.attacker = go.other(s.defender)
+  local query = {}
+  for k, v in pairs(s.query) do query[k] = v end
+  query.nodes = spec.nodes or 20000
+  query.depth = math.min(query.depth or 40, 40)
   local g = go.position(q.size, q.stones, q.to_play)
   local me, them = q.to_play, go.other(q.to_play)
+  local model_side = me == s.attacker and "attacker" or "defender"
   local show = function(pt) return pt == "pass" and "pass" or spec.frame.label(go.to_gtp(pt, q.size), q.size) end
-  local moves, shown = {}, {}
-  local node_list, on_tree = q.tree, true
-  local limit = math.max(1, math.ceil((q.depth or 2) / 2) + 1)
+  local shown = {}
+  local limit = math.max(1, math.ceil((q.depth or 2) / 2) + M.EXTRA_MOVES)
   local mine = spec.first
   local model_moves = 0
-  local function finish(solved, reason) return { solved = solved, reason = reason, moves = shown, model_moves = model_moves } end
+  local function finish(solved, reason, extra)
+    local r = { solved = solved, reason = reason, moves = shown, model_moves = model_moves }
+    for k, v in pairs(extra or {}) do r[k] = v end
+    return r
+  end
+  local function decided()
+    local w = goal(g, s)
+    if not w then return nil end
+    if w == model_side then return finish(true, model_side == "attacker" and "target_captured" or "target_alive") end
+    return finish(false, model_side == "attacker" and "target_alive" or "target_captured")
+  end
   while true do
     -- the model's move
     if not mine then return finish(false, "no_answer") end
-    local ok = g:play(mine, me)
-    if not ok then return finish(false, "illegal") end
+    if not g:play(mine, me) then return finish(false, "illegal") end
     model_moves = model_moves + 1
-    moves[#moves + 1] = mine
     shown[#shown + 1] = show(mine)
-    local node = on_tree and tree_child(node_list, me, mine)
-    if on_tree and not node then on_tree = false end
-    if g:get(s.target) ~= s.defender then return finish(s.attacker_is_model, "target_captured") end
-    if node and #node.children == 0 then return finish(node.correct == true, node.correct and "tree_correct_end" or "tree_refuted_end") end
-    -- the opponent's reply
-    local reply
-    if node then
-      reply = node.children[1]
-      node_list = reply.children
-      if #node_list == 0 then
-        return finish(reply.correct == true, reply.correct and "tree_correct_end" or "tree_refuted_end")
-      end
-      reply = reply.point
-    else
-      if model_moves >= limit then
-        local solved
-        if spec.gnugo then solved = spec.gnugo:with(function(e) return gnugo_verdict(e, g, s, q.size) end)
-        else
-          local r = mcts.run(at(q, g), { seed = spec.seed, playouts = 200 })
-          local best = 0
-          for _, e in ipairs(r.root) do if e.q and e.visits > best then best = e.visits; solved = e.q < 0.5 end end
-        end
-        return finish(solved == true, "judged")
-      end
+    local d = decided()
+    if d then return d end
+    if model_moves >= limit then
+      local view
       if spec.gnugo then
-        local _, pt = spec.gnugo:with(function(e) return gnugo_verdict(e, g, s, q.size) end)
-        reply = pt
+        local ok, _, can = pcall(spec.gnugo.with, spec.gnugo, function(e) return gnugo_move(e, g, s, q) end)
+        if ok then view = can and "the opponent still succeeds" or "the opponent no longer succeeds" end
       end
-      if not reply or not g:is_legal(reply, them) then
-        local r = mcts.run(at(q, g), { seed = spec.seed, playouts = 200 })
-        reply = r.top or "pass"
+      return finish(false, "limit", { gnugo_view = view })
+    end
+    -- the opponent's reply
+    local reply = solver_reply(g, query, query.allowed)
+    if not reply and spec.gnugo then
+      local ok, pt = pcall(spec.gnugo.with, spec.gnugo, function(e) return (gnugo_move(e, g, s, q)) end)
+      if not ok then
+        return nil, { infra = true, message = "closed loop: gnugo: " .. (type(pt) == "table" and tostring(pt.message) or tostring(pt)) }
       end
+      reply = pt
+    end
+    if reply and reply ~= "pass" and not g:is_legal(reply, them) then reply = nil end
+    if not reply then
+      local r = mcts.run(at(q, g), { seed = spec.seed, playouts = 200 })
+      reply = r.top or "pass"
     end
     if reply ~= "pass" then
       if not g:play(reply, them) then reply = "pass"; g:set_to_move(me) end
     else
       g:set_to_move(me)
     end
-    moves[#moves + 1] = reply
     shown[#shown + 1] = show(reply)
-    if g:get(s.target) ~= s.defender then return finish(s.attacker_is_model, "target_captured") end
+    d = decided()
+    if d then return d end
     local text = spec.P:fill("closed_loop_turn", { opponent = NAMES[them], reply = show(reply), moves = table.concat(shown, ", "),
       side = NAMES[me] })
     local r, err = spec.say(text, at(q, g))

@@ -11,14 +11,21 @@
 -- (`owl_defend` / `owl_attack` with the other side to move); the options that
 -- work are kept, GNU Go's own move first if it is one of them, else the first
 -- in A-D order; none working → its open move if it is an option, else no answer.
+-- The board GNU Go reads is framed (games.go.frame: the attacker's wall
+-- closing the region, the rest of the board filled with living groups) unless
+-- --gnugo-frame false. GNU Go dying or answering garbage raises its named
+-- infrastructure error; the caller records it for that reference, unscored.
+local go = require "games.go"
 local gnugo = require "games.go.gnugo"
 local mcts = require "scenarios.tsugo.mcts"
 
 local M = {}
 
--- gnugo(e, p, setting, options_sgf) -> { open = SGF or nil, restricted = SGF or nil, working = {...} }
-function M.gnugo(e, p, s, options)
-  gnugo.setup(e, p)
+-- gnugo(e, p, setting, options_sgf [, framed]) -> { open = SGF or nil, restricted = SGF or nil, working = {...} }
+-- framed (default true): the problem inside a tsumego frame for the attacker
+-- (games.go.frame), so the owl reader sees the closed local fight
+function M.gnugo(e, p, s, options, framed)
+  gnugo.setup(e, p, framed ~= false and go.other(s.defender) or nil)
   local kill = p.to_play ~= s.defender
   local ask = kill and gnugo.owl_attack or gnugo.owl_defend
   local back = kill and gnugo.owl_defend or gnugo.owl_attack

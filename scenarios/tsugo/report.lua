@@ -187,9 +187,18 @@ function M.compute(recs)
   end
   R.mcts_open = ref_acc(function(r) return r.mcts_open end)
   R.mcts_restricted = ref_acc(function(r) return r.mcts_restricted end)
-  R.gnugo_open = ref_acc(function(r) return r.gnugo and { correct = r.gnugo.correct } end)
+  -- GNU Go: a reference whose engine failed is an infrastructure error, not a miss
+  local function gnugo_ok(r) return r.gnugo and not r.gnugo.error end
+  R.gnugo_open = ref_acc(function(r) return gnugo_ok(r) and { correct = r.gnugo.correct } end)
   -- restricted: every problem with options (a restricted MCTS root); no answer is wrong
-  R.gnugo_restricted = ref_acc(function(r) return r.gnugo and r.mcts_restricted and { correct = r.gnugo.restricted_correct == true } end)
+  R.gnugo_restricted = ref_acc(function(r) return gnugo_ok(r) and r.mcts_restricted and { correct = r.gnugo.restricted_correct == true } end)
+  R.gnugo_errors, R.gnugo_answered = 0, 0
+  for _, r in ipairs(refs_list) do
+    if r.gnugo and r.gnugo.error then
+      R.gnugo_errors = R.gnugo_errors + 1
+      R.gnugo_first_error = R.gnugo_first_error or (r.problem_id .. ": " .. r.gnugo.error)
+    elseif r.gnugo and r.gnugo.open then R.gnugo_answered = R.gnugo_answered + 1 end
+  end
   local agree = {}
   local na = 0
   for _, r in ipairs(refs_list) do if r.agreement then agree[r.problem_id] = true; na = na + 1 end end
@@ -247,6 +256,9 @@ function M.console(sm)
   if R.problems > 0 then
     L[#L + 1] = string.format("references on %d problems: MCTS open %s%%, restricted %s%%; GNU Go open %s%%, restricted %s%%",
       R.problems, pct(R.mcts_open.accuracy), pct(R.mcts_restricted.accuracy), pct(R.gnugo_open.accuracy), pct(R.gnugo_restricted.accuracy))
+    if (R.gnugo_errors or 0) > 0 then
+      L[#L + 1] = string.format("GNU Go failed on %d references (infrastructure errors, not scored); first: %s", R.gnugo_errors, R.gnugo_first_error)
+    end
   end
   return table.concat(L, "\n") .. "\n"
 end
@@ -356,6 +368,8 @@ function M.markdown(sm, meta)
     L[#L + 1] = ""
     L[#L + 1] = string.format("Engine-tree agreement (GNU Go's move is an accepted answer): %d of %d problems; the model's accuracy on them: %s%% (n = %d). TokenE is undefined for the references.",
       R.agreement.agree, R.agreement.of, pct(R.model_accuracy_where_agree.accuracy), R.model_accuracy_where_agree.n)
+    L[#L + 1] = string.format("GNU Go answered (found a move) on %d of %d problems; %d references failed (infrastructure errors, not scored)%s.",
+      R.gnugo_answered, R.gnugo_open.n, R.gnugo_errors, R.gnugo_first_error and ("; first: " .. R.gnugo_first_error) or "")
   end
   L[#L + 1] = ""
   L[#L + 1] = string.format("Tokens: %d input (%d cached), %d output (%d reasoning). Cost $%.4f.",
