@@ -66,6 +66,14 @@ static int check_color(lua_State *L, int i, int dflt)
     return luaL_argerror(L, i, lua_pushfstring(L, "'%s' is not a colour (black, white)", s));
 }
 
+/* a colour that can move: black or white ("empty" is refused here) */
+static int check_player(lua_State *L, int i, int dflt)
+{
+    int c = check_color(L, i, dflt);
+    luaL_argcheck(L, c != GO_EMPTY, i, "black or white");
+    return c;
+}
+
 static void push_color(lua_State *L, int c)
 {
     if (c == GO_BLACK) lua_pushliteral(L, "black");
@@ -127,8 +135,7 @@ static int l_play(lua_State *L)
 {
     go_game *g = check_game(L, 1);
     int p = check_point(L, &g->b, 2);
-    int c = check_color(L, 3, g->b.to_move);
-    luaL_argcheck(L, c != GO_EMPTY, 3, "black or white");
+    int c = check_player(L, 3, g->b.to_move);
     go_error e = go_game_play(g, c, p);
     if (e != GO_OK) {
         luaL_pushfail(L);
@@ -143,7 +150,7 @@ static int l_is_legal(lua_State *L)
 {
     go_game *g = check_game(L, 1);
     int p = check_point(L, &g->b, 2);
-    int c = check_color(L, 3, g->b.to_move);
+    int c = check_player(L, 3, g->b.to_move);
     go_error e = go_game_check(g, c, p);
     lua_pushboolean(L, e == GO_OK);
     if (e == GO_OK) return 1;
@@ -170,7 +177,7 @@ static int l_copy(lua_State *L)
 static int l_legal_moves(lua_State *L)
 {
     go_game *g = check_game(L, 1);
-    int c = check_color(L, 2, g->b.to_move);
+    int c = check_player(L, 2, g->b.to_move);
     int no_eyes = lua_toboolean(L, 3);
     lua_newtable(L);
     int n = 0;
@@ -275,7 +282,7 @@ static int l_is_eye(lua_State *L)
 {
     go_game *g = check_game(L, 1);
     int p = check_point(L, &g->b, 2);
-    int c = check_color(L, 3, g->b.to_move);
+    int c = check_player(L, 3, g->b.to_move);
     lua_pushboolean(L, p != GO_PASS && go_is_eye(&g->b, p, c));
     return 1;
 }

@@ -79,6 +79,17 @@ test("go: positional superko forbids recreating an earlier position", function()
   t.eq(sk:hash(), h)
 end)
 
+test("go: 'empty' is not a colour that moves: legal_moves, is_legal, is_eye, play refuse it (superko game too)", function()
+  local rows = { ".XO..", "XO.O.", ".XO..", ".....", "....." }
+  local sk = go.from_rows(rows, "black", { superko = true })
+  t.ok(sk:play("cb")); t.ok(sk:play("pass")); t.ok(sk:play("pass"))
+  t.raises(function() sk:legal_moves("empty") end, "black or white")
+  t.raises(function() sk:is_legal("bb", "empty") end, "black or white")
+  t.raises(function() sk:is_eye("aa", "empty") end, "black or white")
+  t.raises(function() sk:play("ee", "empty") end, "black or white")
+  t.ok(#sk:legal_moves("white") > 0, "the game is unharmed")
+end)
+
 test("go: undo restores stones, ko, captures and side to move", function()
   local g = go.from_rows({ ".XO..", "XO.O.", ".XO..", ".....", "....." }, "black")
   local before = tostring(g)
