@@ -14,7 +14,8 @@
 --    plus one trial per modality x candidate setting x transform x trial index.
 --  * Options (K=4) are built once per problem in the original frame by the
 --    paper's rule (options.lua) from the reference tree's wrong first moves,
---    the open-root MCTS proposals and GNU Go's move, then mapped through each
+--    the local solver's refuted first moves (--solver-distractor-nodes), the
+--    open-root MCTS proposals and GNU Go's move, then mapped through each
 --    transform; the option sets go into run.json.
 --  * Trees are extracted from responses to symbolic prompts without a
 --    transform (the paper computes process metrics on Symbolic input);
@@ -29,7 +30,8 @@
 --    its reading as a narrative (scenarios/tsugo/player.lua);
 --    `random` picks an option or a local legal point.
 --  * Defaults follow the paper: temperature 0.7, up to 32768 output tokens.
---    --robustness is the paper's robustness protocol: 10 problems stratified
+--    --robustness is the paper's robustness protocol (K=4 only, whatever
+--    --candidates says: its probe asks for an option letter): 10 problems stratified
 --    by tier with the seed (scenarios/tsugo/problems.lua, stratified), the
 --    terse answer-only prompts at temperature 0, the original presentation and
 --    rot180, flip_h (horizontal mirror) and colour inversion (unless
@@ -45,6 +47,7 @@ local agent = require "tabula.agent"
 local engine = require "tabula.engine"
 local go = require "games.go"
 local gnugo = require "games.go.gnugo"
+local solve = require "games.go.solve"
 local trees = require "scenarios.tsugo.trees"
 local tm = require "scenarios.tsugo.metrics"
 local tp = require "scenarios.tsugo.prompts"
@@ -73,11 +76,12 @@ S.options = {
   { "modality", "list", { "symbolic" }, "symbolic, grid, symbolic+grid, visual, symbolic+visual (several at once)" },
   { "candidates", "list", { "4", "open" }, "4 (four options A-D) and/or open" },
   { "transform", "list", {}, "also run under: " .. table.concat(transforms.NAMES, ", ", 2) },
-  { "robustness", "bool", false, "the paper's robustness protocol: a sample of --robustness-sample problems stratified by tier (Easy/Medium/Hard) with the seed, the terse answer-only prompts at temperature 0, and (unless --transform is given) the transforms rot180, flip_h, colour" },
+  { "robustness", "bool", false, "the paper's robustness protocol (K=4 only): a sample of --robustness-sample problems stratified by tier (Easy/Medium/Hard) with the seed, the terse answer-only prompts at temperature 0, and (unless --transform is given) the transforms rot180, flip_h, colour" },
   { "robustness-sample", "int", 10, "with --robustness: problems in the stratified sample (0: all the selected problems; --ids: exactly those)" },
   { "extractor", "string", "builtin", "model that turns reasoning into trees (builtin: the engine narrative's own reader)" },
   { "references", "bool", true, "run the MCTS and GNU Go references (one trial per problem)" },
   { "mcts-playouts", "int", 200, "playouts of the MCTS/UCT reference" },
+  { "solver-distractor-nodes", "int", 5000, "node budget per first move of the local solver's refutations for the K=4 distractor pool (0: none; the suite's own proven wrong moves are used as they are)" },
   { "engine-nodes", "int", 200000, "node budget of the built-in engine player's solver, split over the first moves it tries (0: MCTS only)" },
   { "engine-playouts", "int", 1000, "playouts of the built-in engine player's MCTS when its solver gives up" },
   { "gnugo", "string", "/usr/games/gnugo", "GNU Go binary (none: no GNU Go)" },
@@ -115,6 +119,22 @@ local function gnugo_pool(opts)
   return engine.pool(function() return gnugo.start({ path = opts.gnugo, level = 10 }) end, 1)
 end
 
+-- the first moves the local solver proves wrong (SGF): the suite's own proven
+-- wrong moves, else a search of every local point at a small budget
+local function solver_refuted(p, s, opts)
+  if p.convention == "solver proof" and p.wrong then return p.wrong end
+  local n = opts["solver-distractor-nodes"]
+  if n <= 0 or not s.query then return {} end
+  local q = {}
+  for k, v in pairs(s.query) do q[k] = v end
+  q.nodes = n
+  local out = {}
+  for _, m in ipairs(solve.first_moves(p, q, { moves = s.points }).moves) do
+    if m.result == "loss" then out[#out + 1] = m.move end
+  end
+  return out
+end
+
 -- the K=4 option set of a problem (original frame, SGF), by the paper's rule
 local function option_set(p, opts, pool, seed)
   local s = mcts.setting(p)
@@ -129,7 +149,8 @@ local function option_set(p, opts, pool, seed)
   table.sort(ranked, function(a, b) return a.visits > b.visits end)
   local proposals = {}
   for i = 1, math.min(5, #ranked) do proposals[i] = ranked[i].point end
-  local sources = { { name = "tree", points = gtp(p.wrong or {}) }, { name = "mcts", points = gtp(proposals) } }
+  local sources = { { name = "tree", points = gtp(p.wrong or {}) }, { name = "solver", points = gtp(solver_refuted(p, s, opts)) },
+    { name = "mcts", points = gtp(proposals) } }
   local gnugo_error
   if pool then
     local ok, g = pcall(pool.with, pool, function(e) return refs.gnugo(e, p, s, nil, opts["gnugo-frame"]) end)
@@ -168,6 +189,8 @@ function S.plan(opts)
   list = problems.select(list, opts)
   local sample
   if opts.robustness then
+    -- the paper's probe asks for an option letter: K=4 only
+    opts.candidates = { "4" }
     if #opts.transform == 0 then opts.transform = { "rot180", "flip_h", "colour" } end
     if opts["robustness-sample"] > 0 and not opts.ids then
       list = problems.stratified(list, opts["robustness-sample"], opts.seed)

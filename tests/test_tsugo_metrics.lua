@@ -168,4 +168,25 @@ test("aggregate: means over trees, undefined SearchE counted, correlations per v
   t.near(agg.variants[1].spearman, 1)
 end)
 
+test("accuracy intervals are Wilson per cell: 24 of 24 is not [100, 100]", function()
+  local report = require "scenarios.tsugo.report"
+  local recs = {}
+  for i = 1, 24 do
+    recs[i] = { kind = "model", status = "success", correct = true, problem_id = "p" .. i, modality = "symbolic",
+      candidates = "4", transform = "identity", trial_index = 1, tier = "Easy" }
+  end
+  for i = 1, 10 do
+    recs[#recs + 1] = { kind = "model", status = i <= 3 and "success" or "failure", correct = i <= 3, problem_id = "q" .. i,
+      modality = "symbolic", candidates = "open", transform = "identity", trial_index = 1, tier = "Hard" }
+  end
+  local sm = report.compute(recs)
+  local a = sm.by_setting["4"]
+  t.eq(a.accuracy, 1)
+  t.near(a.lo, 0.8617, 1e-3)
+  t.near(a.hi, 1)
+  local o = sm.by_setting.open
+  t.near(o.lo, 0.1078, 1e-3)
+  t.near(o.hi, 0.6032, 1e-3)
+end)
+
 return T

@@ -64,9 +64,10 @@ test("--robustness: the sample, the paper's three transforms, terse prompts at t
   t.eq(seen, { identity = 10, rot180 = 10, flip_h = 10, colour = 10 })
   -- --ids keeps exactly those; --transform replaces the three
   opts = assert(require("tabula.cli").parse(run.spec(S), { "--problems", SUITE, "--gnugo", "none", "--mcts-playouts", "20",
-    "--robustness", "--candidates", "open", "--no-references", "--ids", "tabula-go-0001", "--transform", "relabel" }))
+    "--robustness", "--candidates", "4,open", "--no-references", "--ids", "tabula-go-0001", "--transform", "relabel" }))
   trials = S.plan(opts)
   t.eq(#trials, 2)
+  for _, tr in ipairs(trials) do t.eq(tr.candidates, "4", tr.id .. ": --robustness is K=4 only") end
   -- the terse prompt
   local out = {}
   local write = io.write
@@ -75,14 +76,14 @@ test("--robustness: the sample, the paper's three transforms, terse prompts at t
   io.write = write
   t.ok(ok, tostring(err))
   local text = table.concat(out)
-  t.contains(text, "Reply with the best first move only")
+  t.contains(text, "Reply with the best option only")
   t.contains(text, "The coordinates are relabeled")
 end)
 
-test("engine under --robustness and relabeling: answers read back through the frame, consistent, correct", function()
+test("engine under transforms and relabeling (open answers): read back through the frame, consistent, correct", function()
   local dir = t.tmpdir()
   local rc, out = t.run_scenario("scenarios/tsugo.lua", { "--problems", FIXTURE, "--out", dir .. "/run", "--quiet", "--gnugo", "none",
-    "--mcts-playouts", "30", "--engine-playouts", "60", "--no-references", "--robustness", "--robustness-sample", "0", "--transform", "rot180,colour,relabel",
+    "--mcts-playouts", "30", "--engine-playouts", "60", "--no-references", "--transform", "rot180,colour,relabel",
     "--candidates", "open" })
   t.eq(rc, 0)
   local recs = records.read(out .. "/trials.jsonl")
@@ -103,6 +104,7 @@ test("engine under --robustness and relabeling: answers read back through the fr
   t.eq(relabeled, 3)
   local sm = json.decode(fs.read(out .. "/summary.json"))
   for _, a in ipairs(sm.by_transform) do
+    t.eq(a.candidates, "open", "the transform table is split by setting")
     if a.transform ~= "identity" then t.eq({ a.transform, a.consistency, a.pairs }, { a.transform, 1.0, 3 }) end
   end
   local meta = json.decode(fs.read(out .. "/run.json"))

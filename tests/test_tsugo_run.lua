@@ -83,6 +83,32 @@ test("MCTS: the same seed gives the same search; root metrics from the visits", 
   t.eq(#r.root, 3, "an occupied option is not a root move")
 end)
 
+test("K=4: the local solver's refuted first moves join the distractor pool", function()
+  local dir = tmpdir()
+  local _, out = t.run_scenario("scenarios/tsugo.lua", { "--problems", t.root() .. "/" .. FIXTURE, "--out", dir .. "/run", "--quiet",
+    "--gnugo", "none", "--no-references", "--candidates", "4", "--mcts-playouts", "40", "--engine-playouts", "60", "--ids", "t1,t3" })
+  local meta = json.decode(fs.read(out .. "/run.json"))
+  for _, id in ipairs({ "t1", "t3" }) do
+    local log = meta.data.option_logs[id]
+    local solver = 0
+    for _, e in ipairs(log.pool) do if e:find(" solver ", 1, true) then solver = solver + 1 end end
+    t.ok(solver > 0, id .. ": solver refutations in the pool")
+  end
+end)
+
+test("MCTS: the root's children are shuffled with the seed, so the first playout's pick is not always option A", function()
+  local p = problems.load(t.root() .. "/" .. FIXTURE)[1]
+  local firsts = {}
+  for seed = 1, 16 do
+    local r = mcts.run(p, { seed = seed, playouts = 1, root = { "qa", "sa", "ra", "nd" } })
+    firsts[r.tops[1]] = (firsts[r.tops[1]] or 0) + 1
+  end
+  local n = 0
+  for _ in pairs(firsts) do n = n + 1 end
+  t.ok(n >= 2, "the first pick varies with the seed")
+  t.ok((firsts.qa or 0) < 16, "not always the first option")
+end)
+
 test("on every problem: options legal, local, never accepted; the engine narrative extracts to a valid tree", function()
   local run = require("tabula.cmd.run").lib
   local S = run.load(t.root() .. "/scenarios/tsugo.lua")
@@ -202,7 +228,10 @@ end)
 test("an extractor model over the mock server builds the trees; a resumed run replays from the cache", function()
   local tree = '{"nodes":[{"id":0,"type":"root","parent":null},{"id":1,"type":"move","parent":0,"side":"W","move_pos":"S19"},'
     .. '{"id":2,"type":"judgment","parent":1,"polarity":"win"}]}'
+  -- t2 and t3 (both Black to play) answer differently, so their extraction
+  -- requests differ and none is served from the other's cache entry
   local rules = { { match = "The answer to convert", reply = tree },
+    { match = "White stones: A2", reply = "Black S19 is the only try here.\nanswer is S19", usage = { input = 100, output = 30 } },
     { reply = "White S19 takes the vital point and the group dies.\nanswer is S19", usage = { input = 100, output = 40 } } }
   local recs, _, dir, s, n = run_mock("openai", { "--candidates", "open", "--extractor", "mock" }, rules)
   t.eq(#recs, 3)

@@ -20,8 +20,17 @@
 --    defender wins when the target still stands;
 --  * expansion creates every child of a leaf at once (so TNC counts created
 --    nodes, as for the paper's Smargo trees); Q of an unvisited child is 0;
---    ties in selection go to the earlier child (moves in board order), the
---    top root move is the most visited (ties: the earlier).
+--    ties in selection go to the earlier child (moves in board order below
+--    the root; the root's children are shuffled with the seed before the
+--    first playout), the top root move is the most visited (ties: the
+--    earlier); `root` in the result lists the root moves in that shuffled order;
+--  * SFH for MCTS: the top root move after the first playout is accepted —
+--    with uniform priors that first pick is the first root child in the
+--    shuffled order, i.e. a seeded random choice, not a judgement;
+--  * depth and size: with c_puct = 5, uniform priors and Q = 0 for unvisited
+--    children (no first-play urgency), 200 playouts spread wide and every
+--    new leaf is a full expansion, so trees here are deeper and larger
+--    (TMD about 12-14 on the suite) than the paper's Smargo trees (about 5).
 local go = require "games.go"
 local solve = require "games.go.solve"
 local metrics = require "tabula.metrics"
@@ -82,7 +91,7 @@ end
 
 -- run(problem, opts) -> result
 -- opts: playouts (200), seed (1), c_puct (5), root = list of SGF points (restricted root) or nil
--- result: { top (SGF), root = { {point, visits, q} ... } in board order, tnc, depth, fanout,
+-- result: { top (SGF), root = { {point, visits, q} ... } in the shuffled root order, tnc, depth, fanout,
 --           tops = the top root move after each playout, winner_side }
 function M.run(p, opts)
   opts = opts or {}
@@ -103,6 +112,15 @@ function M.run(p, opts)
       moves = local_moves(g, c, s.points)
     end
     if #moves == 0 then moves = { "pass" } end
+    if node == root then
+      -- shuffle the root's children with the seed: selection breaks ties
+      -- toward the earlier child, so a fixed order (A-D, board order) would
+      -- make the first playout's top move, and so SFH, the first option
+      for i = #moves, 2, -1 do
+        local j = rng(i)
+        moves[i], moves[j] = moves[j], moves[i]
+      end
+    end
     node.children = {}
     for i, pt in ipairs(moves) do
       node.children[i] = { move = pt, color = c, n = 0, w = 0, depth = node.depth + 1 }

@@ -4,7 +4,7 @@
 --
 -- choose(spec) -> options, log
 --  1. the pool, in order: first moves of the reference tree's wrong variations,
---     then the proposals of the non-LLM searches (MCTS/UCT, the local solver,
+--     then the proposals of the non-LLM searches (the local solver's refuted moves, MCTS/UCT,
 --     GNU Go), each source in its own order;
 --  2. removed: accepted answers, points that are occupied or illegal for the
 --     side to play, points outside the problem's local region, repeats;

@@ -1,6 +1,6 @@
 -- scenarios/tsugo/report.lua — TsuGO's report from a run's records:
--- accuracy by modality x candidate setting x tier with case-bootstrap
--- intervals (problems resampled), accuracy and consistency under each
+-- accuracy by modality x candidate setting x tier with 95% Wilson
+-- intervals, accuracy and consistency under each
 -- transform, the process metrics (Symbolic input, no transform) with
 -- distributions, SearchE weight variants with their correlations to accuracy,
 -- TokenE per evaluated set, the replay check, the references side by side
@@ -16,7 +16,8 @@ local M = {}
 
 local SETTINGS = { ["4"] = "K=4", open = "open" }
 
--- accuracy with a case bootstrap: per-problem means resampled
+-- accuracy with its 95% Wilson score interval per cell (trials as the
+-- units; a percentile bootstrap collapses to [100, 100] at 24 of 24)
 local function accuracy(list)
   local by, order = {}, {}
   local n, c = 0, 0
@@ -27,9 +28,7 @@ local function accuracy(list)
     by[r.problem_id][1] = by[r.problem_id][1] + 1
     if r.correct then by[r.problem_id][2] = by[r.problem_id][2] + 1 end
   end
-  local means = {}
-  for i, id in ipairs(order) do means[i] = by[id][2] / by[id][1] end
-  local lo, hi = metrics.bootstrap_mean(means, 2000, 20260101)
+  local lo, hi = metrics.wilson(c, n)
   return { n = n, correct = c, accuracy = n > 0 and c / n or nil, lo = lo, hi = hi, problems = #order }
 end
 
@@ -128,9 +127,11 @@ function M.compute(recs)
   -- transforms: accuracy and consistency with the untransformed answer
   local base = {}
   for _, r in ipairs(plain) do base[table.concat({ r.problem_id, r.modality, r.candidates, r.trial_index }, "|")] = r end
-  local tr, torder = group(model, function(r) return r.transform end)
+  -- split by setting: K=4 and open answers are different tasks
+  local tr, torder = group(model, function(r) return r.transform .. "|" .. r.candidates end)
   for _, k in ipairs(torder) do
     local a = accuracy(tr[k])
+    a.candidates = k:match("|(.*)$")
     local agree, pairs_n = 0, 0
     for _, r in ipairs(tr[k]) do
       local b = base[table.concat({ r.problem_id, r.modality, r.candidates, r.trial_index }, "|")]
@@ -139,7 +140,7 @@ function M.compute(recs)
         if b.answer_original and b.answer_original == r.answer_original then agree = agree + 1 end
       end
     end
-    a.transform = k
+    a.transform = k:match("^(.-)|")
     a.consistency = pairs_n > 0 and agree / pairs_n or nil
     a.pairs = pairs_n
     sm.by_transform[#sm.by_transform + 1] = a
@@ -271,7 +272,7 @@ function M.markdown(sm, meta)
       tostring(meta.setup and meta.setup.extractor or opts.extractor), tostring(meta.setup and meta.setup.gnugo)),
     string.format("Scored model trials: %d; infrastructure errors not scored: %d.", sm.model_trials, sm.errors), "",
     "## Accuracy (untransformed prompts)", "",
-    "| modality | setting | tier | accuracy | 95% CI (problems resampled) | n |", "|---|---|---|---|---|---|" }
+    "| modality | setting | tier | accuracy | 95% CI (Wilson) | n |", "|---|---|---|---|---|---|" }
   for _, a in ipairs(sm.by_cell) do
     L[#L + 1] = string.format("| %s | %s | %s | %s | %s | %d |", a.modality, SETTINGS[a.candidates] or a.candidates, a.tier, pct(a.accuracy), ci(a), a.n)
   end
@@ -281,10 +282,11 @@ function M.markdown(sm, meta)
     L[#L + 1] = ""
     L[#L + 1] = "## Transforms"
     L[#L + 1] = ""
-    L[#L + 1] = "| transform | accuracy | 95% CI | consistency with the original | pairs |"
-    L[#L + 1] = "|---|---|---|---|---|"
+    L[#L + 1] = "| transform | setting | accuracy | 95% CI | consistency with the original | pairs |"
+    L[#L + 1] = "|---|---|---|---|---|---|"
     for _, a in ipairs(sm.by_transform) do
-      L[#L + 1] = string.format("| %s | %s | %s | %s | %d |", a.transform, pct(a.accuracy), ci(a), pct(a.consistency), a.pairs)
+      L[#L + 1] = string.format("| %s | %s | %s | %s | %s | %d |", a.transform, SETTINGS[a.candidates] or a.candidates, pct(a.accuracy), ci(a),
+        pct(a.consistency), a.pairs)
     end
   end
   L[#L + 1] = ""
@@ -365,6 +367,12 @@ function M.markdown(sm, meta)
       L[#L + 1] = string.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |", x[1], pct(x[2].accuracy), num(m.searche),
         pct(m.swr), pct(m.sfh), pct(m.scr), num(m.ssc), num(m.sbc), num(m.tnc), num(m.tmd), num(m.tmf), x[2].n)
     end
+    L[#L + 1] = ""
+    L[#L + 1] = string.format("MCTS/UCT: SFH is whether the top root move after the first playout is accepted; the root's children are shuffled "
+      .. "with the seed, so with uniform priors that first pick is a seeded random choice, not a judgement. Its trees (depth %s, %s nodes on average "
+      .. "here, open root) are deeper and larger than the paper's MCTS trees (depth about 5): no first-play urgency (Q = 0 for an unvisited child), "
+      .. "c_puct = 5 with uniform priors, full expansion of every new leaf and 200 playouts spread over the local moves.",
+      num(R.mcts_open.mean.tmd), num(R.mcts_open.mean.tnc))
     L[#L + 1] = ""
     L[#L + 1] = string.format("Engine-tree agreement (GNU Go's move is an accepted answer): %d of %d problems; the model's accuracy on them: %s%% (n = %d). TokenE is undefined for the references.",
       R.agreement.agree, R.agreement.of, pct(R.model_accuracy_where_agree.accuracy), R.model_accuracy_where_agree.n)

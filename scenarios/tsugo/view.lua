@@ -28,7 +28,7 @@ function M.overview(src, kit)
       values = { { a.accuracy, a.lo, a.hi } } }
   end
   local panels = {
-    { title = "Accuracy (95% case-bootstrap intervals)", html = html.raw(plot.bars({ title = "accuracy by modality, setting and tier",
+    { title = "Accuracy (95% Wilson intervals)", html = html.raw(plot.bars({ title = "accuracy by modality, setting and tier",
       ylabel = "accuracy", ymax = 1, percent = true, groups = groups })) },
     { title = "Accuracy table", html = html.table({ "modality", "setting", "tier", "accuracy", "n" }, rows) },
   }
