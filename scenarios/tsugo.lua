@@ -29,6 +29,20 @@
 --    with MCTS (--engine-playouts, 1000) when the solver gives up, and writes
 --    its reading as a narrative (scenarios/tsugo/player.lua);
 --    `random` picks an option or a local legal point.
+--  * Process metrics need a real extraction: the built-in extractor reads
+--    only the built-in engine player's narrative; a model run without
+--    --extractor MODEL records no trees and its report says "process
+--    metrics: not computed (no extractor)". CCER is the correct branch's
+--    rank among the candidates, so SCR stays on 0-100 (metrics.lua).
+--  * GNU Go (the reference, the K=4 proposals, the closed loop) reads the
+--    problem inside a tsumego frame (games/go/frame.lua; --gnugo-frame). GNU
+--    Go dying or answering garbage is an infrastructure error of that
+--    reference, named in the record and the report, never a scored miss.
+--  * --closed-loop (scenarios/tsugo/closed_loop.lua): the opponent answers
+--    from the local solver where it decides, framed GNU Go otherwise; a line
+--    is solved only when the goal is reached on the board (target captured
+--    for a kill, unconditionally alive for a live problem).
+--  * Accuracy intervals: 95% Wilson per cell.
 --  * Defaults follow the paper: temperature 0.7, up to 32768 output tokens.
 --    --robustness is the paper's robustness protocol (K=4 only, whatever
 --    --candidates says: its probe asks for an option letter): 10 problems stratified

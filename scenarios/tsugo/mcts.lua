@@ -29,8 +29,9 @@
 --    shuffled order, i.e. a seeded random choice, not a judgement;
 --  * depth and size: with c_puct = 5, uniform priors and Q = 0 for unvisited
 --    children (no first-play urgency), 200 playouts spread wide and every
---    new leaf is a full expansion, so trees here are deeper and larger
---    (TMD about 12-14 on the suite) than the paper's Smargo trees (about 5).
+--    new leaf is a full expansion, so trees here can be deeper and are much
+--    larger than the paper's MCTS trees (depth about 5); the report prints
+--    the measured means beside the paper's figure.
 local go = require "games.go"
 local solve = require "games.go.solve"
 local metrics = require "tabula.metrics"

@@ -369,8 +369,8 @@ function M.markdown(sm, meta)
     end
     L[#L + 1] = ""
     L[#L + 1] = string.format("MCTS/UCT: SFH is whether the top root move after the first playout is accepted; the root's children are shuffled "
-      .. "with the seed, so with uniform priors that first pick is a seeded random choice, not a judgement. Its trees (depth %s, %s nodes on average "
-      .. "here, open root) are deeper and larger than the paper's MCTS trees (depth about 5): no first-play urgency (Q = 0 for an unvisited child), "
+      .. "with the seed, so with uniform priors that first pick is a seeded random choice, not a judgement. Its trees here: depth %s, %s nodes on average "
+      .. "(open root), against depth about 5 for the paper's MCTS trees; the differences come from no first-play urgency (Q = 0 for an unvisited child), "
       .. "c_puct = 5 with uniform priors, full expansion of every new leaf and 200 playouts spread over the local moves.",
       num(R.mcts_open.mean.tmd), num(R.mcts_open.mean.tnc))
     L[#L + 1] = ""
