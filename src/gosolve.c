@@ -198,11 +198,53 @@ static int chain_safe(const go_board *b, const gs_query *q, int t, const uint8_t
     return alive && nl >= 2 && alive[t];
 }
 
+/* the eye space e[0..n-1] (empty points, 4-connected, n = 3..5) is a dead
+ * shape: with the attacker to move, straight and bent three, the pyramid
+ * (T) four, the bulky five and the crossed five (the attacker takes the vital
+ * point); whoever moves, the squared four. Other shapes: 0 */
+static int dead_shape(const go_board *b, const int *e, int n, int attacker_to_move)
+{
+    int deg[5] = { 0 }, edges = 0, sq = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            int d = e[i] - e[j];
+            if (d == 1 || d == -1 || d == b->stride || d == -b->stride) { deg[i]++; deg[j]++; edges++; }
+        }
+    /* connected: a tree has n - 1 edges; check reachability */
+    uint8_t seen[5] = { 1, 0, 0, 0, 0 };
+    int stack[5], ns = 0, reached = 1;
+    stack[ns++] = 0;
+    while (ns) {
+        int i = stack[--ns];
+        for (int j = 0; j < n; j++) {
+            int d = e[i] - e[j];
+            if (!seen[j] && (d == 1 || d == -1 || d == b->stride || d == -b->stride)) { seen[j] = 1; reached++; stack[ns++] = j; }
+        }
+    }
+    if (reached != n) return 0;
+    /* a 2x2 block inside the shape */
+    for (int i = 0; i < n && !sq; i++) {
+        int p = e[i], have = 0;
+        for (int j = 0; j < n; j++) if (e[j] == p + 1 || e[j] == p + b->stride || e[j] == p + b->stride + 1) have++;
+        sq = have == 3;
+    }
+    int maxdeg = 0;
+    for (int i = 0; i < n; i++) if (deg[i] > maxdeg) maxdeg = deg[i];
+    if (n == 4 && sq) return 1;                          /* squared four: dead */
+    if (!attacker_to_move) return 0;
+    if (n == 3) return 1;                                /* straight or bent three */
+    if (n == 4) return maxdeg == 3;                      /* pyramid four */
+    if (n == 5) return sq || maxdeg == 4;                /* bulky five, crossed five */
+    (void)edges;
+    return 0;
+}
+
 /* with the outside safe: the target is dead when its zone (the points reached
  * from it through empty points and defender stones) holds at most two empty
- * points, adjacent when two, all playable, and every attacker chain around the
- * zone holds an anchor (cannot be captured): one eye at most, no escape, no
- * seki; the attacker fills the zone and captures */
+ * points, adjacent when two, or a dead shape of three to five (dead_shape),
+ * all playable, and every attacker chain around the zone holds an anchor
+ * (cannot be captured): one eye at most, no escape, no seki; the attacker
+ * fills the zone and captures */
 static int zone_dead(const gs_solver *s, const go_board *b, const gs_query *q, int t)
 {
     if (!s->nanchors) return 0;
@@ -211,12 +253,12 @@ static int zone_dead(const gs_solver *s, const go_board *b, const gs_query *q, i
     memset(seen, 0, (size_t)area);
     memset(anchored, 0, (size_t)area);
     for (int k = 0; k < s->nanchors; k++) if (b->color[s->anchors[k]] == att) anchored[b->head[s->anchors[k]]] = 1;
-    int stack[GO_AREA], ns = 0, empties[2], ne = 0;
+    int stack[GO_AREA], ns = 0, empties[5], ne = 0;
     stack[ns++] = t; seen[t] = 1;
     while (ns) {
         int p = stack[--ns];
         if (b->color[p] == GO_EMPTY) {
-            if (ne == 2 || !q->allowed[p]) return 0;
+            if (ne == 5 || !q->allowed[p]) return 0;
             empties[ne++] = p;
         }
         int nb[4] = { p - 1, p + 1, p - b->stride, p + b->stride };
@@ -227,6 +269,7 @@ static int zone_dead(const gs_solver *s, const go_board *b, const gs_query *q, i
             seen[n] = 1; stack[ns++] = n;
         }
     }
+    if (ne >= 3) return dead_shape(b, empties, ne, b->to_move == att);
     if (ne == 2) {
         int d = empties[0] - empties[1];
         if (d != 1 && d != -1 && d != b->stride && d != -b->stride) return 0;

@@ -106,6 +106,24 @@ test("solver: with the outside safe, the attacker's stones outside the moves can
     "without the safe outside the zone test is off")
 end)
 
+test("solver: dead shapes with the outside safe: nakade three with the attacker to move, the squared four whoever moves", function()
+  local gosolve = require("tabula.c.gosolve").new(16)
+  -- black's corner group around a straight three on the edge (aa ba ca); white's wall is anchored
+  local g = go.from_rows(ROWS, "white")
+  local q = { attacker = "white", target = "ab", allowed = { "aa", "ba", "ca" }, nodes = 20000, outside_safe = true }
+  t.eq({ gosolve:solve(g, q) }, { "win", 0, 1 }, "white to move: dead at once (white takes the vital point)")
+  local h = go.from_rows(ROWS, "black")
+  t.eq({ gosolve:solve(h, q) }, { "win", 1, 1 }, "black to move lives at ba (one ply), not declared dead")
+  -- a squared four (aa ba ab bb) inside black's wall: dead even with black to move
+  local SQ = { "..XO...", "..XO...", "XXXO...", "OOOO...", ".......", ".......", "......." }
+  local s = go.from_rows(SQ, "black")
+  local sq = { attacker = "white", target = "ca", allowed = { "aa", "ba", "ab", "bb" }, nodes = 20000, outside_safe = true }
+  t.eq({ gosolve:solve(s, sq) }, { "loss", 0, 1 }, "black to move: the squared four is dead")
+  -- the same shape with an open outside is searched, not judged by the shape
+  sq.outside_safe = false
+  t.ok(select(3, gosolve:solve(s, sq)) > 1)
+end)
+
 test("solver: several targets, the attacker needing any one of them or all of them", function()
   local gosolve = require("tabula.c.gosolve").new(16)
   -- black: a chain with two one-point eyes (ba, da) and a stone in atari at ad
