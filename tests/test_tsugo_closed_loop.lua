@@ -15,9 +15,12 @@ local engine = require "tabula.engine"
 local gnugo = require "games.go.gnugo"
 local test, T = t.suite()
 
+-- the suite's first 24 problems (every tier; the whole suite is re-solved in test_go_suite)
 local function suite()
   local list = {}
-  for line in fs.read(t.root() .. "/games/go/suite.jsonl"):gmatch("[^\n]+") do list[#list + 1] = json.decode(line) end
+  for line in fs.read(t.root() .. "/games/go/suite.jsonl"):gmatch("[^\n]+") do
+    if #list < 24 then list[#list + 1] = json.decode(line) end
+  end
   return list
 end
 

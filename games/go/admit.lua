@@ -16,7 +16,38 @@ local OPTIONS = {
   { "seed", "int", 1, "generator seed" },
   { "out", "string", nil, "write generated problems here (JSONL)" },
   { "card", "string", nil, "write the suite's data card here (markdown)" },
+  { "gnugo", "string", "/usr/games/gnugo", "with --generate: keep a problem only when GNU Go on the framed board finds a key move (none: no check)" },
+  { "shared", "string", nil, "with --generate: refuse copies (up to symmetry, colour and translation) of the problems in these SGF folders (comma-separated)" },
 }
+
+-- confirm_with(path) -> confirm(p) for the generator: GNU Go's owl reader on
+-- the framed board (games.go.frame) must answer with one of the key moves
+local function confirm_with(e)
+  local go = require "games.go"
+  local gnugo = require "games.go.gnugo"
+  return function(p)
+    local attacker = go.other(p.goal == "live" and p.to_play or go.other(p.to_play))
+    gnugo.setup(e, p, attacker)
+    local code, pt = (p.goal == "kill" and gnugo.owl_attack or gnugo.owl_defend)(e, p.target)
+    for _, c in ipairs(p.correct) do if code > 0 and pt == c then return true end end
+    return false, string.format("framed GNU Go answers %s, not a key move", code > 0 and tostring(pt) or "nothing")
+  end
+end
+
+-- fingerprints(dirs) -> set of the shared problems' fingerprints, count
+local function fingerprints(dirs)
+  local collect = require "games.go.collect"
+  local gen = require "games.go.generate"
+  local set, n = {}, 0
+  for dir in dirs:gmatch("[^,]+") do
+    for _, f in ipairs(collect.files({ dir })) do
+      for _, p in ipairs((collect.load(f))) do
+        if p.stones then set[gen.fingerprint(p.stones, p.size)] = true; n = n + 1 end
+      end
+    end
+  end
+  return set, n
+end
 
 -- prove(p, opts) -> "agree" | "disagree" | "unknown", detail
 function M.prove(p, opts)
@@ -63,8 +94,9 @@ local function card(path, list, opts, tries)
     "(src/gosolve.c), so TsuGO runs with no external data. Regenerate it byte for byte with:",
     "",
     "```sh",
-    string.format("./tabula admit go --generate %d --seed %d --nodes %d --out games/go/suite.jsonl --card games/go/SUITE.md",
-      opts.generate, opts.seed, opts.nodes),
+    string.format("./tabula admit go --generate %d --seed %d --nodes %d%s%s --out games/go/suite.jsonl --card games/go/SUITE.md",
+      opts.generate, opts.seed, opts.nodes, opts.gnugo ~= "/usr/games/gnugo" and (" --gnugo " .. opts.gnugo) or "",
+      opts.shared and (" --shared " .. opts.shared) or ""),
     "```",
     "",
     string.format("%d problems from %d candidates (seed %d). Every problem: 19x19, a corner or top-side", #list, tries, opts.seed),
@@ -76,8 +108,13 @@ local function card(path, list, opts, tries)
     "(seki counts as life); the attacker when it is captured. Kept: the side to play wins, the",
     "other side would win moving first, one or two first moves work (`correct`; every other",
     "allowed move is proven to fail: `wrong`), no answer changes with who wins kos. `depth` is",
-    "the proof length in plies; tiers: Easy <= 3, Intermediate <= 5, Medium <= 7, Hard > 7.",
-    "Duplicates up to the 8 symmetries and colour are removed. License: CC0.",
+    "the proof length in plies (the main line's depth); `branching` the legal first moves. Tiers by",
+    "main-line depth: Easy <= 3, Intermediate <= 5, Medium <= 7, Hard > 7, one tier harder when",
+    string.format("branching >= %d.", require("games.go.generate").WIDE),
+    "Duplicates up to the 8 symmetries and colour are removed. "
+      .. (opts.gnugo ~= "none" and string.format("Every key is confirmed by GNU Go %s (level 10) on the framed board (games/go/frame.lua): its owl reader's move is a key move. ", tostring(opts.gnugo_version)) or "")
+      .. (opts.known_count and string.format("No problem is a copy (up to symmetry, colour and translation) of the %d problems in %s. ", opts.known_count, opts.shared) or "")
+      .. "License: CC0.",
     "",
     "| tier | problems |", "|---|---|",
   }
@@ -98,8 +135,26 @@ function M.main(args)
   if opts == nil then return 0 end
   if opts.generate > 0 then
     local gen = require "games.go.generate"
-    local list, tries = gen.run({ count = opts.generate, seed = opts.seed, nodes = opts.nodes },
-      function(line) io.stderr:write(line, "\n") end)
+    local known, nknown
+    if opts.shared then known, nknown = fingerprints(opts.shared) end
+    local list, tries
+    local function generate(confirm)
+      list, tries = gen.run({ count = opts.generate, seed = opts.seed, nodes = opts.nodes, confirm = confirm, known = known },
+        function(line) io.stderr:write(line, "\n") end)
+    end
+    if opts.gnugo ~= "none" then
+      if fs.kind(opts.gnugo) ~= "file" then cli.fail("admit go: no GNU Go at %s (give --gnugo none to skip the check)", opts.gnugo) end
+      require("tabula.loop").run(function()
+        local e = require("games.go.gnugo").start({ path = opts.gnugo, level = 10 })
+        opts.gnugo_version = e:command("version")
+        local ok, err = pcall(generate, confirm_with(e))
+        e:close()
+        if not ok then error(err, 0) end
+      end)
+    else
+      generate(nil)
+    end
+    opts.known_count = nknown
     local out = {}
     for i, p in ipairs(list) do out[i] = json.canonical(p) end
     local text = table.concat(out, "\n") .. "\n"

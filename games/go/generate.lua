@@ -18,10 +18,19 @@ local transform = require "games.go.transform"
 
 local M = {}
 
+-- tiers by main-line depth (the proof's plies) and branching (the legal first
+-- moves to choose from): the depth's tier, one tier harder when the problem
+-- offers at least M.WIDE legal first moves
 M.TIERS = { { 3, "Easy" }, { 5, "Intermediate" }, { 7, "Medium" }, { math.huge, "Hard" } }
+M.WIDE = 7
 
-local function tier_of(depth)
-  for _, t in ipairs(M.TIERS) do if depth <= t[1] then return t[2] end end
+function M.tier_of(depth, branching)
+  for i, t in ipairs(M.TIERS) do
+    if depth <= t[1] then
+      if (branching or 0) >= M.WIDE and i < #M.TIERS then return M.TIERS[i + 1][2] end
+      return t[2]
+    end
+  end
 end
 
 local function rng(seed)
@@ -107,6 +116,34 @@ function M.identity(p)
     local q = transform.apply(p, { symmetry = sym, invert = p.to_play == "white" })
     local k = table.concat(q.stones.black, ",") .. "|" .. table.concat(q.stones.white, ",")
     if not best or k < best then best = k end
+  end
+  return best
+end
+
+-- fingerprint(stones) -> the stone pattern up to the 8 symmetries, colour and
+-- translation (each variant moved to the top-left corner; the smallest key):
+-- the same problem anywhere on the board, turned or with colours swapped
+function M.fingerprint(stones, size)
+  size = size or 19
+  local best
+  for _, sym in ipairs(transform.SYMMETRIES) do
+    for _, swap in ipairs({ false, true }) do
+      local pts = {}
+      local x0, y0 = math.huge, math.huge
+      for _, c in ipairs({ "black", "white" }) do
+        local col = (c == "black") ~= swap and "b" or "w"
+        for _, pt in ipairs(stones[c]) do
+          local x, y = go.sgf_xy(transform.point(pt, sym, size))
+          pts[#pts + 1] = { x, y, col }
+          x0, y0 = math.min(x0, x), math.min(y0, y)
+        end
+      end
+      local keys = {}
+      for i, q in ipairs(pts) do keys[i] = string.format("%s%d.%d", q[3], q[1] - x0, q[2] - y0) end
+      table.sort(keys)
+      local k = table.concat(keys, ",")
+      if not best or k < best then best = k end
+    end
   end
   return best
 end
@@ -197,7 +234,9 @@ local function prove(stones, defender, attacker, box, to_play, opts)
   return p
 end
 
--- run(opts, log) -> problems. opts: count, seed, nodes, depth, tries (give up after)
+-- run(opts, log) -> problems. opts: count, seed, nodes, depth, tries (give up after),
+-- confirm(p) -> true | false, why (e.g. framed GNU Go agrees with the key),
+-- known (set of fingerprints not to reproduce, e.g. the shared collections')
 function M.run(opts, log)
   local r = rng(opts.seed or 1)
   local out, seen, tries = {}, {}, 0
@@ -210,6 +249,13 @@ function M.run(opts, log)
     if not seen[key] then
       seen[key] = true
       local p = prove(stones, defender, attacker, box, to_play, opts)
+      local why
+      if p and opts.known and opts.known[M.fingerprint(p.stones)] then p, why = nil, "a copy of a shared problem" end
+      if p and opts.confirm then
+        local ok, w = opts.confirm(p)
+        if not ok then p, why = nil, w end
+      end
+      if why and log then log(string.format("try %d rejected: %s", tries, why)) end
       if p then
         p.id = string.format("tabula-go-%04d", #out + 1)
         p.source = "tabula-generator"
@@ -217,7 +263,8 @@ function M.run(opts, log)
         p.convention = "solver proof"
         p.seed = opts.seed or 1
         p.try = tries
-        p.tier = tier_of(p.depth)
+        p.branching = #p.correct + #p.wrong
+        p.tier = M.tier_of(p.depth, p.branching)
         p.correct_gtp = {}
         for i, pt in ipairs(p.correct) do p.correct_gtp[i] = go.to_gtp(pt, 19) end
         p.grid = go.position(19, p.stones, p.to_play):grid()
