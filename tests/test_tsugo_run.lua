@@ -279,14 +279,14 @@ test("a model with no extractor model: no trees, no process numbers, the report 
 end)
 
 test("closed loop over the mock server: the solver's defence, a solved line and a refuted one", function()
-  local rules = { { match = "Black answers at O18", reply = "answer is S19" }, { match = "Black answers at T19", reply = "answer is R19" },
+  local rules = { { match = "Black answers at T19", reply = "answer is R19" },
     { match = "Black answers at O19", reply = "answer is R19" },
     { match = "White to play. No candidate", reply = "answer is S19" }, { reply = "answer is R19" } }
   local recs, log, _, s = run_mock("openai", { "--candidates", "open", "--closed-loop", "--ids", "t1,t3" }, rules)
   s:close()
   local by = {}
   for _, r in ipairs(recs) do by[r.problem_id] = r end
-  t.eq(by.t1.closed_loop, { solved = true, reason = "target_captured", moves = { "S19", "O19", "R19", "T19", "R19", "O18", "S19" }, model_moves = 4 })
+  t.eq(by.t1.closed_loop, { solved = true, reason = "target_captured", moves = { "S19", "O19", "R19", "T19", "R19", "S19", "R19" }, model_moves = 4 })
   t.eq(by.t3.closed_loop.solved, false)
   t.eq(by.t3.correct, false)
   local turn

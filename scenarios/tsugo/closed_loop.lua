@@ -11,11 +11,13 @@
 --    reaching its own goal fails the line; so do an illegal move, no answer,
 --    and reaching the move limit (ceil(depth / 2) + 4 model moves) without the
 --    goal;
---  * the opponent's reply comes from the local solver where it decides: a
---    reply proven to refute the model's line if there is one, else the
---    proven-losing reply that resists longest; where the solver cannot decide
---    any reply, from GNU Go's owl reader on the framed board (games.go.frame:
---    its best local attack or defence of the target), else from MCTS/UCT;
+--  * the opponent's reply comes from the local solver where it decides (5000
+--    nodes per reply tried; the replies tried are the target's liberties and
+--    the allowed points within two steps of it, at most 16): a reply proven
+--    to refute the model's line if there is one, else the proven-losing
+--    reply that resists longest; where the solver cannot decide every reply
+--    tried, from GNU Go's owl reader on the framed board (games.go.frame: its
+--    best local attack or defence of the target), else from MCTS/UCT;
 --  * at the limit the record also keeps what framed GNU Go thinks of the
 --    final position (`gnugo_view`), never as the verdict.
 --  An opponent pass is shown as "pass".
@@ -46,6 +48,31 @@ local function gnugo_move(e, g, s, q)
   local ask = g:to_move() == s.attacker and gnugo.owl_attack or gnugo.owl_defend
   local code, pt = ask(e, s.target)
   return pt, code > 0
+end
+
+-- candidates(g, query) -> the opponent's replies the solver tries, nearest the
+-- target first: its liberties, then allowed points within two steps of it,
+-- at most M.REPLIES of them
+M.REPLIES = 16
+local function candidates(g, query)
+  local chain, libs = g:group(query.target)
+  local allowed, near, out, seen = {}, {}, {}, {}
+  for _, pt in ipairs(query.allowed) do allowed[pt] = true end
+  for _, st in ipairs(chain or {}) do
+    local x, y = go.sgf_xy(st)
+    for dx = -2, 2 do
+      for dy = -2 + math.abs(dx), 2 - math.abs(dx) do
+        local nx, ny = x + dx, y + dy
+        if nx >= 0 and ny >= 0 and nx < g:size() and ny < g:size() then near[go.xy_sgf(nx, ny)] = true end
+      end
+    end
+  end
+  local function add(pt)
+    if #out < M.REPLIES and not seen[pt] and allowed[pt] then seen[pt] = true; out[#out + 1] = pt end
+  end
+  for _, l in ipairs(libs or {}) do add(l) end
+  for _, pt in ipairs(query.allowed) do if near[pt] then add(pt) end end
+  return out
 end
 
 -- solver_reply(g, q) -> point | "pass" | nil: the opponent's reply by the solver, nil when it cannot decide
@@ -87,7 +114,7 @@ function M.run(spec)
   s.attacker = go.other(s.defender)
   local query = {}
   for k, v in pairs(s.query) do query[k] = v end
-  query.nodes = spec.nodes or 20000
+  query.nodes = spec.nodes or 5000
   query.depth = math.min(query.depth or 40, 40)
   local g = go.position(q.size, q.stones, q.to_play)
   local me, them = q.to_play, go.other(q.to_play)
@@ -125,7 +152,7 @@ function M.run(spec)
       return finish(false, "limit", { gnugo_view = view })
     end
     -- the opponent's reply
-    local reply = solver_reply(g, query, query.allowed)
+    local reply = solver_reply(g, query, candidates(g, query))
     if not reply and spec.gnugo then
       local ok, pt = pcall(spec.gnugo.with, spec.gnugo, function(e) return (gnugo_move(e, g, s, q)) end)
       if not ok then
