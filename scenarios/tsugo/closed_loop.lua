@@ -106,7 +106,7 @@ end
 -- run(spec) -> result | nil, infra error
 -- spec: q (presented problem), first (SGF of the model's first move), frame,
 -- say(text, position) -> reply | nil, err (the next model turn), P (prompts), gnugo (pool or nil), seed,
--- nodes (solver budget per call, default 20000)
+-- nodes (solver budget per reply tried, default 5000)
 function M.run(spec)
   local q = spec.q
   local s = mcts.setting(q)
