@@ -8,6 +8,7 @@
 #include <lua.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,12 +20,29 @@ static proc_t *check_proc(lua_State *L)
     return luaL_checkudata(L, 1, PROC_MT);
 }
 
-/* spawn({argv...}, stderr_mode) -> proc | nil, message */
+/* the flag options of spawn's third argument */
+static int spawn_flags(lua_State *L, int idx)
+{
+    if (lua_isnoneornil(L, idx)) return 0;
+    luaL_checktype(L, idx, LUA_TTABLE);
+    int flags = 0;
+    lua_getfield(L, idx, "protocol");
+    if (lua_toboolean(L, -1)) flags |= PROC_PROTOCOL;
+    lua_getfield(L, idx, "owned");
+    if (lua_toboolean(L, -1)) flags |= PROC_OWNED;
+    lua_pop(L, 2);
+    return flags;
+}
+
+/* spawn({argv...}, stderr_mode [, {protocol = bool, owned = bool}]) -> proc | nil, message.
+ * protocol: the pipes are the child's fd 3 and 4 (stdout goes to our stderr);
+ * owned: the child dies with this process (see proc.h) */
 static int l_spawn(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     static const char *const modes[] = {"null", "inherit", "stdout", NULL};
     int mode = luaL_checkoption(L, 2, "null", modes);
+    int flags = spawn_flags(L, 3);
     lua_Integer n = luaL_len(L, 1);
     if (n < 1) return luaL_argerror(L, 1, "argv is empty");
     char **argv = lua_newuserdatauv(L, sizeof(char *) * (size_t)(n + 1), 0);  /* freed by GC */
@@ -39,7 +57,7 @@ static int l_spawn(lua_State *L)
     p->in_fd = p->out_fd = -1;
     p->exited = 1;
     luaL_setmetatable(L, PROC_MT);
-    if (proc_spawn(p, argv, mode)) {
+    if (proc_spawn_ex(p, argv, mode, flags)) {
         int e = errno;
         p->exited = 1;
         luaL_pushfail(L);
@@ -165,6 +183,106 @@ static int l_read_fd(lua_State *L)
     return push_read(L, buf, read(fd, buf, sizeof buf));
 }
 
+/* cloexec(fd): close fd in the programs this process starts */
+static int l_cloexec(lua_State *L)
+{
+    int fd = (int)luaL_checkinteger(L, 1);
+    int fl = fcntl(fd, F_GETFD);
+    if (fl >= 0) fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+    return 0;
+}
+
+static int l_getppid(lua_State *L)
+{
+    lua_pushinteger(L, getppid());
+    return 1;
+}
+
+/* state(pid) -> "R", "S", "T" (stopped), ... or nil when unknown (no such process) */
+static int l_state(lua_State *L)
+{
+    int c = proc_state((pid_t)luaL_checkinteger(L, 1));
+    if (!c) return 0;
+    char s[2] = {(char)c, 0};
+    lua_pushstring(L, s);
+    return 1;
+}
+
+/* write_fd(fd, data) -> true | nil, message: a blocking write of all of data to
+ * an inherited descriptor (a worker answers its parent on fd 4 so) */
+static int l_write_fd(lua_State *L)
+{
+    int fd = (int)luaL_checkinteger(L, 1);
+    size_t len;
+    const char *s = luaL_checklstring(L, 2, &len);
+    while (len) {
+        ssize_t w = write(fd, s, len);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            struct pollfd pf = {fd, POLLOUT, 0};
+            poll(&pf, 1, -1);
+            continue;
+        }
+        if (w < 0) {
+            luaL_pushfail(L);
+            lua_pushstring(L, strerror(errno));
+            return 2;
+        }
+        s += w; len -= (size_t)w;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* SIGINT/SIGTERM while trapped: the owned children are killed at once (even if
+ * the Lua side is busy) and the signal number is written to the trap pipe */
+static int trap_pipe[2] = {-1, -1};
+
+static void on_trapped(int sig)
+{
+    int e = errno;
+    proc_kill_owned();
+    unsigned char b = (unsigned char)sig;
+    ssize_t w = write(trap_pipe[1], &b, 1);
+    (void)w;
+    errno = e;
+}
+
+/* trap() -> fd: from now on SIGINT and SIGTERM kill the owned children and
+ * make fd readable (read_fd gives the signal numbers as bytes); a second
+ * signal acts as if untrapped */
+static int l_trap(lua_State *L)
+{
+    if (trap_pipe[0] < 0 && pipe2(trap_pipe, O_CLOEXEC | O_NONBLOCK))
+        return luaL_error(L, "trap: %s", strerror(errno));
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_trapped;
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    lua_pushinteger(L, trap_pipe[0]);
+    return 1;
+}
+
+/* untrap(): SIGINT and SIGTERM act as by default again */
+static int l_untrap(lua_State *L)
+{
+    (void)L;
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    return 0;
+}
+
+/* kill_owned(): SIGKILL every owned child's process group now */
+static int l_kill_owned(lua_State *L)
+{
+    (void)L;
+    proc_kill_owned();
+    return 0;
+}
+
 int luaopen_tabula_proc(lua_State *L)
 {
     static const luaL_Reg methods[] = {
@@ -173,7 +291,9 @@ int luaopen_tabula_proc(lua_State *L)
     };
     static const luaL_Reg meta[] = {{"__gc", l_gc}, {"__close", l_gc}, {NULL, NULL}};
     static const luaL_Reg fns[] = {{"spawn", l_spawn}, {"getpid", l_getpid}, {"signal", l_signal},
-                                     {"read_fd", l_read_fd}, {NULL, NULL}};
+                                     {"read_fd", l_read_fd}, {"write_fd", l_write_fd}, {"getppid", l_getppid},
+                                     {"state", l_state}, {"trap", l_trap}, {"untrap", l_untrap},
+                                     {"kill_owned", l_kill_owned}, {"cloexec", l_cloexec}, {NULL, NULL}};
     luaL_newmetatable(L, PROC_MT);
     luaL_setfuncs(L, meta, 0);
     luaL_newlib(L, methods);

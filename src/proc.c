@@ -5,12 +5,69 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* the PROC_OWNED children not yet reaped (0: a free slot) */
+#define MAX_OWNED 256
+static volatile pid_t owned[MAX_OWNED];
+
+static void own(pid_t pid)
+{
+    static int at_exit;
+    if (!at_exit) { atexit(proc_kill_owned); at_exit = 1; }
+    for (int i = 0; i < MAX_OWNED; i++)
+        if (owned[i] == 0) { owned[i] = pid; return; }
+}
+
+static void disown(pid_t pid)
+{
+    for (int i = 0; i < MAX_OWNED; i++)
+        if (owned[i] == pid) owned[i] = 0;
+}
+
+void proc_kill_owned(void)
+{
+    for (int i = 0; i < MAX_OWNED; i++)
+        if (owned[i] > 0) { kill(-owned[i], SIGKILL); kill(owned[i], SIGKILL); }
+}
+
+int proc_state(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    char *end = strrchr(buf, ')');               /* the name in parentheses may hold anything */
+    return end && end[1] == ' ' && end[2] ? end[2] : 0;
+}
+
+/* in the child of a PROC_PROTOCOL spawn: the pipes become fd 3 (read) and fd 4
+ * (write), stdin is /dev/null and stdout joins stderr */
+static void protocol_fds(int rd, int wr)
+{
+    int a = fcntl(rd, F_DUPFD_CLOEXEC, 10), b = fcntl(wr, F_DUPFD_CLOEXEC, 10);
+    int dn = open("/dev/null", O_RDONLY);
+    if (dn >= 0) dup2(dn, 0);
+    dup2(2, 1);
+    dup2(a, 3);                                  /* dup2 clears close-on-exec on 3 and 4 */
+    dup2(b, 4);
+}
+
 int proc_spawn(proc_t *p, char *const argv[], int stderr_mode)
+{
+    return proc_spawn_ex(p, argv, stderr_mode, 0);
+}
+
+int proc_spawn_ex(proc_t *p, char *const argv[], int stderr_mode, int flags)
 {
     int in[2], out[2], st[2];
     memset(p, 0, sizeof *p);
@@ -19,6 +76,7 @@ int proc_spawn(proc_t *p, char *const argv[], int stderr_mode)
     if (pipe2(in, O_CLOEXEC)) return -1;
     if (pipe2(out, O_CLOEXEC)) { close(in[0]); close(in[1]); return -1; }
     if (pipe2(st, O_CLOEXEC)) { close(in[0]); close(in[1]); close(out[0]); close(out[1]); return -1; }
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -27,13 +85,21 @@ int proc_spawn(proc_t *p, char *const argv[], int stderr_mode)
         return -1;
     }
     if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
+        if (flags & PROC_OWNED) {
+            setpgid(0, 0);
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent) _exit(127);   /* the parent died before prctl */
+        }
+        if (!(flags & PROC_PROTOCOL)) {
+            dup2(in[0], 0);
+            dup2(out[1], 1);
+        }
         if (stderr_mode == PROC_STDERR_STDOUT) dup2(out[1], 2);
         else if (stderr_mode == PROC_STDERR_NULL) {
             int dn = open("/dev/null", O_WRONLY);
             if (dn >= 0) dup2(dn, 2);
         }
+        if (flags & PROC_PROTOCOL) protocol_fds(in[0], out[1]);
         signal(SIGPIPE, SIG_DFL);
         execvp(argv[0], argv);
         int e = errno;
@@ -41,6 +107,7 @@ int proc_spawn(proc_t *p, char *const argv[], int stderr_mode)
         (void)w;
         _exit(127);
     }
+    if (flags & PROC_OWNED) { setpgid(pid, pid); own(pid); }
     close(in[0]); close(out[1]); close(st[1]);
     int e = 0;
     ssize_t r;
@@ -49,6 +116,7 @@ int proc_spawn(proc_t *p, char *const argv[], int stderr_mode)
     if (r == (ssize_t)sizeof e) {                  /* exec failed */
         close(in[1]); close(out[0]);
         waitpid(pid, NULL, 0);
+        disown(pid);
         errno = e;
         return -1;
     }
@@ -92,6 +160,7 @@ int proc_reap(proc_t *p, int wait)
     pid_t r;
     do r = waitpid(p->pid, &status, wait ? 0 : WNOHANG); while (r < 0 && errno == EINTR);
     if (r == p->pid) {
+        disown(p->pid);
         p->exited = 1;
         p->status = status;
         return 1;

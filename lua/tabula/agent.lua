@@ -19,13 +19,15 @@
 -- loss. 400/401/403/404 are configuration errors (err.config: bad key, no
 -- permission, unknown model, invalid request): they fail at once, every later
 -- call of that model fails the same way without a request, and the runner
--- stops the run. Keys echoed by a server are redacted from every message.
+-- stops the run; so do a refused connection, DNS and TLS failures (UNREACHABLE)
+-- before any request of that model reached its server (later they are transient). Keys echoed by a server are redacted from every message.
 local http = require "tabula.http"
 local json = require "tabula.json"
 local fs = require "tabula.fs"
 local loop = require "tabula.loop"
 local models = require "tabula.models"
 local secrets = require "tabula.secrets"
+local budget = require "tabula.budget"
 
 local M = {}
 
@@ -159,6 +161,11 @@ function Agent:endpoint()
   return self.headers, self.base
 end
 
+-- libcurl's codes for a server that cannot be reached at all: proxy or host
+-- not resolved, connection refused, TLS handshake or certificate failures
+M.UNREACHABLE = { [5] = true, [6] = true, [7] = true, [35] = true, [51] = true, [58] = true, [59] = true,
+  [60] = true, [77] = true, [83] = true, [90] = true, [91] = true }
+
 -- what a failure message starts with
 local function where(cfg, url) return string.format("model %s at %s", cfg.name, url) end
 
@@ -195,8 +202,11 @@ function Agent:attempt(req, stream, deadline)
     local e = infra("transport", string.format("%s: transport error %s: %s", where(cfg, url), tostring(code), tostring(msg)))
     e.retry = true
     e.timed_out = code == 28
+    -- no server reached yet at this URL (refused, DNS, TLS): a configuration error, like a 401
+    if M.UNREACHABLE[code] and not (self.limit or {}).reached then e.config, e.retry = true, false end
     return nil, e
   end
+  if self.limit then self.limit.reached = true end
   if res.status ~= 200 then
     local said = server_said(self.provider, stream and table.concat(raw) or res.body)
     local e = infra("http", string.format("%s: HTTP %d: %s", where(cfg, url), res.status, said), res.status)
@@ -268,6 +278,8 @@ function Agent:reply(conversation, ctx)
   local l = self.limit or limiter(self.cfg, self.opts)
   self.limit = l
   if l.config_error then return nil, l.config_error end   -- no request: it would fail the same way
+  local ticket <close>, refused = budget.reserve(self.cfg, req.body)   -- the run-wide budgets: worst case first
+  if not ticket then return nil, refused end
   local max_attempts = self.opts.max_attempts or 6
   local budget = self.opts.time_budget or 1800
   local started = loop.now()
@@ -282,6 +294,7 @@ function Agent:reply(conversation, ctx)
       reply.attempts = attempt
       reply.cost = models.cost(self.cfg.prices, reply.usage)
       spend(reply)
+      ticket:settle(reply)
       if cpath then self:store(cpath, reply) end
       reply.cached = false
       return reply

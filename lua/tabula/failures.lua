@@ -16,6 +16,7 @@ M.OPTIONS = {
   { "call-deadline", "number", 1800, "seconds one model call may take in all, retries and streaming included", min = 0.001 },
   { "max-in-flight", "int", nil, "model requests in flight at once per model (default: --concurrency)", min = 1 },
   { "max-reply-bytes", "int", 8388608, "largest model reply; a larger one is an infrastructure error", min = 1 },
+  { "trial-timeout", "number", 3600, "seconds a worker process (--workers) may stay silent or stopped with trials in flight before it is killed and its trials re-queued", min = 0.001 },
 }
 
 -- agent_options(opts) -> the agent's options for these run options

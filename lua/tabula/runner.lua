@@ -22,6 +22,8 @@ local cli = require "tabula.cli"
 local secrets = require "tabula.secrets"
 local failures = require "tabula.failures"
 local run_identity = require "tabula.run_identity"
+local budget = require "tabula.budget"
+local proc = require "tabula.c.proc"
 
 local M = {}
 
@@ -65,7 +67,8 @@ end
 -- plays a trial, re-queueing it after an infrastructure error up to `retries`
 -- times; then it is recorded as an error. A configuration error (bad key,
 -- unknown model) is returned as the second value; nil alone means the trial was
--- cut because the run is stopping (it runs again on resume). A bug raises.
+-- cut because the run is stopping or a run-wide budget refused one of its
+-- calls (it runs again on resume). A bug raises.
 function M.attempt(play, trial, retries, scenario_file, stopped)
   retries = retries or 2
   local err
@@ -74,6 +77,7 @@ function M.attempt(play, trial, retries, scenario_file, stopped)
     if ok and r then return r end
     if ok then err = e else err = r end
     if stopped and stopped() then return nil end   -- cut: not recorded, it runs again on resume
+    if budget.is_refusal(err) then return nil end  -- ended as `budget`: not recorded either
     if failures.is_config(err) then return nil, err end
     if attempt < retries then
       io.stderr:write(require("tabula.terminal").clean(secrets.redact(string.format("trial %s: infrastructure error, re-queued: %s", trial.id, tostring(err.message)))), "\n")
@@ -89,7 +93,9 @@ function M.store(store)
 end
 
 -- run{ dir, meta, trials | planner, total, store, begin, play, concurrency, retries, progress, pool, budget }
---   -> recorded, errors, over (the budget that stopped the run, if one did)
+--   -> recorded, errors, over (the budget that stopped the run, if one did,
+--   with the final spend once the calls in flight ended)
+-- budget is the run's ledger (tabula.budget.new): it binds every model call.
 -- play(trial) -> record | nil, infra_error. A record needs trial_id and status
 -- ("success" / "failure"); an infra error is { infra = true, message = ... }.
 -- With a worker pool (tabula.workers), trials are played in worker processes
@@ -98,6 +104,26 @@ end
 -- a trial that ends as an infrastructure error is not written there (the
 -- scenario's reports read only finished matches); it is counted in `errors`
 -- and runs again on resume.
+--
+-- SIGINT (Ctrl-C) or SIGTERM during the run kills the workers at once (in the
+-- signal handler), prints "interrupted: N of M trials recorded; run the same
+-- command to continue" and exits with 128 + the signal (130 for Ctrl-C): the
+-- records written so far are on disk, the trials in flight run again on resume.
+local function on_interrupt(count, total)
+  local fd = proc.trap()
+  return loop.spawn(function()
+    while true do
+      loop.await_fd(fd, "r")
+      local got = proc.read_fd(fd)
+      if got and #got > 0 then
+        io.stderr:write(string.format("\ninterrupted: %d of %d trials recorded; run the same command to continue\n", count(), total()))
+        io.stderr:flush()
+        os.exit(128 + got:byte(1))
+      end
+    end
+  end)
+end
+
 function M.run(spec)
   local file, id_field = M.store(spec.store)
   local done, info = M.prepare(spec.dir, spec.meta, spec.accept_changes, spec.store)
@@ -114,13 +140,21 @@ function M.run(spec)
     if not done[t.id] then pending[#pending + 1] = t end
   end
   local total = spec.total or #pending
+  local function recorded_now()
+    local n = 0
+    for _, t in ipairs(spec.trials or pending) do
+      if done[t.id] then n = n + 1 end
+    end
+    return n
+  end
+  local interrupt = on_interrupt(recorded_now, function() return spec.trials and #spec.trials or math.max(total, #pending) end)
   local writer = records.writer(spec.dir .. "/" .. file, { index = id_field == "trial_id" })
   local finished, errors = 0, 0
   if spec.trials and #pending < #spec.trials then
     io.stderr:write(string.format("resuming: %d of %d trials already recorded\n", #spec.trials - #pending, #spec.trials))
   end
   local stop   -- a configuration error (bad key, unknown model): no more trials start
-  local over   -- a run-wide budget was reached: no more trials start
+  local ledger = spec.budget   -- once it refused a call (ledger.over) no more trials start
   local function stopped() return stop ~= nil end
   local scenario_file = spec.meta and spec.meta.scenario_file
   local play_one = spec.pool and function(trial) return spec.pool:play(trial, stopped) end
@@ -130,7 +164,7 @@ function M.run(spec)
   -- take() -> the next trial to play, or nil when there is none left
   local function take()
     while true do
-      if stop or over then return nil end
+      if stop or (ledger and ledger.over) then return nil end
       if next_i <= #pending then
         next_i = next_i + 1
         return pending[next_i - 1]
@@ -151,12 +185,8 @@ function M.run(spec)
     end
   end
   local function one(trial)
-    if spec.budget then
-      over = spec.budget:reached()
-      if over then return end
-    end
-    local rec, config, spent = play_one(trial)
-    if spec.budget then spec.budget:collect(spent) end
+    if ledger and ledger.over then return end
+    local rec, config = play_one(trial)
     if config then stop = stop or config end
     if not rec then return end
     if rec.status == "error" then errors = errors + 1 end
@@ -188,13 +218,12 @@ function M.run(spec)
   g:wait()
   writer:close()
   if spec.pool then spec.pool:close() end
-  if spec.budget then spec.budget:close() end
+  local over = ledger and ledger:reached()
+  if ledger then ledger:close() end
+  proc.untrap()
+  loop.cancel(interrupt)
   if stop then failures.stop_run(stop, math.max(total, #pending) - finished) end
-  local recorded = 0
-  for _, t in ipairs(spec.trials or pending) do
-    if done[t.id] then recorded = recorded + 1 end
-  end
-  return recorded, errors, over
+  return recorded_now(), errors, over
 end
 
 return M

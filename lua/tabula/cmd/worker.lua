@@ -1,5 +1,6 @@
 -- tabula worker — internal: plays trials for a `tabula run --workers N` parent
--- over stdin/stdout (see tabula.workers). Not meant to be run by hand.
+-- over the protocol pipes on fd 3 and 4 (see tabula.workers). Not meant to be
+-- run by hand.
 local loop = require "tabula.loop"
 local workers = require "tabula.workers"
 local runner = require "tabula.runner"
