@@ -55,7 +55,10 @@ end
 
 -- alive(pid): the process exists and is not a zombie
 function M.alive(pid)
-  local s = proc.state(pid)
+  local f = io.open("/proc/" .. math.tointeger(pid) .. "/stat")
+  local stat = f and f:read("a")
+  if f then f:close() end
+  local s = stat and stat:match("%) (%a)")
   return s ~= nil and s ~= "Z" and s ~= "X"
 end
 
