@@ -224,12 +224,6 @@ function Pool:close()
   self.closed = true
 end
 
--- kill(): kill every worker now (the run is interrupted)
-function Pool:kill()
-  self.closed = true
-  proc.kill_owned()
-end
-
 -- serve(setup) — the worker's side: read the job, then trial ids, and answer
 -- each. setup(job) -> play(trial_id, trial?) -> record | nil[, config_error], teardown().
 -- A bug or a user error in the scenario ends the worker after telling the parent.
