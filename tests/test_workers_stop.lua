@@ -37,7 +37,10 @@ test("later in a run a refused connection stays transient (the server answered b
   t.ok(not err.config, "a refused connection after a reply is not a configuration error")
 end)
 
-test("Ctrl-C: 'interrupted: N of M trials recorded', exit 130, workers killed; the same command continues", function()
+-- interrupt(sig): a run with two workers gets sig once a few trials are
+-- recorded; it must say what is recorded, exit 128 + sig with its workers
+-- killed, and the same command must finish the run with no duplicate
+local function interrupt(sig)
   local mock = require "tests.mock"
   local s = mock.start(nil, { "--delay-ms", "100" })
   local dir = t.tmpdir()
@@ -50,9 +53,9 @@ test("Ctrl-C: 'interrupted: N of M trials recorded', exit 130, workers killed; t
   child.until_true(function() return n_recorded() >= 3 end, 30, "three records")
   local workers = child.children(c.pid)
   t.eq(#workers, 2)
-  proc.signal(c.pid, 2)    -- SIGINT
+  proc.signal(c.pid, sig)
   local rc, out = c:finish(30)
-  t.eq(rc, 130, out)
+  t.eq(rc, 128 + sig, out)
   local n = n_recorded()
   t.ok(n < 40)
   t.contains(out, string.format("interrupted: %d of 40 trials recorded; run the same command to continue", n))
@@ -66,6 +69,14 @@ test("Ctrl-C: 'interrupted: N of M trials recorded', exit 130, workers killed; t
   end
   t.eq(n_recorded(), 40)
   s:close()
+end
+
+test("Ctrl-C: 'interrupted: N of M trials recorded', exit 130, workers killed; the same command continues", function()
+  interrupt(2)    -- SIGINT
+end)
+
+test("SIGTERM: the same line, exit 143, workers killed", function()
+  interrupt(15)
 end)
 
 return T
