@@ -4,7 +4,7 @@
 # after). Not part of `make test`: it prints numbers, it does not judge them.
 #   budgets: calls the mock server saw and USD spent for --max-calls 50
 #     --concurrency 64 (one process and --workers 2) and --max-cost 10 at
-#     1.5 USD a call (then continued with --max-cost 400);
+#     about 1.5 USD a call (then continued with --max-cost 400);
 #   workers: after a SIGKILL of the parent mid-run, how long the workers lived
 #     and how many requests the server saw after the kill, against spend.jsonl.
 set -u
@@ -29,8 +29,8 @@ spend() {        # spend DIR -> "calls cost" summed over DIR/spend.jsonl (0 0 wh
 }
 
 start_mock 20
-# 1.5 USD a call: the mock reports about 24 input tokens and 1 output token
-# (body bytes / 4 + 1, and one word); 24 * 50000/1e6 + 1 * 300000/1e6 = 1.5
+# about 1.5 USD a call: the mock reports 23 input tokens for these requests
+# (body bytes / 4 + 1) and 1 output token; 23 * 50000/1e6 + 1 * 300000/1e6 = 1.45
 cat >"$W/models.lua" <<EOF
 return { priced = { provider = "openai", model = "m", base_url = "http://127.0.0.1:$PORT/v1", optional_key = true,
   prices = { input = 50000, output = 300000 } } }
@@ -45,7 +45,7 @@ done
 b=$(requests)
 "$BIN" run "$S" --model priced --models "$W/models.lua" --trials 300 --concurrency 64 --max-tokens 1 --max-cost 10 \
   --out "$W/cost" --quiet >"$W/o" 2>&1
-echo "max-cost 10 at 1.5 USD a call: exit $?, server saw $(( $(requests) - b )) calls, spend.jsonl $(spend "$W/cost"); stop line: $(grep -o 'budget of.*)' "$W/o" | head -1)"
+echo "max-cost 10 at 1.45 USD a call: exit $?, server saw $(( $(requests) - b )) calls, spend.jsonl $(spend "$W/cost"); stop line: $(grep -o 'budget of.*)' "$W/o" | head -1)"
 "$BIN" run "$S" --model priced --models "$W/models.lua" --trials 300 --concurrency 64 --max-tokens 1 --max-cost 400 \
   --out "$W/cost" --quiet >"$W/o" 2>&1
 echo "  continued with max-cost 400: exit $?, server saw $(( $(requests) - b )) calls in all, spend.jsonl $(spend "$W/cost")"

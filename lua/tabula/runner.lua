@@ -215,7 +215,13 @@ function M.run(spec)
       wake_all()
     end)
   end
-  g:wait()
+  local ok, err = pcall(g.wait, g)
+  if not ok then   -- a bug or a user error: the workers and the signal watch go first
+    if spec.pool then spec.pool:abort() end
+    proc.untrap()
+    loop.cancel(interrupt)
+    error(err, 0)
+  end
   writer:close()
   if spec.pool then spec.pool:close() end
   local over = ledger and ledger:reached()

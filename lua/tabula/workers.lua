@@ -84,7 +84,6 @@ function M.pool(spec)
   local self = setmetatable({ n = spec.n, job = job, retries = spec.retries or 2, workers = {},
     timeout = timeout, send_trials = spec.send_trials }, Pool)
   for i = 1, spec.n do self.workers[i] = self:start(i) end
-  self.watchdog = loop.spawn(function() self:watch() end)
   return self
 end
 
@@ -160,11 +159,14 @@ function Pool:why(w)
   return nil
 end
 
--- watch(): the watchdog, until the pool closes
+-- watch(): the watchdog, while trials are in flight (Pool:play starts it)
 function Pool:watch()
   local tick = math.min(1, self.timeout / 4)
   while not self.closed do
     loop.sleep(tick)
+    local busy = false
+    for _, w in ipairs(self.workers) do busy = busy or w.inflight > 0 end
+    if not busy then self.watchdog = nil; return end
     for _, w in ipairs(self.workers) do
       local why = not self.closed and self:why(w)
       if why then
@@ -192,6 +194,7 @@ function Pool:play(trial, stopped)
     best.waiting[trial.id] = f
     if best.inflight == 0 then best.heard = loop.now() end   -- heartbeats come while trials are in flight
     best.inflight = best.inflight + 1
+    if not self.watchdog then self.watchdog = loop.spawn(function() self:watch() end) end
     -- a planned-as-it-runs trial is sent whole (the worker cannot plan it)
     local ok = best.proc:write(json.canonical({ id = trial.id, trial = self.send_trials and trial or nil }) .. "\n")
     if not ok then
@@ -222,6 +225,16 @@ function Pool:close()
     w.proc:close()
   end
   self.closed = true
+  if self.watchdog then loop.cancel(self.watchdog) end   -- its timer goes with it
+end
+
+-- abort(): the run failed: kill the workers now, stop the watchdog
+function Pool:abort()
+  self.closed = true
+  if self.watchdog then loop.cancel(self.watchdog) end
+  for _, w in ipairs(self.workers) do
+    if w.alive then proc.signal(-w.pid, 9) end
+  end
 end
 
 -- serve(setup) — the worker's side: read the job, then trial ids, and answer
