@@ -44,6 +44,53 @@ function M.default_row(rec)
     tokens = rec.usage and tokens or nil, cost = rec.cost, time = rec.seconds }
 end
 
+-- the verdict of a trial, from the record fields docs/SCENARIOS.md documents:
+-- each entry names the fields read for it, the first present wins
+M.VERDICT = {
+  { "reason", { "reason" } },
+  { "answer", { "parsed", "choice", "given", "extracted" } },
+  { "expected", { "expected", "answer_letter", "truth" } },
+  { "ending", { "ending", "termination" } },
+}
+
+-- verdict(rec) -> { outcome = status, { "answer", "3" }, ... }: what the trial header shows for any scenario
+function M.verdict(rec)
+  local v = { outcome = rec.status or "?" }
+  for _, e in ipairs(M.VERDICT) do
+    for _, k in ipairs(e[2]) do
+      local x = rec[k]
+      if x ~= nil and x ~= json.null then
+        v[#v + 1] = { e[1], type(x) == "table" and json.canonical(x) or tostring(x) }
+        break
+      end
+    end
+  end
+  if #v == 1 and rec.status == "failure" and rec.reason == nil then v[#v + 1] = { "reason", "not recorded" } end
+  return v
+end
+
+-- board_of(fen) -> the board spec a recorded ctx.board position is drawn with:
+-- ten ranks are Xiangqi, eight chess; anything else is shown as its text
+function M.board_of(fen)
+  local placement = type(fen) == "string" and fen:match("^(%S+)") or ""
+  local _, slashes = placement:gsub("/", "")
+  if slashes == 9 then return { game = "xiangqi", fen = fen } end
+  if slashes == 7 then return { game = "chess", fen = fen } end
+  return { game = "text", text = tostring(fen), fen = fen }
+end
+
+-- frames_from_calls(tr) -> one frame per distinct position the calls recorded (ctx.board)
+function M.frames_from_calls(tr)
+  local frames, last = {}, nil
+  for i, c in ipairs(tr.calls or {}) do
+    if c.fen and c.fen ~= last then
+      frames[#frames + 1] = { board = M.board_of(c.fen), label = string.format("position at call %d", i) }
+      last = c.fen
+    end
+  end
+  return frames
+end
+
 -- load_run(dir) -> src: run.json and trials.jsonl of a run directory
 function M.load_run(dir)
   local meta = json.read_file(dir .. "/run.json")
@@ -190,6 +237,14 @@ local function resolve(pool, text, shared)
   end))
 end
 
+-- image_html(file) -> an <img> holding the PNG a model was sent (a data: address, so the
+-- page stays one file); the pool keeps an image sent in many calls once per page
+local function image_html(file)
+  local data = file and fs.read(file)
+  if not data then return '<p class="missing">[image not found: ' .. html.esc(file) .. "]</p>" end
+  return '<img class="sent" alt="image sent to the model" src="data:image/png;base64,' .. require("tabula.base64").encode(data) .. '">'
+end
+
 local function message(m, pool)
   local cls = "msg role-" .. (m.role or "user") .. (m.mark and " bad" or "")
   local head = { '<div class="mhead"><b>', html.esc(m.title or m.role or "message"), "</b>" }
@@ -198,6 +253,7 @@ local function message(m, pool)
   if u then head[#head + 1] = ' <span class="usage">' .. html.esc(u) .. "</span>" end
   head[#head + 1] = "</div>"
   local body = chunk(pool, "<pre>" .. html.esc(m.text or "") .. "</pre>")
+  for _, file in ipairs(m.images or {}) do body = body .. chunk(pool, image_html(file)) end
   if m.fold then body = "<details><summary>show</summary>" .. body .. "</details>" end
   local reasoning = ""
   if type(m.reasoning) == "string" and m.reasoning ~= "" then
@@ -211,6 +267,12 @@ function M.trial_view(id, tv, pool)
   local frames = tv.frames or {}
   if #frames == 0 then frames = { { board = { game = "text", text = "(no board for this trial)" }, label = "" } } end
   local out = { string.format('<div class="tv" data-trial="%s" data-frames="%d"><h2>%s</h2>', html.esc(id), #frames, html.esc(id)) }
+  if tv.verdict then
+    local v = tv.verdict
+    local parts = { "<b>" .. html.esc(v.outcome) .. "</b>" }
+    for _, e in ipairs(v) do parts[#parts + 1] = '<span class="vk">' .. html.esc(e[1]) .. "</span> " .. html.esc(e[2]) end
+    out[#out + 1] = string.format('<p class="verdict %s">%s</p>', html.esc(v.outcome), table.concat(parts, " · "))
+  end
   if tv.facts and #tv.facts > 0 then
     out[#out + 1] = '<dl class="facts">'
     for _, f in ipairs(tv.facts) do
@@ -218,7 +280,7 @@ function M.trial_view(id, tv, pool)
     end
     out[#out + 1] = "</dl>"
   end
-  out[#out + 1] = '<div class="cols"><div class="boardpane"><div class="scrub">'
+  out[#out + 1] = '<div class="cols"><div class="boardpane"><div class="scrub"' .. (#frames < 2 and " hidden" or "") .. '>'
     .. '<button data-step="-9999" title="first (Home)">|◀</button><button data-step="-1" title="previous (←)">◀</button>'
     .. string.format('<input type="range" min="0" max="%d" value="0" aria-label="ply">', #frames - 1)
     .. '<button data-step="1" title="next (→)">▶</button><button data-step="9999" title="last (End)">▶|</button>'
@@ -254,13 +316,16 @@ function M.transcript_messages(tr, tv)
     end
     for j = c.new_from or 1, #(c.messages or {}) do
       local m = c.messages[j]
-      local text = m.content
+      local text, images = m.content, nil
       if type(text) == "table" then
         local parts = {}
-        for _, p in ipairs(text) do parts[#parts + 1] = p.type == "image" and ("[image: " .. tostring(p.file) .. "]") or (p.text or "") end
+        images = {}
+        for _, p in ipairs(text) do
+          if p.type == "image" then images[#images + 1] = p.file else parts[#parts + 1] = p.text or "" end
+        end
         text = table.concat(parts, "\n")
       end
-      out[#out + 1] = { role = m.role, text = text, fold = m.role == "system", frame = at - 1 }
+      out[#out + 1] = { role = m.role, text = text, images = images, fold = m.role == "system", frame = at - 1 }
     end
     local r = c.reply
     if r then
@@ -300,7 +365,7 @@ function M.page(o)
     "<title>", html.esc(o.title), "</title><style>", asset("report.css"), "</style></head><body>",
     board.defs(),
     '<header><h1>', html.esc(o.title), '</h1><nav><a href="#">overview</a> · <a href="#trials">trials</a>',
-    ' · <button id="letters" type="button">Latin letters</button></nav></header>',
+    o.letters and ' · <button id="letters" type="button">Latin letters</button>' or "", "</nav></header>",
   }
   if o.body then
     out[#out + 1] = '<section id="overview">' .. o.body .. "</section>"
@@ -337,7 +402,14 @@ function M.build(dir, S)
     local tv = hook.trial and hook.trial(rec, M.kit, src) or
       { messages = { { role = "record", text = json.encode(rec, { pretty = true }) } } }
     local tr = rec.trial_id and src.transcripts[rec.trial_id]
-    if tr and #(tr.calls or {}) > 0 then tv.messages = M.transcript_messages(tr, tv) end
+    if tr and #(tr.calls or {}) > 0 then
+      if not tv.frames or #tv.frames == 0 then tv.frames = M.frames_from_calls(tr) end
+      tv.messages = M.transcript_messages(tr, tv)
+      if not hook.trial then
+        tv.messages[#tv.messages + 1] = { role = "record", text = json.encode(rec, { pretty = true }), fold = true, frame = #tv.frames - 1 }
+      end
+    end
+    tv.verdict = tv.verdict or M.verdict(rec)
     views[i] = M.trial_view(row.id, tv, pool)
   end
   local shared = { n = 0, order = {} }
@@ -345,11 +417,18 @@ function M.build(dir, S)
   local chunks = {}
   for i, n in ipairs(shared.order) do chunks[i] = pool.list[n] end
   local meta = src.meta or {}
-  return M.page({
+  local overview = hook.overview and hook.overview(src, M.kit) or {}
+  -- the Latin-letter switch only where a Xiangqi board is drawn
+  local letters = false
+  for _, list in ipairs({ views, chunks }) do
+    for _, v in ipairs(list) do if v:find('class="board xiangqi', 1, true) then letters = true end end
+  end
+  for _, p in ipairs(overview) do if html.str(p.html):find('class="board xiangqi', 1, true) then letters = true end end
+  return M.page({ letters = letters,
     title = string.format("tabula report: %s — %s", tostring(meta.scenario or S.name),
       type(meta.model) == "table" and tostring(meta.model.name) or tostring(meta.model or src.subtitle or "")),
     identity = meta, headline = headline(src.recs, rows, src.unit),
-    panels = hook.overview and hook.overview(src, M.kit) or {},
+    panels = overview,
     rows = rows, views = views, shared = chunks, list_title = src.list_title,
   })
 end

@@ -97,7 +97,7 @@
     if (step) { show(cur + step, true); e.preventDefault(); }
   });
   var latin = false;
-  $("#letters").addEventListener("click", function () {
+  if ($("#letters")) $("#letters").addEventListener("click", function () {
     latin = !latin;
     $$("svg.defs text.zh").forEach(function (t) { t.setAttribute("display", latin ? "none" : "inline"); });
     $$("svg.defs text.la").forEach(function (t) { t.setAttribute("display", latin ? "inline" : "none"); });
@@ -127,9 +127,12 @@
     th.click(); th.click();
     res.sorted_desc = $$("tbody tr", list).map(function (r) { return r.getAttribute("data-id"); });
     var letters = $("#letters");
-    letters.click();
-    res.latin = $("svg.defs text.la").getAttribute("display") === "inline" && $("svg.defs text.zh").getAttribute("display") === "none";
-    letters.click();
+    res.letters_button = !!letters;
+    if (letters) {
+      letters.click();
+      res.latin = $("svg.defs text.la").getAttribute("display") === "inline" && $("svg.defs text.zh").getAttribute("display") === "none";
+      letters.click();
+    }
     res.opened = open(id, 0);
     var tv = $(".tv", view);
     res.frames = tv ? parseInt(tv.getAttribute("data-frames"), 10) : 0;
@@ -143,7 +146,17 @@
     document.dispatchEvent(new KeyboardEvent("keydown", { key: "Home", bubbles: true }));
     res.home = cur;
     res.title_kept = document.title === title;
-    res.transcript_imgs = $$(".transcript img, .transcript script", view).length;
+    res.transcript_imgs = $$(".transcript img:not(.sent), .transcript script", view).length;
+    res.sent_images = $$(".transcript img.sent", view).map(function (im) {
+      return { loaded: im.complete && im.naturalWidth > 0, data: im.getAttribute("src").slice(0, 22) === "data:image/png;base64," };
+    });
+    res.verdict = ($(".verdict", view) || { textContent: "" }).textContent;
+    res.boards = {};
+    $$(".frame", view).forEach(function (f, i) {
+      var svg = $("svg.board", f);
+      res.boards[i] = svg ? { cls: svg.getAttribute("class"), stones: $$("circle.stone", svg).length,
+        pieces: $$("use", svg).length - 1, tiles: $$(".tile", svg).length, marks: $$("[data-count]", svg).length } : null;
+    });
     res.errors = errors;
     var pre = document.createElement("pre");
     pre.id = "selftest-result";

@@ -1,0 +1,154 @@
+-- games.go.svg — a Go position as inline SVG for report.html and `tabula render go`:
+-- any size up to 25×25, the GTP coordinates (A–T without I, 1–19 from the bottom)
+-- on all four sides, star points, stones, the last move, option letters (K=4),
+-- the accepted answers and the chosen move.
+--
+--   svg.board(pos, opts) -> "<svg class=\"board go\" ...>"
+--   pos  = { size = 19, stones = { black = { "dd", ... }, white = { ... } } }  (SGF points)
+--          or a game (games.go): its grid is read
+--   opts = { last = "dd", labels = { A = "cc", B = ... }, accepted = { "cc" }, chosen = "dc",
+--            numbers = { "dd", "ee" } (moves numbered 1, 2, … on their stones), cell = 26,
+--            crop = { x0, y0, x1, y1 } (0-based, from the top-left; default the whole board) }
+-- Every stone is a <circle class="stone black|white">, so a test can count them.
+local go = require "games.go"
+
+local M = {}
+
+local COLS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+
+local function n(x) return string.format("%g", math.floor(x * 10 + 0.5) / 10) end
+
+local function esc(s) return (tostring(s):gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub('"', "&quot;")) end
+
+-- stars(size) -> the star points as { x, y } (0-based)
+function M.stars(size)
+  local s = {}
+  if size < 7 then return s end
+  local e = size >= 13 and 3 or 2
+  local at = { e, size - 1 - e }
+  if size % 2 == 1 and size >= 9 then at[#at + 1] = (size - 1) // 2 end
+  for _, x in ipairs(at) do for _, y in ipairs(at) do s[#s + 1] = { x, y } end end
+  return s
+end
+
+-- stones(pos) -> { [sgf] = "black" | "white" }
+local function stones(pos)
+  local at = {}
+  if type(pos) == "userdata" or (type(pos) == "table" and pos.grid and not pos.stones) then
+    local grid = pos:grid()
+    for y, row in ipairs(grid) do
+      for x, v in ipairs(row) do
+        if v == 1 then at[go.xy_sgf(x - 1, y - 1)] = "black" elseif v == 2 then at[go.xy_sgf(x - 1, y - 1)] = "white" end
+      end
+    end
+    return at, pos:size()
+  end
+  for _, c in ipairs({ "black", "white" }) do
+    for _, pt in ipairs((pos.stones or {})[c] or {}) do at[pt] = c end
+  end
+  return at, pos.size
+end
+
+function M.board(pos, opts)
+  opts = opts or {}
+  local at, size = stones(pos)
+  local cell = opts.cell or (size > 13 and 24 or 30)
+  local c = opts.crop or { 0, 0, size - 1, size - 1 }
+  local x0, y0, x1, y1 = c[1], c[2], c[3], c[4]
+  local pad = cell * 1.25
+  local W, H = (x1 - x0) * cell + 2 * pad, (y1 - y0) * cell + 2 * pad
+  local function px(x) return pad + (x - x0) * cell end
+  local function py(y) return pad + (y - y0) * cell end
+  local function inside(x, y) return x >= x0 and x <= x1 and y >= y0 and y <= y1 end
+  local out = { string.format('<svg class="board go" data-size="%d" viewBox="0 0 %s %s" width="%s" height="%s" font-family="DejaVu Sans,sans-serif">',
+    size, n(W), n(H), n(W), n(H)), string.format('<rect width="%s" height="%s" fill="#dcb35c"/>', n(W), n(H)) }
+  local ext = cell * 0.45
+  local g = { '<g stroke="#222">' }
+  for x = x0, x1 do
+    local a = y0 == 0 and py(0) or py(y0) - ext
+    local b = y1 == size - 1 and py(size - 1) or py(y1) + ext
+    g[#g + 1] = string.format('<line x1="%s" y1="%s" x2="%s" y2="%s"%s/>', n(px(x)), n(a), n(px(x)), n(b),
+      (x == 0 or x == size - 1) and ' stroke-width="2"' or "")
+  end
+  for y = y0, y1 do
+    local a = x0 == 0 and px(0) or px(x0) - ext
+    local b = x1 == size - 1 and px(size - 1) or px(x1) + ext
+    g[#g + 1] = string.format('<line x1="%s" y1="%s" x2="%s" y2="%s"%s/>', n(a), n(py(y)), n(b), n(py(y)),
+      (y == 0 or y == size - 1) and ' stroke-width="2"' or "")
+  end
+  g[#g + 1] = "</g>"
+  out[#out + 1] = table.concat(g)
+  for _, s in ipairs(M.stars(size)) do
+    if inside(s[1], s[2]) then
+      out[#out + 1] = string.format('<circle class="star" cx="%s" cy="%s" r="%s" fill="#222"/>', n(px(s[1])), n(py(s[2])), n(cell * 0.1))
+    end
+  end
+  local fsz = n(cell * 0.42)
+  local lab = { string.format('<g class="coords" font-size="%s" fill="#333" text-anchor="middle">', fsz) }
+  for x = x0, x1 do
+    local l = COLS:sub(x + 1, x + 1)
+    lab[#lab + 1] = string.format('<text x="%s" y="%s">%s</text><text x="%s" y="%s">%s</text>',
+      n(px(x)), n(pad * 0.5 + cell * 0.15), l, n(px(x)), n(H - pad * 0.5 + cell * 0.15), l)
+  end
+  for y = y0, y1 do
+    local l = tostring(size - y)
+    lab[#lab + 1] = string.format('<text x="%s" y="%s">%s</text><text x="%s" y="%s">%s</text>',
+      n(pad * 0.45), n(py(y) + cell * 0.15), l, n(W - pad * 0.45), n(py(y) + cell * 0.15), l)
+  end
+  lab[#lab + 1] = "</g>"
+  out[#out + 1] = table.concat(lab)
+  -- accepted answers: green squares under whatever stands there
+  for _, pt in ipairs(opts.accepted or {}) do
+    local x, y = go.sgf_xy(pt)
+    if x and inside(x, y) then
+      out[#out + 1] = string.format('<rect class="accepted" x="%s" y="%s" width="%s" height="%s" fill="none" stroke="#2e7d32" stroke-width="3"/>',
+        n(px(x) - cell * 0.5), n(py(y) - cell * 0.5), n(cell), n(cell))
+    end
+  end
+  local r = cell * 0.47
+  local keys = {}
+  for pt in pairs(at) do keys[#keys + 1] = pt end
+  table.sort(keys)
+  for _, pt in ipairs(keys) do
+    local x, y = go.sgf_xy(pt)
+    if inside(x, y) then
+      local black = at[pt] == "black"
+      out[#out + 1] = string.format('<circle class="stone %s" cx="%s" cy="%s" r="%s" fill="%s" stroke="#000"/>',
+        at[pt], n(px(x)), n(py(y)), n(r), black and "#111" or "#f6f6f6")
+    end
+  end
+  local function on(pt) return at[pt] end
+  local function text(pt, s, color, size_f, cls)
+    local x, y = go.sgf_xy(pt)
+    if not x or not inside(x, y) then return end
+    local stone = on(pt)
+    if not stone then
+      out[#out + 1] = string.format('<circle cx="%s" cy="%s" r="%s" fill="#dcb35c"/>', n(px(x)), n(py(y)), n(cell * 0.34))
+    end
+    out[#out + 1] = string.format('<text class="%s" x="%s" y="%s" font-size="%s" font-weight="bold" text-anchor="middle" fill="%s">%s</text>',
+      cls, n(px(x)), n(py(y) + cell * size_f * 0.36), n(cell * size_f), stone == "black" and "#fff" or (stone and "#000" or color), esc(s))
+  end
+  for i, pt in ipairs(opts.numbers or {}) do text(pt, tostring(i), "#000", #tostring(i) > 1 and 0.42 or 0.5, "num") end
+  local letters = {}
+  for l, pt in pairs(opts.labels or {}) do letters[#letters + 1] = { l, pt } end
+  table.sort(letters, function(a, b) return a[1] < b[1] end)
+  for _, e in ipairs(letters) do text(e[2], e[1], "#b71c1c", 0.55, "option") end
+  if opts.last and opts.last ~= "pass" then
+    local x, y = go.sgf_xy(opts.last)
+    if x and inside(x, y) then
+      out[#out + 1] = string.format('<circle class="last" cx="%s" cy="%s" r="%s" fill="none" stroke="%s" stroke-width="2"/>',
+        n(px(x)), n(py(y)), n(cell * 0.22), on(opts.last) == "black" and "#fff" or "#c62828")
+    end
+  end
+  if opts.chosen and opts.chosen ~= "pass" then
+    local x, y = go.sgf_xy(opts.chosen)
+    if x and inside(x, y) then
+      out[#out + 1] = string.format('<circle class="chosen" cx="%s" cy="%s" r="%s" fill="none" stroke="#1565c0" stroke-width="3" stroke-dasharray="4 2"/>',
+        n(px(x)), n(py(y)), n(cell * 0.55))
+    end
+  end
+  out[#out + 1] = "</svg>"
+  return table.concat(out)
+end
+
+return M
