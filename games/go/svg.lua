@@ -49,20 +49,34 @@ local function stones(pos)
   return at, pos.size
 end
 
+-- crop(size, region, points [, margin]) -> { x0, y0, x1, y1 }: the region (0-based
+-- { x0, y0, x1, y1 }) grown by margin (2) and to take in every point of the list
+function M.crop(size, region, points, margin)
+  if not region then return nil end
+  local m = margin or 2
+  local x0, y0 = math.max(0, region[1] - m), math.max(0, region[2] - m)
+  local x1, y1 = math.min(size - 1, region[3] + m), math.min(size - 1, region[4] + m)
+  for _, pt in ipairs(points or {}) do
+    local x, y = go.sgf_xy(pt)
+    if x then x0, y0, x1, y1 = math.min(x0, x), math.min(y0, y), math.max(x1, x), math.max(y1, y) end
+  end
+  return { x0, y0, x1, y1 }
+end
+
 function M.board(pos, opts)
   opts = opts or {}
   local at, size = stones(pos)
-  local cell = opts.cell or (size > 13 and 24 or 30)
   local c = opts.crop or { 0, 0, size - 1, size - 1 }
+  local cell = opts.cell or math.max(24, math.min(40, math.floor(420 / math.max(c[3] - c[1], c[4] - c[2], 1))))
   local x0, y0, x1, y1 = c[1], c[2], c[3], c[4]
-  local pad = cell * 1.25
+  local pad = cell * 1.45
   local W, H = (x1 - x0) * cell + 2 * pad, (y1 - y0) * cell + 2 * pad
   local function px(x) return pad + (x - x0) * cell end
   local function py(y) return pad + (y - y0) * cell end
   local function inside(x, y) return x >= x0 and x <= x1 and y >= y0 and y <= y1 end
   local out = { string.format('<svg class="board go" data-size="%d" viewBox="0 0 %s %s" width="%s" height="%s" font-family="DejaVu Sans,sans-serif">',
     size, n(W), n(H), n(W), n(H)), string.format('<rect width="%s" height="%s" fill="#dcb35c"/>', n(W), n(H)) }
-  local ext = cell * 0.45
+  local ext = cell * 0.3
   local g = { '<g stroke="#222">' }
   for x = x0, x1 do
     local a = y0 == 0 and py(0) or py(y0) - ext
@@ -88,12 +102,12 @@ function M.board(pos, opts)
   for x = x0, x1 do
     local l = COLS:sub(x + 1, x + 1)
     lab[#lab + 1] = string.format('<text x="%s" y="%s">%s</text><text x="%s" y="%s">%s</text>',
-      n(px(x)), n(pad * 0.5 + cell * 0.15), l, n(px(x)), n(H - pad * 0.5 + cell * 0.15), l)
+      n(px(x)), n(pad * 0.35 + cell * 0.15), l, n(px(x)), n(H - pad * 0.35 + cell * 0.15), l)
   end
   for y = y0, y1 do
     local l = tostring(size - y)
     lab[#lab + 1] = string.format('<text x="%s" y="%s">%s</text><text x="%s" y="%s">%s</text>',
-      n(pad * 0.45), n(py(y) + cell * 0.15), l, n(W - pad * 0.45), n(py(y) + cell * 0.15), l)
+      n(pad * 0.38), n(py(y) + cell * 0.15), l, n(W - pad * 0.38), n(py(y) + cell * 0.15), l)
   end
   lab[#lab + 1] = "</g>"
   out[#out + 1] = table.concat(lab)
@@ -128,7 +142,9 @@ function M.board(pos, opts)
     out[#out + 1] = string.format('<text class="%s" x="%s" y="%s" font-size="%s" font-weight="bold" text-anchor="middle" fill="%s">%s</text>',
       cls, n(px(x)), n(py(y) + cell * size_f * 0.36), n(cell * size_f), stone == "black" and "#fff" or (stone and "#000" or color), esc(s))
   end
-  for i, pt in ipairs(opts.numbers or {}) do text(pt, tostring(i), "#000", #tostring(i) > 1 and 0.42 or 0.5, "num") end
+  local numbered = {}
+  for i, pt in ipairs(opts.numbers or {}) do if at[pt] then numbered[pt] = i end end   -- the latest move on a point still standing
+  for pt, i in pairs(numbered) do text(pt, tostring(i), "#000", #tostring(i) > 1 and 0.42 or 0.5, "num") end
   local letters = {}
   for l, pt in pairs(opts.labels or {}) do letters[#letters + 1] = { l, pt } end
   table.sort(letters, function(a, b) return a[1] < b[1] end)

@@ -4,6 +4,7 @@
 -- reference tree, its move nodes coloured by their replay label.
 local report = require "scenarios.tsugo.report"
 local go = require "games.go"
+local svg = require "games.go.svg"
 
 local M = {}
 
@@ -15,6 +16,9 @@ local COLOURS = { ["on-tree-correct"] = "#2e7d32", ["on-tree-refuted"] = "#c6282
 local POLARITY = { win = "#2e7d32", lose = "#c62828", other = "#9e9e9e" }
 local DX, DY = 58, 22
 
+-- difficulty tiers in their natural order (the suites' names for them)
+M.TIERS = { "Easy", "Elementary", "Intermediate", "Medium", "Advanced", "Hard", "Expert" }
+
 local function pct(x) return x and string.format("%.1f", 100 * x) or "–" end
 local function num(x) return x and string.format("%.1f", x) or "–" end
 
@@ -22,7 +26,19 @@ function M.overview(src, kit)
   local html, plot = kit.html, kit.plot
   local sm = report.compute(src.recs)
   local rows, groups = {}, {}
-  for _, a in ipairs(sm.by_cell) do
+  -- tiers in their natural order (Easy, Medium, Hard), not alphabetically
+  local rank = {}
+  for i, t in ipairs(M.TIERS) do rank[t] = i end
+  local cells = {}
+  for i, a in ipairs(sm.by_cell) do cells[i] = a end
+  table.sort(cells, function(a, b)
+    if a.modality ~= b.modality then return a.modality < b.modality end
+    if a.candidates ~= b.candidates then return a.candidates < b.candidates end
+    local ra, rb = rank[a.tier] or 99, rank[b.tier] or 99
+    if ra ~= rb then return ra < rb end
+    return tostring(a.tier) < tostring(b.tier)
+  end)
+  for _, a in ipairs(cells) do
     rows[#rows + 1] = { a.modality, a.candidates == "4" and "K=4" or "open", a.tier, html.interval({ value = a.accuracy, lo = a.lo, hi = a.hi }), a.n }
     groups[#groups + 1] = { label = a.modality .. " " .. (a.candidates == "4" and "K=4" or "open") .. " " .. a.tier,
       values = { { a.accuracy, a.lo, a.hi } } }
@@ -149,29 +165,91 @@ function M.row(rec)
     outcome = rec.status, reason = rec.reason, cost = rec.cost }
 end
 
+-- gtp_points(list, size) -> SGF points of the GTP coordinates that parse (others left out)
+local function gtp_points(list, size)
+  local out = {}
+  for _, c in ipairs(list or {}) do
+    local pt = go.parse_point(tostring(c), size)
+    if pt and pt ~= "pass" then out[#out + 1] = pt end
+  end
+  return out
+end
+
+-- frames(rec, p) -> the board the model saw (the transformed problem), its options,
+-- the accepted answers and the chosen move, then one frame per closed-loop move
+function M.frames(rec, p)
+  local transforms = require "scenarios.tsugo.transforms"
+  local q = rec.transform and rec.transform ~= "identity" and transforms.apply(p, rec.transform, rec.seed) or p
+  local size = q.size
+  local labels = {}
+  for i, o in ipairs(rec.options or {}) do
+    local pt = go.parse_point(tostring(o), size)
+    if pt and pt ~= "pass" then labels[string.char(64 + i)] = pt end
+  end
+  local accepted = rec.accepted and gtp_points(rec.accepted, size) or q.correct or {}
+  local chosen = rec.answer and go.parse_point(tostring(rec.answer), size) or nil
+  local what = { string.format("%s to play", q.to_play) }
+  if rec.kind ~= "reference" then
+    what[#what + 1] = "answer " .. tostring(rec.answer or "none") .. (rec.letter and (" (" .. rec.letter .. ")") or "")
+  end
+  what[#what + 1] = "accepted " .. table.concat(rec.accepted or p.correct_gtp or {}, ", ")
+  local cl = rec.closed_loop
+  local near = {}
+  for _, pt in pairs(labels) do near[#near + 1] = pt end
+  for _, pt in ipairs(accepted) do near[#near + 1] = pt end
+  if chosen then near[#near + 1] = chosen end
+  for _, m in ipairs(cl and type(cl.moves) == "table" and cl.moves or {}) do near[#near + 1] = go.parse_point(tostring(m), size) end
+  local crop = svg.crop(size, q.region, near)
+  local frames = { { board = { svg = svg.board(q, { labels = labels, accepted = accepted, chosen = chosen, crop = crop }),
+    stones = #q.stones.black + #q.stones.white }, label = "problem " .. tostring(p.id) .. ": " .. table.concat(what, "; ") } }
+  if cl and type(cl.moves) == "table" then
+    local g = go.position(size, q.stones, q.to_play)
+    local colour, played = q.to_play, {}
+    for i, m in ipairs(cl.moves) do
+      local pt = go.parse_point(tostring(m), size)
+      if not pt then break end
+      local who = i % 2 == 1 and "model" or "defence"
+      if pt == "pass" then g:set_to_move(go.other(colour))
+      elseif not g:play(pt, colour) then break end
+      played[#played + 1] = pt
+      local grid_stones = 0
+      for _, row in ipairs(g:grid()) do for _, v in ipairs(row) do if v ~= 0 then grid_stones = grid_stones + 1 end end end
+      frames[#frames + 1] = { board = { svg = svg.board(g, { last = pt, crop = crop, numbers = played }), stones = grid_stones },
+        label = string.format("closed loop, move %d (%s, %s): %s%s", i, who, colour, tostring(m),
+          i == #cl.moves and string.format(" — %s (%s)", cl.solved and "solved" or "not solved", tostring(cl.reason)) or "") }
+      colour = go.other(colour)
+    end
+  end
+  return frames
+end
+
 function M.trial(rec, kit, src)
   local p = problem_of(src, rec.problem_id)
-  local frames = {}
-  if p then
-    local g = go.position(p.size, p.stones, p.to_play)
-    frames[1] = { board = { game = "text", text = tostring(g) .. "\n" .. p.to_play .. " to play; correct: "
-      .. table.concat(p.correct_gtp or {}, ", ") }, label = "problem " .. p.id }
-  end
+  local frames = p and M.frames(rec, p) or {}
   if rec.tree and p and rec.transform == "identity" then
     frames[#frames + 1] = { board = { svg = M.trees_svg(rec, p.tree, p.size) }, label = "process tree and reference tree" }
   end
-  local facts = { { "answer", tostring(rec.answer or "none") .. (rec.letter and (" (" .. rec.letter .. ")") or "") },
-    { "correct", tostring(rec.correct) } }
+  local facts = {}
   if rec.metrics then
     facts[#facts + 1] = { "SearchE", num(rec.metrics.searche) }
     facts[#facts + 1] = { "SWR / SFH / SCR", string.format("%s / %s / %s", pct(rec.metrics.swr), pct(rec.metrics.sfh), pct(rec.metrics.scr)) }
-    facts[#facts + 1] = { "TNC / TMD / TMF", string.format("%d / %d / %d", rec.metrics.tnc, rec.metrics.tmd, rec.metrics.tmf) }
+    facts[#facts + 1] = { "TNC / TMD / TMF", string.format("%s / %s / %s", tostring(rec.metrics.tnc), tostring(rec.metrics.tmd), tostring(rec.metrics.tmf)) }
   end
   if rec.tree_rejected then facts[#facts + 1] = { "tree rejected", rec.tree_rejected } end
-  if rec.closed_loop then facts[#facts + 1] = { "closed loop", (rec.closed_loop.solved and "solved" or "not solved") .. " (" .. rec.closed_loop.reason .. ")" } end
   local messages = {}
   if rec.reply then messages[1] = { role = "assistant", text = rec.reply, reasoning = rec.reasoning, usage = rec.usage, cost = rec.cost } end
-  return { frames = frames, facts = facts, messages = messages, legend = M.LEGEND }
+  local verdict = { outcome = rec.status or "?", { "reason", tostring(rec.reason) } }
+  if rec.kind ~= "reference" then
+    verdict[#verdict + 1] = { "answer", tostring(rec.answer or "none") .. (rec.letter and (" (" .. rec.letter .. ")") or "") }
+    verdict[#verdict + 1] = { "expected", table.concat(rec.accepted or {}, " or ") }
+  end
+  if rec.closed_loop then verdict[#verdict + 1] = { "ending", (rec.closed_loop.solved and "solved" or "not solved") .. ", " .. tostring(rec.closed_loop.reason) } end
+  -- the closed loop's turn k is call k: it is shown on the frame after the model's k-th move
+  local call_frames = {}
+  if rec.closed_loop then for k = 1, (rec.closed_loop.model_moves or 0) + 1 do call_frames[k] = math.min(#frames, 2 * (k - 1) + 1) end end
+  return { frames = frames, facts = facts, messages = messages, verdict = verdict, call_frames = call_frames,
+    legend = "Board: red letters are the K=4 options, green squares the accepted answers, the dashed blue ring the chosen move, "
+      .. "a small ring the last move. " .. M.LEGEND }
 end
 
 return M

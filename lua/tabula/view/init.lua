@@ -32,6 +32,7 @@ local M = {}
 M.COLUMNS = {
   { "id", "trial" }, { "case", "case" }, { "setting", "setting", false, true },
   { "outcome", "outcome", false, true }, { "reason", "reason", false, true },
+  { "answer", "answer" }, { "expected", "expected" },
   { "turns", "turns", true }, { "tokens", "tokens", true }, { "cost", "cost ($)", true }, { "time", "time (s)", true },
 }
 
@@ -41,7 +42,8 @@ function M.default_row(rec)
   local tokens = (u.input or 0) + (u.output or 0)
   return { id = rec.trial_id, case = rec.case_id or rec.problem_id or rec.puzzle_id or rec.item_id,
     setting = rec.setting, outcome = rec.status, reason = rec.reason, turns = rec.turns or rec.plies,
-    tokens = rec.usage and tokens or nil, cost = rec.cost, time = rec.seconds }
+    tokens = rec.usage and tokens or nil, cost = rec.cost, time = rec.seconds,
+    answer = M.verdict_field(rec, "answer"), expected = M.verdict_field(rec, "expected") }
 end
 
 -- the verdict of a trial, from the record fields docs/SCENARIOS.md documents:
@@ -67,6 +69,31 @@ function M.verdict(rec)
   end
   if #v == 1 and rec.status == "failure" and rec.reason == nil then v[#v + 1] = { "reason", "not recorded" } end
   return v
+end
+
+-- verdict_field(rec, name) -> the verdict's entry `name` ("answer", "expected"…) or nil
+function M.verdict_field(rec, name)
+  for _, e in ipairs(M.verdict(rec)) do if e[1] == name then return e[2] end end
+end
+
+-- default_overview(src) -> the panels of a scenario without its own: success by the records' group
+function M.default_overview(src)
+  local by, names = {}, {}
+  for _, r in ipairs(src.recs) do
+    if r.status ~= "error" then
+      local g = r.group ~= nil and tostring(r.group) or "all trials"
+      if not by[g] then by[g] = { n = 0, ok = 0 }; names[#names + 1] = g end
+      by[g].n, by[g].ok = by[g].n + 1, by[g].ok + (r.status == "success" and 1 or 0)
+    end
+  end
+  if #names == 0 then return {} end
+  table.sort(names)
+  local groups = {}
+  for _, g in ipairs(names) do
+    local lo, hi = metrics.wilson(by[g].ok, by[g].n)
+    groups[#groups + 1] = { label = string.format("%s (n=%d)", g, by[g].n), values = { { by[g].ok / by[g].n, lo, hi } } }
+  end
+  return { { title = "Success (95% Wilson intervals)", html = html.raw(plot.bars({ title = "success rate", ymax = 1, percent = true, groups = groups })) } }
 end
 
 -- board_of(fen) -> the board spec a recorded ctx.board position is drawn with:
@@ -417,7 +444,7 @@ function M.build(dir, S)
   local chunks = {}
   for i, n in ipairs(shared.order) do chunks[i] = pool.list[n] end
   local meta = src.meta or {}
-  local overview = hook.overview and hook.overview(src, M.kit) or {}
+  local overview = hook.overview and hook.overview(src, M.kit) or M.default_overview(src)
   -- the Latin-letter switch only where a Xiangqi board is drawn
   local letters = false
   for _, list in ipairs({ views, chunks }) do
