@@ -4,6 +4,8 @@
 -- the accepted answers and the chosen move.
 --
 --   svg.board(pos, opts) -> "<svg class=\"board go\" ...>"
+--   svg.sgf(pos) -> "(;SZ[9]PL[B]AB[cc]AW[dd])", svg.from_sgf(text) -> pos: a position as text
+--   svg.ctx(g) -> a scenario's ctx.board whose fen() is that text (the viewer draws it)
 --   pos  = { size = 19, stones = { black = { "dd", ... }, white = { ... } } }  (SGF points)
 --          or a game (games.go): its grid is read
 --   opts = { last = "dd", labels = { A = "cc", B = ... }, accepted = { "cc" }, chosen = "dc",
@@ -26,8 +28,14 @@ function M.stars(size)
   if size < 7 then return s end
   local e = size >= 13 and 3 or 2
   local at = { e, size - 1 - e }
-  if size % 2 == 1 and size >= 9 then at[#at + 1] = (size - 1) // 2 end
   for _, x in ipairs(at) do for _, y in ipairs(at) do s[#s + 1] = { x, y } end end
+  if size % 2 == 1 and size >= 9 then
+    local c = (size - 1) // 2
+    s[#s + 1] = { c, c }
+    if size >= 15 then                 -- the side stars of the large boards
+      for _, p in ipairs({ { c, e }, { c, size - 1 - e }, { e, c }, { size - 1 - e, c } }) do s[#s + 1] = p end
+    end
+  end
   return s
 end
 
@@ -165,6 +173,88 @@ function M.board(pos, opts)
   end
   out[#out + 1] = "</svg>"
   return table.concat(out)
+end
+
+-- sgf(pos [, to_play]) -> the position as a one-node SGF, "(;SZ[9]PL[B]AB[cc][dd]AW[ee])":
+-- what a Go scenario's ctx.board:fen() returns, so the transcript keeps the position
+-- of every call and the viewer draws it (board.svg{ game = "go", sgf = ... })
+function M.sgf(pos, to_play)
+  local at, size = stones(pos)
+  to_play = to_play or (type(pos) == "userdata" and pos:to_move()) or pos.to_play
+  local lists = { black = {}, white = {} }
+  for pt, c in pairs(at) do lists[c][#lists[c] + 1] = "[" .. pt .. "]" end
+  table.sort(lists.black); table.sort(lists.white)
+  return string.format("(;SZ[%d]%s%s%s)", size, to_play and ("PL[" .. (to_play == "white" and "W" or "B") .. "]") or "",
+    #lists.black > 0 and ("AB" .. table.concat(lists.black)) or "", #lists.white > 0 and ("AW" .. table.concat(lists.white)) or "")
+end
+
+-- from_sgf(text) -> { size, stones = { black, white }, to_play } | nil, message: the first node's setup
+function M.from_sgf(text)
+  local sgf = require "games.go.sgf"
+  local trees, errors = sgf.parse(text or "")
+  local root = trees and trees[1]
+  if not root then return nil, (errors and errors[1]) or "not an SGF position" end
+  local size = tonumber(sgf.first(root, "SZ") or "19")
+  if not size or size < 2 or size > go.max_size then return nil, "SZ is not a board size" end
+  local pos = { size = size, stones = { black = sgf.points(root.props.AB or {}), white = sgf.points(root.props.AW or {}) },
+    to_play = sgf.first(root, "PL") == "W" and "white" or "black" }
+  return pos
+end
+
+-- ctx(g) -> a ctx.board for a Go scenario: fen() gives the position as SGF (M.sgf)
+function M.ctx(g) return { fen = function() return M.sgf(g) end } end
+
+-- render_cli(opts, fail) -> the SVG `tabula render go` writes (fail(fmt, ...) on bad input)
+function M.render_cli(opts, fail)
+  local function point(s, size)
+    local pt, err = go.parse_point(s, size)
+    if not pt or pt == "pass" then fail("render go: %s", err or ("'" .. s .. "' is a pass, not a point")) end
+    return pt
+  end
+  local pos, region, o = nil, nil, { last = nil, labels = {}, accepted = {} }
+  if opts.problems then
+    if not opts.id then fail("render go: give --id with --problems") end
+    local ok, list = pcall(require("scenarios.tsugo.problems").load, opts.problems)
+    if not ok then fail("render go: %s", tostring(list)) end
+    for _, p in ipairs(list) do if tostring(p.id) == opts.id then pos = p end end
+    if not pos then fail("render go: no problem with id %s in %s", opts.id, opts.problems) end
+    region = pos.region
+    o.accepted = pos.correct or {}
+  else
+    local size = opts.size or 19
+    if size < 2 or size > go.max_size then fail("render go: --size %d is not a board size (2..%d)", size, go.max_size) end
+    pos = { size = size, stones = { black = {}, white = {} } }
+    local seen = {}
+    for _, c in ipairs({ "black", "white" }) do
+      for _, s in ipairs(opts[c] or {}) do
+        local pt = point(s, size)
+        if seen[pt] then fail("render go: two stones on %s", s) end
+        seen[pt] = true
+        table.insert(pos.stones[c], pt)
+      end
+    end
+  end
+  local size = pos.size
+  if opts.last then o.last = point(opts.last, size) end
+  if opts.chosen then o.chosen = point(opts.chosen, size) end
+  for _, a in ipairs(opts.accepted or {}) do o.accepted[#o.accepted + 1] = point(a, size) end
+  for _, l in ipairs(opts.labels or {}) do
+    local letter, at = l:match("^(%u)=(.+)$")
+    if not letter then fail("render go: label '%s' is not LETTER=POINT (A=C4)", l) end
+    o.labels[letter] = point(at, size)
+  end
+  if opts.crop then
+    local pts = {}
+    for _, c in ipairs({ "black", "white" }) do for _, pt in ipairs(pos.stones[c]) do pts[#pts + 1] = pt end end
+    for _, pt in pairs(o.labels) do pts[#pts + 1] = pt end
+    for _, pt in ipairs(o.accepted) do pts[#pts + 1] = pt end
+    if not region and #pts > 0 then
+      local x, y = go.sgf_xy(pts[1])
+      region = { x, y, x, y }
+    end
+    if region then o.crop = M.crop(size, region, pts) end
+  end
+  return (M.board(pos, o):gsub('^<svg ', '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
 end
 
 return M

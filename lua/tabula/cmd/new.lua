@@ -1,4 +1,4 @@
--- tabula new NAME [--game xiangqi|chess|none] [--dir DIR] — a new scenario that
+-- tabula new NAME [--game xiangqi|chess|go|none] [--dir DIR] — a new scenario that
 -- runs at once: scenarios/NAME.lua, prompts/NAME/question.txt, its items
 -- (data/NAME.jsonl, unless the game's suite is used) and tests/test_NAME.lua,
 -- from the templates in lua/tabula/scaffold/.
@@ -8,7 +8,7 @@ local host = require "tabula.c.host"
 
 local M = {}
 
-M.GAMES = { "xiangqi", "chess", "none" }
+M.GAMES = { "xiangqi", "chess", "go", "none" }
 
 local function template(name)
   return fs.read_or_fail(host.root .. "/lua/tabula/scaffold/" .. name, "scaffold template")
@@ -44,8 +44,8 @@ function M.create(name, game, dir)
 end
 
 return {
-  summary = "make a new scenario that runs at once: tabula new NAME [--game xiangqi|chess|none]",
-  usage = "NAME [--game xiangqi|chess|none] [--dir DIR]",
+  summary = "make a new scenario that runs at once: tabula new NAME [--game xiangqi|chess|go|none]",
+  usage = "NAME [--game xiangqi|chess|go|none] [--dir DIR]",
   options = {
     { "game", "string", "none", "the game the scenario asks about", choices = M.GAMES },
     { "dir", "string", ".", "where to create scenarios/, prompts/ and tests/" },

@@ -2,18 +2,30 @@
 --   tabula render jianghu108 --id N --out file.png [--data FILE]   a problem with arrows A-D
 --   tabula render xiangqi --fen FEN [--arrows h2e2,b0c2] --out file.png
 --   tabula render chess --fen FEN [--arrows e2e4] --out file.svg   (SVG: the viewer's board)
+--   tabula render go --size 9 --black C3,D4 --white E5 [--last D4] [--labels A=C4,B=E4]
+--                    [--accepted C4] [--chosen E4] [--crop] --out file.svg      (SVG: the viewer's Go board)
+--   tabula render go --problems FILE --id ID --out file.svg         a TsuGO problem, its accepted answers marked
 local cli = require "tabula.cli"
 local fs = require "tabula.fs"
 
 return {
   summary = "draw a board picture: tabula render jianghu108 --id N --out file.png",
-  usage = "jianghu108|xiangqi|chess [options]",
+  usage = "jianghu108|xiangqi|chess|go [options]",
   options = {
     { "id", "string", nil, "Jianghu108 problem id" },
     { "data", "string", nil, "Jianghu108 problem file (default ../shared/data/jianghu108/江湖残局.json)" },
     { "fen", "string", nil, "position to draw (xiangqi, chess)" },
     { "arrows", "list", nil, "moves to draw as arrows (ICCS for xiangqi, labelled A, B, C, ...; UCI for chess)" },
-    { "out", "string", nil, "file to write: PNG (SVG for chess)" },
+    { "out", "string", nil, "file to write: PNG (SVG for chess and go)" },
+    { "size", "int", 19, "go: board size" },
+    { "black", "list", nil, "go: black stones (GTP like D4, or SGF like dd)" },
+    { "white", "list", nil, "go: white stones" },
+    { "last", "string", nil, "go: the last move, ringed" },
+    { "labels", "list", nil, "go: option letters on points, A=C4,B=E4" },
+    { "accepted", "list", nil, "go: accepted answers, in green squares" },
+    { "chosen", "string", nil, "go: the chosen move, in a dashed ring" },
+    { "crop", "bool", false, "go: only the problem's region (with --problems) or the stones' area, two lines around" },
+    { "problems", "string", nil, "go: a TsuGO problem file (JSONL) to draw --id from" },
   },
   main = function(opts, args)
     local what = args[1]
@@ -40,8 +52,10 @@ return {
         if not m:match("^[a-h][1-8][a-h][1-8][qrbn]?$") then cli.fail("render: arrow '%s' is not a UCI move", m) end
       end
       png = require("tabula.image").chess_svg(g:fen(), opts.arrows)
+    elseif what == "go" then
+      png = require("games.go.svg").render_cli(opts, cli.fail)
     else
-      cli.fail("render: what to draw? jianghu108, xiangqi or chess")
+      cli.fail("render: what to draw? jianghu108, xiangqi, chess or go")
     end
     if not png then cli.fail("render: %s", err) end
     local ok, werr = fs.write_atomic(opts.out, png)

@@ -6,6 +6,7 @@
 --
 --   board.svg{ game = "xiangqi", fen = FEN, arrows = { { move = "b5c5", kind = "agent" } },
 --              marks = { { sq = "a0", kind = "x" } } }
+--   board.svg{ game = "go", sgf = "(;SZ[9]AB[cc]AW[dd])", last =, labels =, accepted =, chosen = }   (games.go.svg)
 --   board.svg{ game = "text", text = "..." }
 --   board.svg{ svg = "<svg ...>" }                     -- a scenario's own drawing, used as it is
 local html = require "tabula.view.html"
@@ -233,9 +234,22 @@ local function text_panel(spec)
   return table.concat(out)
 end
 
+-- go_board(spec) -> a Go board (games.go.svg) from spec.sgf or spec.size/stones
+local function go_board(spec)
+  local gs = require "games.go.svg"
+  local pos = spec
+  if spec.sgf then
+    local err
+    pos, err = gs.from_sgf(spec.sgf)
+    if not pos then return text_panel({ text = "(not a Go position: " .. tostring(err) .. ")\n" .. spec.sgf }) end
+  end
+  return gs.board(pos, spec)
+end
+
 -- svg(spec) -> the <svg class="board"> of one position
 function M.svg(spec)
   if spec.svg then return spec.svg end          -- a drawing the scenario's view made itself (texts escaped there)
+  if spec.game == "go" then return go_board(spec) end
   local g = M.GAMES[spec.game]
   if not g then return text_panel(spec) end
   local w, h = size(g)

@@ -97,12 +97,13 @@ function M.default_overview(src)
 end
 
 -- board_of(fen) -> the board spec a recorded ctx.board position is drawn with:
--- ten ranks are Xiangqi, eight chess; anything else is shown as its text
+-- ten ranks are Xiangqi, eight chess, an SGF node Go (games.go.svg.sgf); anything else is shown as its text
 function M.board_of(fen)
   local placement = type(fen) == "string" and fen:match("^(%S+)") or ""
   local _, slashes = placement:gsub("/", "")
   if slashes == 9 then return { game = "xiangqi", fen = fen } end
   if slashes == 7 then return { game = "chess", fen = fen } end
+  if type(fen) == "string" and fen:match("^%s*%(%s*;") then return { game = "go", sgf = fen, fen = fen } end
   return { game = "text", text = tostring(fen), fen = fen }
 end
 
