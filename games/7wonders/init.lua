@@ -623,6 +623,9 @@ function G.observation(s, seat)
 end
 
 local COLOURS = { "brown", "grey", "blue", "yellow", "red", "green", "purple" }
+-- G.svg(obs) -> the observation drawn for the viewer (games/7wonders/svg.lua)
+function G.svg(o) return require("games.7wonders.svg").svg(o) end
+
 function G.render(o)
   local out = {}
   local function add(...) out[#out + 1] = string.format(...) end

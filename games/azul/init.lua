@@ -292,6 +292,9 @@ local function counts_text(t)
   return #parts > 0 and table.concat(parts, ", ") or "empty"
 end
 
+-- G.svg(obs) -> the observation drawn for the viewer (games/azul/svg.lua)
+function G.svg(o) return require("games.azul.svg").svg(o) end
+
 function G.render(o)
   local out = {}
   local function add(...) out[#out + 1] = string.format(...) end

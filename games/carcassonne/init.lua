@@ -215,6 +215,8 @@ end
 
 local view = require "games.carcassonne.view"
 G.observation, G.render = view.observation, view.render
+-- G.svg(obs) -> the observation drawn for the viewer (games/carcassonne/svg.lua)
+function G.svg(o) return require("games.carcassonne.svg").svg(o) end
 local ai = require "games.carcassonne.ai"
 G.heuristic, G.heuristic_all, G.estimate = ai.heuristic, ai.heuristic_all, ai.estimate
 

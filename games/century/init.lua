@@ -322,6 +322,9 @@ local function view_list(list)
   return #parts > 0 and table.concat(parts, "; ") or "none"
 end
 
+-- G.svg(obs) -> the observation drawn for the viewer (games/century/svg.lua)
+function G.svg(o) return require("games.century.svg").svg(o) end
+
 function G.render(o)
   local out = {}
   local function add(...) out[#out + 1] = string.format(...) end

@@ -335,6 +335,9 @@ local function view_card(c)
   return string.format("#%d L%d %s bonus, %d pt, cost %s", c.id, c.level, c.bonus, c.points, view_cost(c.cost))
 end
 
+-- G.svg(obs) -> the observation drawn for the viewer (games/splendor/svg.lua)
+function G.svg(o) return require("games.splendor.svg").svg(o) end
+
 function G.render(o)
   local out = {}
   local function add(...) out[#out + 1] = string.format(...) end

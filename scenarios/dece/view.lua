@@ -66,11 +66,25 @@ function V.trial(rec, _, src)
   local events = records.read(src.dir .. "/matches/" .. rec.match_id .. ".jsonl", { skip_bad = true })
   local state = G.setup(rec.n, rec.setup_seed)
   local frames, messages = {}, {}
+  -- the board the game draws of an observation (G.svg), its text form folded beside it
+  local function board(o)
+    local text = G.render(o)
+    if G.svg then
+      local kit = require "games.svgkit"
+      kit.sharing = true            -- the parts recurring across frames are kept once per page
+      local ok, svg = pcall(G.svg, o)
+      kit.sharing = false
+      if not ok then error(svg, 0) end
+      return { svg = svg }, text
+    end
+    return { game = "text", text = text }, nil
+  end
   for _, e in ipairs(events) do
     if e.k == "step" then
       for _, c in ipairs(e.choices) do
         local who = rec.seats[c.seat]
-        frames[#frames + 1] = { board = { game = "text", text = G.render(G.observation(state, c.seat)) },
+        local b, text = board(G.observation(state, c.seat))
+        frames[#frames + 1] = { board = b, text = text,
           label = string.format("step %d: seat %d (%s) %s", e.step, c.seat, who, c.action or ("no legal answer: " .. tostring(c.why))) }
         if c.prompt then messages[#messages + 1] = { role = "user", title = "to " .. who, text = c.prompt, frame = #frames - 1, fold = true } end
         if c.reply then messages[#messages + 1] = { role = "assistant", title = who, text = c.reply, usage = c.usage,
@@ -81,12 +95,20 @@ function V.trial(rec, _, src)
       if ok then for _, c in ipairs(e.choices) do G.apply(state, c.seat, c.action) end end
     end
   end
-  frames[#frames + 1] = { board = { game = "text", text = G.render(G.observation(state, 1)) },
+  local b, text = board(G.observation(state, 1))
+  frames[#frames + 1] = { board = b, text = text,
     label = string.format("end: ranks %s, scores %s", table.concat(rec.ranks, ","), table.concat(rec.scores, ",")) }
   local facts = { { "game", rec.game }, { "seats", table.concat(rec.seats, ", ") }, { "setup seed", tostring(rec.setup_seed) },
     { "ranks", table.concat(rec.ranks, ", ") }, { "scores", table.concat(rec.scores, ", ") }, { "decisions D", tostring(rec.D) },
     { "status", rec.status } }
-  return { frames = frames, messages = messages, facts = facts }
+  -- the verdict: who finished where, and how the match ended
+  local standing = {}
+  for s, who in ipairs(rec.seats or {}) do
+    standing[#standing + 1] = string.format("%s: rank %s, %s points", who, tostring((rec.ranks or {})[s]), tostring((rec.scores or {})[s]))
+  end
+  local verdict = { outcome = rec.status or "?", { "result", table.concat(standing, "; ") } }
+  if #(rec.forfeits or {}) > 0 then verdict[#verdict + 1] = { "ending", "forfeit by seat " .. table.concat(rec.forfeits, ", ") } end
+  return { frames = frames, messages = messages, facts = facts, verdict = verdict }
 end
 
 return V

@@ -9,7 +9,7 @@
 --     load = function(dir) -> src,              -- optional: { meta, recs } (default: run.json, trials.jsonl)
 --     overview = function(src, kit) -> panels,  -- { { title =, html = }... }: plots and tables
 --     row = function(rec) -> fields,            -- optional: trial list fields (see M.COLUMNS)
---     trial = function(rec, kit, src) -> tv,    -- { frames = { { board = spec, label = }... },
+--     trial = function(rec, kit, src) -> tv,    -- { frames = { { board = spec, label =, text = }... },
 --   }                                           --   messages = { { role, text, reasoning, usage, mark, frame }... },
 --                                               --   facts = { { name, value }... } }
 -- kit = { html, board, plot, metrics } (the modules a panel draws with).
@@ -240,28 +240,56 @@ local MARKS = { illegal = "illegal", rejected = "rejected", no_command = "no com
 
 -- chunks: a board or message body that recurs across trial views (the system
 -- prompt of every trial, identical games of repeated trials) is kept once in a
--- <template id="r-N"> and put in place when a trial view opens.
-local function new_pool() return { id = {}, list = {}, count = {} } end
+-- <template id="r-N"> and put in place when a trial view opens. Inside a
+-- drawing, the parts a game marks as shared (games.svgkit.share: a card, a
+-- tile, a player's board, the same in many frames of a match) are chunks too:
+-- kept once as <template><svg>part</svg></template>, placed by <g data-r="N">.
+local function new_pool() return { id = {}, list = {}, count = {}, svg = {} } end
 
-local function chunk(pool, s)
+local function chunk(pool, s, is_svg)
   if not pool then return s end
   local i = pool.id[s]
-  if not i then i = #pool.list + 1; pool.list[i] = s; pool.id[s] = i; pool.count[i] = 0 end
+  if not i then i = #pool.list + 1; pool.list[i] = s; pool.id[s] = i; pool.count[i] = 0; pool.svg[i] = is_svg end
   pool.count[i] = pool.count[i] + 1
   return "\1" .. i .. "\2"
+end
+
+-- drawing(pool, svg) -> the drawing with each shared part ("\3part\4", parts within
+-- parts too) made a chunk
+local function drawing(pool, svg)
+  if not svg:find("\3", 1, true) then return svg end
+  if not pool then return (svg:gsub("[\3\4]", "")) end
+  local stack, at = { {} }, 1
+  while true do
+    local i = svg:find("[\3\4]", at)
+    local top = stack[#stack]
+    if not i then top[#top + 1] = svg:sub(at); break end
+    top[#top + 1] = svg:sub(at, i - 1)
+    if svg:byte(i) == 3 then stack[#stack + 1] = {}
+    elseif #stack > 1 then
+      local part = table.concat(table.remove(stack))
+      local outer = stack[#stack]
+      outer[#outer + 1] = chunk(pool, part, true)
+    end
+    at = i + 1
+  end
+  return table.concat(stack[1])
 end
 
 M.SHARE_MIN = 120
 
 -- resolve(pool, text, shared) -> text with each chunk inlined, or replaced by a
--- placeholder when it recurs (shared: chunk -> template number, in order)
+-- placeholder when it recurs (shared: chunk -> template number, in order);
+-- chunks inside chunks are resolved the same way
 local function resolve(pool, text, shared)
+  shared.done = shared.done or {}
   return (text:gsub("\1(%d+)\2", function(n)
     n = tonumber(n)
-    local s = pool.list[n]
+    local s = shared.done[n]
+    if not s then s = resolve(pool, pool.list[n], shared); shared.done[n] = s end
     if pool.count[n] < 2 or #s < M.SHARE_MIN then return s end
     if not shared[n] then shared.n = shared.n + 1; shared[n] = shared.n; shared.order[shared.n] = n end
-    return string.format('<i data-r="%d"></i>', shared[n])
+    return string.format(pool.svg[n] and '<g data-r="%d"></g>' or '<i data-r="%d"></i>', shared[n])
   end))
 end
 
@@ -314,8 +342,9 @@ function M.trial_view(id, tv, pool)
     .. '<button data-step="1" title="next (→)">▶</button><button data-step="9999" title="last (End)">▶|</button>'
     .. '<span class="pos"></span></div><div class="frames">'
   for i, f in ipairs(frames) do
-    out[#out + 1] = string.format('<figure class="frame%s" data-i="%d">%s<figcaption>%s</figcaption></figure>',
-      i == 1 and " cur" or "", i - 1, chunk(pool, board.svg(f.board)), html.esc(f.label or ""))
+    local text = f.text and chunk(pool, '<details class="obs-text"><summary>text observation</summary><pre>' .. html.esc(f.text) .. "</pre></details>") or ""
+    out[#out + 1] = string.format('<figure class="frame%s" data-i="%d">%s<figcaption>%s</figcaption>%s</figure>',
+      i == 1 and " cur" or "", i - 1, chunk(pool, drawing(pool, board.svg(f.board))), html.esc(f.label or ""), text)
   end
   out[#out + 1] = "</div>"
   if tv.legend then out[#out + 1] = '<p class="legend">' .. html.esc(tv.legend) .. "</p>" end
@@ -443,7 +472,9 @@ function M.build(dir, S)
   local shared = { n = 0, order = {} }
   for i, v in ipairs(views) do views[i] = resolve(pool, v, shared) end
   local chunks = {}
-  for i, n in ipairs(shared.order) do chunks[i] = pool.list[n] end
+  for i, n in ipairs(shared.order) do
+    chunks[i] = pool.svg[n] and ('<svg xmlns="http://www.w3.org/2000/svg">' .. shared.done[n] .. "</svg>") or shared.done[n]
+  end
   local meta = src.meta or {}
   local overview = hook.overview and hook.overview(src, M.kit) or M.default_overview(src)
   -- the Latin-letter switch only where a Xiangqi board is drawn

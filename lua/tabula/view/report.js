@@ -65,9 +65,18 @@
     var tpl = document.getElementById("tv-" + tr.getAttribute("data-n"));
     view.innerHTML = "";
     view.appendChild(tpl.content.cloneNode(true));
-    $$("[data-r]", view).forEach(function (el) {
-      el.replaceWith(document.getElementById("r-" + el.getAttribute("data-r")).content.cloneNode(true));
-    });
+    // shared parts, which may hold shared parts themselves; a drawing's part (<g data-r>)
+    // is kept inside an <svg> in its template, so its elements are SVG ones
+    for (var left = $$("[data-r]", view); left.length; left = $$("[data-r]", view)) {
+      left.forEach(function (el) {
+        var c = document.getElementById("r-" + el.getAttribute("data-r")).content;
+        if (el.tagName.toLowerCase() === "g") {
+          var frag = document.createDocumentFragment();
+          Array.prototype.forEach.call(c.firstElementChild.childNodes, function (k) { frag.appendChild(k.cloneNode(true)); });
+          el.replaceWith(frag);
+        } else el.replaceWith(c.cloneNode(true));
+      });
+    }
     view.hidden = false;
     $("#overview").hidden = true;
     $("#trials").hidden = true;

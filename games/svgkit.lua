@@ -1,0 +1,73 @@
+-- games.svgkit — the few SVG pieces the games' drawings (games/<name>/svg.lua,
+-- G.svg(obs)) share: numbers, escaping, shapes, a card, a token. A drawing is a
+-- list of strings; doc() wraps it in one <svg class="board NAME">. Every text
+-- passes through esc, so names from a game's data cannot become markup.
+local M = {}
+
+function M.n(x) return string.format("%g", math.floor(x * 10 + 0.5) / 10) end
+local n = M.n
+
+local ESC = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }
+function M.esc(s) return (tostring(s):gsub("[&<>\"']", ESC)) end
+
+local function attrs(a)
+  if not a then return "" end
+  local keys = {}
+  for k in pairs(a) do keys[#keys + 1] = k end
+  table.sort(keys)
+  local out = {}
+  for _, k in ipairs(keys) do out[#out + 1] = string.format(' %s="%s"', k:gsub("_", "-"), M.esc(a[k])) end
+  return table.concat(out)
+end
+
+function M.rect(x, y, w, h, a) return string.format('<rect x="%s" y="%s" width="%s" height="%s"%s/>', n(x), n(y), n(w), n(h), attrs(a)) end
+function M.circle(x, y, r, a) return string.format('<circle cx="%s" cy="%s" r="%s"%s/>', n(x), n(y), n(r), attrs(a)) end
+function M.line(x1, y1, x2, y2, a) return string.format('<line x1="%s" y1="%s" x2="%s" y2="%s"%s/>', n(x1), n(y1), n(x2), n(y2), attrs(a)) end
+function M.path(d, a) return string.format('<path d="%s"%s/>', d, attrs(a)) end
+function M.text(x, y, s, a)
+  a = a or {}
+  a.font_size = a.font_size or 11
+  return string.format('<text x="%s" y="%s"%s>%s</text>', n(x), n(y), attrs(a), M.esc(s))
+end
+
+-- title(s) -> a <title> child: what a pointer over an element shows
+function M.title(s) return "<title>" .. M.esc(s) .. "</title>" end
+
+-- group(cls, parts [, tip]) -> <g class="cls">…</g>
+function M.group(cls, parts, tip)
+  return '<g class="' .. M.esc(cls) .. '">' .. (tip and M.title(tip) or "") .. table.concat(parts) .. "</g>"
+end
+
+-- share(s) -> s marked as a part that recurs across the frames of a match (a card,
+-- a tile, a player's panel, parts within parts): the viewer keeps it once per page. Only while M.sharing is true (the
+-- viewer sets it around its calls of G.svg); otherwise s unchanged.
+M.sharing = false
+function M.share(s)
+  if not M.sharing then return s end
+  return "\3" .. s .. "\4"
+end
+
+-- place(x, y, s) -> s (drawn at the origin) moved to x, y; s shared (the same card
+-- anywhere on the table, in any frame, is one part)
+function M.place(x, y, s)
+  return string.format('<g transform="translate(%s %s)">', n(x), n(y)) .. M.share(s) .. "</g>"
+end
+
+-- doc(name, w, h, parts) -> the drawing as one <svg class="board NAME">
+function M.doc(name, w, h, parts)
+  return string.format('<svg class="board %s" viewBox="0 0 %s %s" width="%s" height="%s" font-family="DejaVu Sans,sans-serif">',
+    M.esc(name), n(w), n(h), n(w), n(h)) .. table.concat(parts) .. "</svg>"
+end
+
+-- token(x, y, r, fill, label [, cls]) -> a round token with a number on it
+function M.token(x, y, r, fill, label, cls, dark)
+  return M.group(cls or "token", {
+    M.circle(x, y, r, { fill = fill, stroke = "#333" }),
+    label and M.text(x, y + r * 0.38, label, { font_size = r * 1.05, text_anchor = "middle", font_weight = "bold",
+      fill = dark and "#fff" or "#111" }) or "" })
+end
+
+-- seat colours (the followers, the players' frames)
+M.SEATS = { "#1565c0", "#c62828", "#2e7d32", "#f9a825", "#6a1b9a", "#00838f", "#5d4037" }
+
+return M
