@@ -68,7 +68,8 @@ function M.trial(rec, _, src)
       end
       option(rec.answer, "hint")
       if rec.extracted ~= rec.answer then option(rec.extracted, "agent") end
-      frame = { board = { game = "xiangqi", fen = b:fen(), arrows = arrows },
+      -- labelled as the prompt and the picture write the board: files A-I, ranks 1-10
+      frame = { board = { game = "xiangqi", fen = b:fen(), arrows = arrows, coords = "A1" },
         label = string.format("problem %s: answer %s, chosen %s", tostring(rec.problem_id), tostring(rec.answer), tostring(rec.extracted or "none")) }
     end
   end
@@ -78,6 +79,8 @@ function M.trial(rec, _, src)
   end
   return {
     frames = { frame }, legend = M.LEGEND,
+    verdict = { outcome = rec.status or "?", { "reason", tostring(rec.reason or (rec.correct and "correct" or "wrong")) },
+      { "answer", tostring(rec.extracted or "none") }, { "expected", tostring(rec.answer) } },
     messages = { { role = "assistant", text = rec.reply, reasoning = rec.reasoning, usage = rec.usage, cost = rec.cost,
       mark = (not rec.correct) and (rec.extracted and "wrong" or "no answer") or nil, frame = 0 } },
     call_marks = { (not rec.correct) and (rec.extracted and "wrong" or "no answer") or nil },

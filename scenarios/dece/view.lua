@@ -40,9 +40,16 @@ function V.overview(src, kit)
     for _, x in pairs(gr.rows) do emax = math.max(emax, x.elo_hi or x.elo) end
     panels[#panels + 1] = { title = g .. ": Elo (Bradley–Terry) with 95% bootstrap intervals",
       html = kit.html.raw(kit.plot.bars({ title = g .. " Elo", ylabel = "Elo", ymax = emax * 1.05, names = { "Elo" }, groups = egroups })) }
-    local pts = {}
-    for _, s in ipairs(gr.staircase_cost) do pts[#pts + 1] = { s.cost, s.elo } end
-    if #pts > 0 then
+    local pts, clo, chi = {}, nil, nil
+    for _, s in ipairs(gr.staircase_cost) do
+      pts[#pts + 1] = { s.cost, s.elo }
+      clo, chi = math.min(clo or s.cost, s.cost), math.max(chi or s.cost, s.cost)
+    end
+    if #pts > 0 and chi <= clo then      -- every participant costs the same (the built-in players: nothing)
+      panels[#panels + 1] = { title = g .. ": Elo–cost staircase V(B)", html = kit.html.raw(kit.plot.empty({ title = g .. " V(B)" },
+        string.format("every participant costs $%.4f per appearance, so there is no trade-off to draw: the best Elo is %.0f at any budget.",
+          clo, pts[#pts][2]))) }
+    elseif #pts > 0 then
       pts[#pts + 1] = { pts[#pts][1] * 1.2 + 1e-4, pts[#pts][2] }
       panels[#panels + 1] = { title = g .. ": Elo–cost staircase V(B)",
         html = kit.html.raw(kit.plot.lines({ title = g .. " V(B)", xlabel = "mean cost per appearance B ($)", ylabel = "best Elo",

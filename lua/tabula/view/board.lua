@@ -5,7 +5,7 @@
 -- placed with <use>, which keeps a board at a few hundred bytes.
 --
 --   board.svg{ game = "xiangqi", fen = FEN, arrows = { { move = "b5c5", kind = "agent" } },
---              marks = { { sq = "a0", kind = "x" } } }
+--              marks = { { sq = "a0", kind = "x" } }, coords = "A1" }   -- coords: files A-I, ranks 1-10 (Jianghu108)
 --   board.svg{ game = "go", sgf = "(;SZ[9]AB[cc]AW[dd])", last =, labels =, accepted =, chosen = }   (games.go.svg)
 --   board.svg{ game = "text", text = "..." }
 --   board.svg{ svg = "<svg ...>" }                     -- a scenario's own drawing, used as it is
@@ -82,8 +82,17 @@ local function label(x, y, text)
   return string.format('<text x="%s" y="%s" text-anchor="middle" font-size="12" fill="#555">%s</text>', n(x), n(y), text)
 end
 
+-- coordinate labels: the board's own (a-i, 0-9 for Xiangqi; a-h, 1-8 for chess) or
+-- "A1" (files A-I, ranks 1-10: how Jianghu108's prompt and picture write them)
+local function coord_labels(g, coords)
+  if coords == "A1" then
+    return function(f) return string.char(65 + f) end, function(r) return tostring(r + 1) end
+  end
+  return function(f) return string.char(97 + f) end, function(r) return tostring(r + g.base) end
+end
+
 -- the static part of a board (lines or squares, river, palaces, coordinates)
-local function grid(g)
+local function grid(g, coords)
   local w, h = size(g)
   local out = { string.format('<rect width="%d" height="%d" fill="%s"/>', w, h, g.points and "#f0d9a8" or "#f5f0e6") }
   if g.points then
@@ -130,13 +139,14 @@ local function grid(g)
     out[#out + 1] = '<g fill="#b58863">' .. table.concat(sq) .. "</g>"
   end
   local _, h2 = size(g)
+  local file_label, rank_label = coord_labels(g, coords)
   for f = 0, g.files - 1 do
     local x = center(g, f, 0)
-    out[#out + 1] = label(x, h2 - (g.margin - 12) / 2 - 1, string.char(97 + f))
+    out[#out + 1] = label(x, h2 - (g.margin - 12) / 2 - 1, file_label(f))
   end
   for row = 0, g.ranks - 1 do
     local _, y = center(g, 0, row)
-    out[#out + 1] = label(g.margin / 2 - (g.points and 4 or 0), y + 4, tostring(g.ranks - 1 - row + g.base))
+    out[#out + 1] = label(g.margin / 2 - (g.points and 4 or 0), y + 4, rank_label(g.ranks - 1 - row))
   end
   return table.concat(out)
 end
@@ -163,6 +173,11 @@ function M.defs()
     local g = M.GAMES[game]
     local w, h = size(g)
     out[#out + 1] = string.format('<symbol id="%s-grid" viewBox="0 0 %d %d">%s</symbol>', g.prefix, w, h, grid(g))
+  end
+  do
+    local g = M.GAMES.xiangqi
+    local w, h = size(g)
+    out[#out + 1] = string.format('<symbol id="xq-grid-A1" viewBox="0 0 %d %d">%s</symbol>', w, h, grid(g, "A1"))
   end
   for _, l in ipairs({ "K", "A", "B", "N", "R", "C", "P", "k", "a", "b", "n", "r", "c", "p" }) do
     out[#out + 1] = piece_symbol("xiangqi", l)
@@ -253,8 +268,9 @@ function M.svg(spec)
   local g = M.GAMES[spec.game]
   if not g then return text_panel(spec) end
   local w, h = size(g)
-  local out = { string.format('<svg class="board %s" viewBox="0 0 %d %d" width="%d" height="%d"%s><use href="#%s-grid" width="%d" height="%d"/>',
-    spec.game, w, h, w, h, spec.fen and (' data-fen="' .. html.esc(spec.fen) .. '"') or "", g.prefix, w, h) }
+  local grid_id = g.prefix .. "-grid" .. ((spec.coords == "A1" and spec.game == "xiangqi") and "-A1" or "")
+  local out = { string.format('<svg class="board %s" viewBox="0 0 %d %d" width="%d" height="%d"%s><use href="#%s" width="%d" height="%d"/>',
+    spec.game, w, h, w, h, spec.fen and (' data-fen="' .. html.esc(spec.fen) .. '"') or "", grid_id, w, h) }
   for _, p in ipairs(M.pieces(spec.fen)) do
     local letter = p[3]
     if spec.game == "xiangqi" then letter = XQ_ALIAS[letter] or letter end

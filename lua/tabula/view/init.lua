@@ -467,6 +467,7 @@ function M.build(dir, S)
       end
     end
     tv.verdict = tv.verdict or M.verdict(rec)
+    if tv.verdict.outcome == "?" and row.outcome then tv.verdict.outcome = tostring(row.outcome) end
     views[i] = M.trial_view(row.id, tv, pool)
   end
   local shared = { n = 0, order = {} }
@@ -484,8 +485,10 @@ function M.build(dir, S)
   end
   for _, p in ipairs(overview) do if html.str(p.html):find('class="board xiangqi', 1, true) then letters = true end end
   return M.page({ letters = letters,
-    title = string.format("tabula report: %s — %s", tostring(meta.scenario or S.name),
-      type(meta.model) == "table" and tostring(meta.model.name) or tostring(meta.model or src.subtitle or "")),
+    title = "tabula report: " .. tostring(meta.scenario or S.name) .. (function()
+      local m = type(meta.model) == "table" and meta.model.name or meta.model or src.subtitle
+      return m and m ~= "" and (" — " .. tostring(m)) or ""
+    end)(),
     identity = meta, headline = headline(src.recs, rows, src.unit),
     panels = overview,
     rows = rows, views = views, shared = chunks, list_title = src.list_title,

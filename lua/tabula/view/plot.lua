@@ -21,7 +21,7 @@ local M = {}
 M.PALETTE = { "#1565c0", "#c62828", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f", "#6d4c41", "#546e7a" }
 
 local W, H = 520, 300
-local L, R, T, B = 56, 16, 30, 44
+local L, R, T, B = 56, 16, 30, 44     -- L is widened per plot to fit its y tick labels (fit_left)
 local CHAR = 6.4            -- mean width of a character at font-size 11, in px
 
 local function n(x) return string.format("%g", math.floor(x * 10 + 0.5) / 10) end
@@ -102,6 +102,14 @@ function M.empty(o, why)
   return string.format('<p class="plot-empty"><b>%s</b>: %s</p>', html.esc(o.title or "plot"), html.esc(why))
 end
 
+-- fit_left(o, ylo, yhi, yint): room on the left for the widest y tick label and the axis label
+local function fit_left(o, ylo, yhi, yint)
+  local ts, step = M.ticks(ylo, yhi, yint)
+  local w = 0
+  for _, t in ipairs(ts) do w = math.max(w, text_width(M.fmt(t, o.percent, step))) end
+  L = math.max(56, math.ceil(w + (o.ylabel and 30 or 12)))
+end
+
 -- axes(o, ylo, yhi, ysc, yint, top, bottom) -> SVG parts: title, y ticks and grid, axes, axis labels
 local function axes(o, ylo, yhi, ysc, yint, top, bottom)
   local out = { string.format('<text class="lbl" x="%d" y="16" font-size="13" font-weight="bold">%s</text>', L, html.esc(o.title or "")) }
@@ -149,6 +157,7 @@ function M.lines(o)
   local lrows = #legend_rows(names, W)
   local top = T + 16 * math.max(0, lrows - 1)
   local bottom = top + (H - T - B)
+  fit_left(o, ymin, ymax, not o.percent and all_integer(ys))
   local function xsc(x) return L + 10 + (x - xlo) / (xhi - xlo) * (W - R - L - 20) end
   local function ysc(y) return bottom - (y - ymin) / (ymax - ymin) * (bottom - top - 20) end
   local out = axes(o, ymin, ymax, ysc, not o.percent and all_integer(ys), top, bottom)
@@ -253,6 +262,7 @@ function M.bars(o)
   if not ymax then for _, v in ipairs(vals) do ymax = math.max(ymax or v, v) end end
   ymax = (ymax and ymax > 0) and ymax or 1
   local ng, nb = #o.groups, #(o.names or { 1 })
+  fit_left(o, 0, ymax, integer)
   local gw = (W - R - L - 10) / ng
   local fits = true
   for _, g in ipairs(o.groups) do if text_width(g.label or "") > gw - 4 then fits = false end end
