@@ -131,6 +131,9 @@ local function asset(name)
 end
 
 local function fmt_num(v, key)
+  if type(v) == "string" and (key == "answer" or key == "expected") and utf8.len(v) and utf8.len(v) > 40 then
+    return v:sub(1, utf8.offset(v, 40) - 1) .. "…"
+  end
   if type(v) ~= "number" then return v end
   if key == "cost" then return string.format("%.4f", v) end
   if key == "time" then return string.format("%.1f", v) end
@@ -468,6 +471,9 @@ function M.build(dir, S)
     end
     tv.verdict = tv.verdict or M.verdict(rec)
     if tv.verdict.outcome == "?" and row.outcome then tv.verdict.outcome = tostring(row.outcome) end
+    for _, e in ipairs(tv.verdict) do       -- the list shows the verdict's answer and expected answer
+      if (e[1] == "answer" or e[1] == "expected") and row[e[1]] == nil then row[e[1]] = e[2] end
+    end
     views[i] = M.trial_view(row.id, tv, pool)
   end
   local shared = { n = 0, order = {} }

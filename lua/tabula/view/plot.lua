@@ -257,6 +257,13 @@ end
 function M.bars(o)
   if #o.groups == 0 then return M.empty(o, "nothing to count.") end
   local vals = bar_values(o)
+  local nonzero = false
+  for _, v in ipairs(vals) do if v ~= 0 then nonzero = true end end
+  if not nonzero then
+    local names = {}
+    for i, g in ipairs(o.groups) do names[i] = g.label or "" end
+    return M.empty(o, string.format("every value is %s (%s).", o.percent and "0%" or "0", table.concat(names, ", ")))
+  end
   local integer = not o.percent and all_integer(vals)
   local ymax = o.ymax
   if not ymax then for _, v in ipairs(vals) do ymax = math.max(ymax or v, v) end end

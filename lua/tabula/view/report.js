@@ -115,8 +115,26 @@
 
   // the browser tests' driver: open one trial, move the scrubber with the
   // keyboard and the buttons, and write what happened into the page
+  // overlaps() -> for each plot of the overview, the pairs of its labels whose boxes intersect
+  function overlaps() {
+    return $$("svg.plot").map(function (svg) {
+      var boxes = $$("text.lbl", svg).map(function (t) { return { r: t.getBoundingClientRect(), s: t.textContent }; });
+      var bad = [];
+      for (var i = 0; i < boxes.length; i++) {
+        for (var j = i + 1; j < boxes.length; j++) {
+          var a = boxes[i].r, b = boxes[j].r;
+          if (a.width && b.width && a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+            bad.push(boxes[i].s + " / " + boxes[j].s);
+        }
+      }
+      return { title: ($("text", svg) || { textContent: "" }).textContent, labels: boxes.length, overlaps: bad };
+    });
+  }
   function selftest(id) {
     var title = document.title, res = { rows: list ? $$("tbody tr", list).length : 0 };
+    res.ids = list ? $$("tbody tr", list).map(function (r) { return r.getAttribute("data-id"); }) : [];
+    res.plots = overlaps();
+    res.empty_plots = $$(".plot-empty").length;
     // the list: filter by outcome, search by id, sort by a column
     var sel = $("select.filter[data-col=outcome]");
     if (sel && sel.options.length > 1) {
@@ -156,21 +174,29 @@
     res.home = cur;
     res.title_kept = document.title === title;
     res.transcript_imgs = $$(".transcript img:not(.sent), .transcript script", view).length;
-    res.sent_images = $$(".transcript img.sent", view).map(function (im) {
-      return { loaded: im.complete && im.naturalWidth > 0, data: im.getAttribute("src").slice(0, 22) === "data:image/png;base64," };
-    });
+    res.sent_images = [];
     res.verdict = ($(".verdict", view) || { textContent: "" }).textContent;
-    res.boards = {};
-    $$(".frame", view).forEach(function (f, i) {
+    // what each frame's board holds: stones, pieces, tiles, cards, followers
+    res.boards = $$(".frame", view).map(function (f) {
       var svg = $("svg.board", f);
-      res.boards[i] = svg ? { cls: svg.getAttribute("class"), stones: $$("circle.stone", svg).length,
-        pieces: $$("use", svg).length - 1, tiles: $$(".tile", svg).length, marks: $$("[data-count]", svg).length } : null;
+      if (!svg) return null;
+      return { cls: svg.getAttribute("class"), stones: $$("circle.stone", svg).length, pieces: Math.max(0, $$("use", svg).length - 1),
+        tiles: $$(".tile", svg).length, followers: $$("circle.follower", svg).length, market: $$("g.card.market", svg).length,
+        built: $$("g.card.built", svg).length, options: $$("text.option", svg).length, accepted: $$("rect.accepted", svg).length,
+        chosen: $$("circle.chosen", svg).length, last: $$("circle.last", svg).length };
     });
-    res.errors = errors;
-    var pre = document.createElement("pre");
-    pre.id = "selftest-result";
-    pre.textContent = JSON.stringify(res);
-    document.body.appendChild(pre);
+    function done() {
+      res.errors = errors;
+      var pre = document.createElement("pre");
+      pre.id = "selftest-result";
+      pre.textContent = JSON.stringify(res);
+      document.body.appendChild(pre);
+    }
+    // the images the model was sent: each must decode
+    var imgs = $$(".transcript img.sent", view);
+    if (!imgs.length) return done();
+    Promise.all(imgs.map(function (im) { return im.decode().then(function () { return im.naturalWidth; }, function () { return 0; }); }))
+      .then(function (w) { res.sent_images = w.map(function (x, i) { return { width: x, data: imgs[i].getAttribute("src").slice(0, 22) }; }); done(); });
   }
   window.addEventListener("hashchange", route);
   var st = /^#selftest=(.*)$/.exec(location.hash);
