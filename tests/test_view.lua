@@ -95,7 +95,7 @@ test("view: report.html references nothing outside itself", function()
   local tags = 0
   for tag in page:gmatch("<%a[^>]*>") do
     tags = tags + 1
-    t.ok(not tag:find("%ssrc%s*="), "a src attribute: " .. tag)
+    t.ok(not tag:find("%ssrc%s*=") or tag:find('%ssrc="data:image/png;base64,'), "a src attribute: " .. tag)
     for v in tag:gmatch('%shref="([^"]*)"') do t.eq(v:sub(1, 1), "#", "href in " .. tag) end
   end
   t.ok(tags > 100, "the page was scanned")
@@ -272,6 +272,308 @@ test("view: an arena's report.html has the leaderboard, the rating plot and a bo
   local want = 0
   for _, g in ipairs(games) do if g.result == res.filter.value then want = want + 1 end end
   t.eq(res.filter.shown, want, "filtering by result")
+end)
+
+-- the pages of every scenario in Chromium: the viewer's self-test on one trial
+-- (no console or script error, every trial listed, no two labels of a plot
+-- overlapping, each frame's board holding what its position holds, the images
+-- the model was sent decoded, model text inert), and screenshots of the overview
+-- and of that trial view (in $TABULA_SCREENSHOTS, else a temporary folder)
+local json = require "tabula.json"
+local host = require "tabula.c.host"
+
+local function enc(id) return (id:gsub("/", "%%2F")) end
+
+-- page_test(path, id, recs) -> res: the self-test's findings on trial id of report page path
+local function page_test(path, id, recs)
+  local dom, log = chromium("--dump-dom --virtual-time-budget=10000", "file://" .. path .. "#selftest=" .. enc(id))
+  t.ok(not log:find(":CONSOLE", 1, true), "console messages: " .. (log:match("[^\n]*:CONSOLE[^\n]*") or ""))
+  local res = json.decode(unescape(assert(dom:match('<pre id="selftest%-result">(.-)</pre>'), "the self-test ran on " .. path)))
+  t.eq(res.errors, {}, "script errors")
+  t.ok(res.opened, "the trial view opened: " .. id)
+  t.ok(res.title_kept, "no model text ran as a script")
+  t.eq(res.transcript_imgs, 0, "no element made from a reply")
+  for _, pl in ipairs(res.plots) do
+    t.ok(pl.labels > 0, "the plot has its labels: " .. pl.title)
+    t.eq(pl.overlaps, {}, "labels overlapping in the plot '" .. pl.title .. "'")
+  end
+  if recs then
+    local want = {}
+    for _, r in ipairs(recs) do want[#want + 1] = r.trial_id or r.match_id or r.game_id end
+    local got = res.ids
+    table.sort(want); table.sort(got)
+    t.eq(got, want, "every trial listed")
+  end
+  return res
+end
+
+local shots
+-- screenshots(path, name, id): the overview and the trial view as PNG files
+local function screenshots(path, name, id)
+  if not shots then
+    shots = host.getenv("TABULA_SCREENSHOTS") or tmpdir()
+    fs.mkdir_p(shots)
+    io.stderr:write("view: screenshots in " .. shots .. "\n")
+  end
+  for _, v in ipairs({ { "overview", "" }, { "trial", "#trial=" .. enc(id) } }) do
+    local png = string.format("%s/%s-%s.png", shots, name, v[1])
+    chromium(string.format("--hide-scrollbars --window-size=1400,1000 --screenshot=%s", png), "file://" .. path .. v[2])
+    local data = fs.read(png) or ""
+    t.eq(data:sub(2, 4), "PNG", "a screenshot: " .. png)
+    t.ok(#data > 15000, "the screenshot shows something: " .. png .. " (" .. #data .. " bytes)")
+  end
+end
+
+local function pieces(fen)
+  local n = 0
+  for ch in (fen:match("^(%S+)") or ""):gmatch("%a") do n = n + 1 end
+  return n
+end
+
+test("view pages: a scenario without a view (examples/checks_mc.lua) shows each trial's verdict and its ctx.board, model text inert", function()
+  t.need_program(CHROMIUM)
+  local dir = tmpdir()
+  local lines = {}
+  for i = 1, 3 do lines[i] = json.canonical({ text = XSS .. "\nAnswer: " .. ({ "A", "B", "C" })[i] }) end
+  fs.write_atomic(dir .. "/replay.jsonl", table.concat(lines, "\n") .. "\n")
+  t.run_scenario("examples/checks_mc.lua", { "--model", "replay:" .. dir .. "/replay.jsonl", "--limit", "3", "--out", dir .. "/run", "--quiet" })
+  t.contains(t.sh(t.tabula_bin() .. " report " .. dir .. "/run"), "rc=0")
+  local recs = records.read(dir .. "/run/trials.jsonl")
+  t.eq(#recs, 3)
+  local rec = recs[1]
+  local res = page_test(dir .. "/run/report.html", rec.trial_id, recs)
+  t.contains(res.verdict, rec.status, "the verdict's outcome")
+  t.contains(res.verdict, "answer " .. tostring(rec.choice), "the parsed answer")
+  t.contains(res.verdict, "expected " .. rec.answer_letter, "the expected answer")
+  t.contains(res.verdict, "reason " .. rec.reason)
+  local fen = require("tabula.transcripts").load_all(dir .. "/run")[rec.trial_id].calls[1].fen
+  t.eq(#res.boards, 1, "one position, the one the call recorded")
+  t.eq(res.boards[1].cls, "board xiangqi")
+  t.eq(res.boards[1].pieces, pieces(fen), "every piece of the recorded position drawn")
+  t.ok(res.letters_button, "a Xiangqi board: the Latin-letter switch is there")
+  local page = fs.read(dir .. "/run/report.html")
+  t.contains(page, "&lt;script&gt;document.title=", "the reply, escaped")
+  screenshots(dir .. "/run/report.html", "checks_mc", rec.trial_id)
+end)
+
+test("view pages: a `tabula new --game go` scenario runs, and its trial view draws the Go position with every stone", function()
+  t.need_program(CHROMIUM)
+  local dir = tmpdir()
+  t.contains(t.sh(string.format("%s new golibs --game go --dir %s", t.tabula_bin(), dir)), "rc=0")
+  t.run_scenario(dir .. "/scenarios/golibs.lua", { "--model", "random", "--out", dir .. "/run", "--quiet" })
+  t.contains(t.sh(t.tabula_bin() .. " report " .. dir .. "/run"), "rc=0")
+  local recs = records.read(dir .. "/run/trials.jsonl")
+  local items = {}
+  for line in fs.read(dir .. "/scenarios/data/golibs.jsonl"):gmatch("[^\n]+") do local it = json.decode(line); items[it.id] = it end
+  local rec = recs[#recs]
+  local it = items[rec.item_id]
+  local res = page_test(dir .. "/run/report.html", rec.trial_id, recs)
+  t.eq(res.boards[1].cls, "board go")
+  t.eq(res.boards[1].stones, #it.black + #it.white, "every stone of the position")
+  t.contains(res.verdict, "expected " .. tostring(rec.expected))
+  t.ok(not res.letters_button, "no Xiangqi board: no Latin-letter switch")
+  screenshots(dir .. "/run/report.html", "tabula_new_go", rec.trial_id)
+end)
+
+test("view pages: TsuGO draws its problems in SVG (options, accepted answers, chosen move), the closed loop's moves and the images the model saw", function()
+  t.need_program(CHROMIUM)
+  local dir = tmpdir()
+  t.run_scenario("scenarios/tsugo.lua", { "--problems", t.root() .. "/tests/data/tsugo/problems.jsonl", "--out", dir .. "/run",
+    "--gnugo", "none", "--engine-playouts", "150", "--mcts-playouts", "60", "--quiet", "--model", "engine",
+    "--candidates", "4,open", "--modality", "symbolic,visual", "--closed-loop" })
+  t.contains(t.sh(t.tabula_bin() .. " report " .. dir .. "/run"), "rc=0")
+  local recs = records.read(dir .. "/run/trials.jsonl")
+  local problems = {}
+  for _, p in ipairs(require("scenarios.tsugo.problems").load(t.root() .. "/tests/data/tsugo/problems.jsonl")) do problems[p.id] = p end
+  local rec
+  for _, r in ipairs(recs) do if r.modality == "visual" and r.candidates == "4" and r.closed_loop and not rec then rec = r end end
+  assert(rec, "a K=4 visual trial with a closed loop")
+  local p = problems[rec.problem_id]
+  local res = page_test(dir .. "/run/report.html", rec.trial_id, recs)
+  local b = res.boards[1]
+  t.eq(b.cls, "board go")
+  t.eq(b.stones, #p.stones.black + #p.stones.white, "every stone of the problem")
+  t.eq(b.options, 4, "the four option letters")
+  t.eq(b.accepted, #rec.accepted, "the accepted answers marked")
+  t.eq(b.chosen, 1, "the chosen move marked")
+  t.eq(#res.boards, 1 + #rec.closed_loop.moves, "the problem, then one board per closed-loop move")
+  for k = 2, #res.boards do
+    t.eq(res.boards[k].last, rec.closed_loop.moves[k - 1] == "pass" and 0 or 1, "the last move ringed on board " .. k)
+  end
+  t.ok(#res.sent_images >= 1, "the image the model was sent is in the transcript")
+  for _, im in ipairs(res.sent_images) do
+    t.ok(im.width > 100, "the image decodes")
+    t.eq(im.data, "data:image/png;base64,")
+  end
+  -- the overview: tiers in their natural order
+  local page = fs.read(dir .. "/run/report.html")
+  local easy, inter = page:find("<td>Easy</td>", 1, true), page:find("<td>Intermediate</td>", 1, true)
+  t.ok(easy and inter and easy < inter, "Easy before Intermediate")
+  screenshots(dir .. "/run/report.html", "tsugo", rec.trial_id)
+end)
+
+-- dece_counts(G, obs) -> what the drawing of a DECE observation must hold
+local DECE_COUNTS = {
+  azul = function(o) return { tiles = require("games.azul.svg").tiles(o) } end,
+  splendor = function(o)
+    local n = 0
+    for _, row in ipairs(o.market) do for _, c in ipairs(row) do if not c.empty then n = n + 1 end end end
+    return { market = n }
+  end,
+  century = function(o) return { market = #o.market } end,
+  ["7wonders"] = function(o)
+    local n = 0
+    for _, c in ipairs(o.cities) do n = n + #c.cards end
+    return { built = n }
+  end,
+  carcassonne = function(o) return { tiles = #o.tiles, followers = #o.followers } end,
+}
+
+test("view pages: DECE draws each game's board per decision (tiles, cards, followers counted), the text observation beside it", function()
+  t.need_program(CHROMIUM)
+  local dir = tmpdir()
+  fs.write_atomic(dir .. "/parts.json", json.encode({ participants = { { name = "random", player = "random" },
+    { name = "heuristic", player = "heuristic" }, { name = "random2", player = "random" } } }))
+  t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run", "--matches-per-game", "3",
+    "--draws", "50", "--quiet" })
+  -- one match per game on the page, which keeps the page small
+  local V = require "scenarios.dece.view"
+  local S = { name = "dece", view = { overview = V.overview, row = V.row, trial = V.trial, load = function(d)
+    local src = V.load(d)
+    local keep, seen = {}, {}
+    for _, r in ipairs(src.recs) do if not seen[r.game] then seen[r.game] = true; keep[#keep + 1] = r end end
+    src.recs = keep
+    return src
+  end } }
+  local path = require("tabula.view").write(dir .. "/run", S)
+  local recs = S.view.load(dir .. "/run").recs
+  t.eq(#recs, 5, "a match of each of the five games")
+  for _, rec in ipairs(recs) do
+    local G = require("games." .. rec.game)
+    local res = page_test(path, rec.match_id, recs)
+    -- the frames as the view makes them: one per choice, the deciding seat's observation, then the end
+    local state, want = G.setup(rec.n, rec.setup_seed), {}
+    for _, e in ipairs(records.read(dir .. "/run/matches/" .. rec.match_id .. ".jsonl")) do
+      if e.k == "step" then
+        for _, c in ipairs(e.choices) do want[#want + 1] = DECE_COUNTS[rec.game](G.observation(state, c.seat)) end
+        for _, c in ipairs(e.choices) do G.apply(state, c.seat, c.action) end
+      end
+    end
+    want[#want + 1] = DECE_COUNTS[rec.game](G.observation(state, 1))
+    t.eq(#res.boards, #want, rec.game .. ": a board per decision and the end")
+    for k, w in ipairs(want) do
+      t.eq(res.boards[k].cls, "board " .. rec.game)
+      for key, v in pairs(w) do t.eq(res.boards[k][key], v, string.format("%s frame %d: %s", rec.game, k - 1, key)) end
+    end
+    t.contains(res.verdict, "rank 1", "the verdict names the standings")
+    screenshots(path, "dece-" .. rec.game, rec.match_id)
+  end
+  t.ok(fs.read(path):find('<details class="obs-text">', 1, true), "the text observation, folded")
+end)
+
+test("view pages: Jianghu108 with vision shows the image the model saw and labels the board A-I, 1-10 as the prompt does", function()
+  t.need_program(CHROMIUM)
+  local data = t.need_shared("jianghu108/江湖残局.json")
+  local dir = tmpdir()
+  for _, v in ipairs({ { "text", {} }, { "vision", { "--vision" } } }) do
+    local a = { "--data", data, "--ids", "1,2", "--model", "random", "--out", dir .. "/" .. v[1], "--quiet" }
+    for _, x in ipairs(v[2]) do a[#a + 1] = x end
+    t.run_scenario("scenarios/jianghu108.lua", a)
+    t.contains(t.sh(t.tabula_bin() .. " report " .. dir .. "/" .. v[1]), "rc=0")
+    local recs = records.read(dir .. "/" .. v[1] .. "/trials.jsonl")
+    local res = page_test(dir .. "/" .. v[1] .. "/report.html", recs[1].trial_id, recs)
+    t.eq(res.boards[1].cls, "board xiangqi")
+    t.ok(res.boards[1].pieces > 2, "the problem's pieces")
+    t.contains(res.verdict, "expected " .. recs[1].answer)
+    if v[1] == "vision" then
+      t.eq(#res.sent_images, 1, "the picture the model was sent")
+      t.ok(res.sent_images[1].width > 300, "it decodes")
+    else
+      t.eq(#res.sent_images, 0)
+    end
+    local page = fs.read(dir .. "/" .. v[1] .. "/report.html")
+    t.contains(page, '<use href="#xq-grid-A1"', "the board labelled A-I, 1-10")
+    screenshots(dir .. "/" .. v[1] .. "/report.html", "jianghu108-" .. v[1], recs[1].trial_id)
+  end
+end)
+
+test("view pages: the chess puzzles, understanding and XiangqiBench pages: plots that read, every trial listed, boards drawn", function()
+  t.need_program(CHROMIUM)
+  local dir = tmpdir()
+  t.run_scenario("scenarios/chess_understanding.lua", { "--model", "random", "--limit", "3", "--out", dir .. "/und", "--quiet" })
+  t.run_scenario("scenarios/chess_puzzles.lua", { "--model", "random", "--limit", "3", "--out", dir .. "/puz", "--quiet" })
+  t.run_scenario("scenarios/xiangqibench.lua", { "--model", "random", "--limit", "2", "--trials", "2", "--out", dir .. "/xq", "--quiet" })
+  for _, name in ipairs({ "und", "puz", "xq" }) do
+    t.contains(t.sh(t.tabula_bin() .. " report " .. dir .. "/" .. name), "rc=0")
+    local recs = records.read(dir .. "/" .. name .. "/trials.jsonl")
+    local res = page_test(dir .. "/" .. name .. "/report.html", recs[1].trial_id, recs)
+    t.ok(#res.plots + res.empty_plots > 0, name .. ": the overview has its plots")
+    t.eq(res.boards[1].cls, name == "xq" and "board xiangqi" or "board chess")
+    t.ok(res.boards[1].pieces > 2, name .. ": the pieces are drawn")
+    screenshots(dir .. "/" .. name .. "/report.html", ({ und = "chess_understanding", puz = "chess_puzzles", xq = "xiangqibench" })[name],
+      recs[1].trial_id)
+  end
+end)
+
+test("plots: integer axes get integer ticks, labels on their side when many, a sentence instead of a degenerate plot", function()
+  local plot = require "tabula.view.plot"
+  local groups = {}
+  for i = 1, 16 do groups[i] = { label = "symbolic K=4 Intermediate " .. i, values = { { i / 16 } } } end
+  local svg = plot.bars({ title = "many", ymax = 1, percent = true, groups = groups })
+  local ys = {}
+  for y in svg:gmatch('<text class="lbl" x="[%d.]+" y="([%d.]+)" text%-anchor="end" fill="#333">symbolic') do ys[#ys + 1] = tonumber(y) end
+  t.eq(#ys, 16, "one label per group, each on its own row")
+  for i = 2, #ys do t.ok(ys[i] - ys[i - 1] >= 12, "rows apart") end
+  local ticks = {}
+  for v in plot.bars({ title = "counts", groups = { { label = "a", values = { { 3 } } }, { label = "b", values = { { 1 } } } } })
+      :gmatch('text%-anchor="end" fill="#555">([^<]+)<') do ticks[#ticks + 1] = v end
+  t.eq(ticks, { "0", "1", "2", "3" }, "counts: integer ticks")
+  local xt = {}
+  for v in plot.lines({ title = "games", series = { { name = "a", points = { { 1, 1500 }, { 2, 1510 } } } } })
+      :gmatch('text%-anchor="middle" fill="#555">([^<]+)<') do xt[#xt + 1] = v end
+  t.eq(xt, { "1", "2" }, "game numbers: no 1.5")
+  local yt = {}
+  for v in plot.lines({ title = "elo", series = { { name = "a", points = { { 0, 1791.6 }, { 1, 1792.4 } } } } })
+      :gmatch('text%-anchor="end" fill="#555">([^<]+)<') do yt[#yt + 1] = v end
+  local seen = {}
+  for _, v in ipairs(yt) do t.ok(not seen[v], "tick labels tell their values apart: " .. table.concat(yt, " ")); seen[v] = true end
+  t.contains(plot.lines({ title = "V(B)", xlabel = "cost", series = { { name = "V", points = { { 0, 1792 }, { 0, 1792 } } } } }),
+    'class="plot-empty"', "every x the same: a sentence")
+  local names = {}
+  for i = 1, 9 do names[i] = "player number " .. i end
+  local lg = plot.lines({ title = "legend", series = (function()
+    local s = {}
+    for i = 1, 9 do s[i] = { name = names[i], points = { { 1, i }, { 2, i + 1 } } } end
+    return s
+  end)() })
+  for _, nm in ipairs(names) do t.contains(lg, ">" .. nm .. "<", "the legend names every series") end
+end)
+
+test("view: the Go board in SVG: coordinates on all sides, star points, stones, marks; tabula render go writes it", function()
+  local gs = require "games.go.svg"
+  local svg = gs.board({ size = 19, stones = { black = { "dd", "pp" }, white = { "dp" } } }, { last = "dp", labels = { A = "cc", B = "qq" },
+    accepted = { "cc" }, chosen = "qq" })
+  t.eq(count(svg, 'class="stone black"'), 2)
+  t.eq(count(svg, 'class="stone white"'), 1)
+  t.eq(count(svg, 'class="star"'), 9, "19x19: nine star points")
+  t.eq(count(svg, ">T</text>"), 2, "column T above and below")
+  t.eq(count(svg, ">I</text>"), 0, "no column I")
+  t.eq(count(svg, ">19</text>"), 2, "row 19 left and right")
+  t.eq(count(svg, 'class="option"'), 2)
+  t.eq(count(svg, 'class="accepted"'), 1)
+  t.eq(count(svg, 'class="chosen"'), 1)
+  t.eq(count(svg, 'class="last"'), 1)
+  t.eq(count(gs.board({ size = 9, stones = { black = {}, white = {} } }), 'class="star"'), 5, "9x9: five star points")
+  local pos = gs.from_sgf(gs.sgf({ size = 9, stones = { black = { "cc" }, white = { "dd", "ee" } }, to_play = "white" }))
+  t.eq(pos, { size = 9, stones = { black = { "cc" }, white = { "dd", "ee" } }, to_play = "white" }, "a position through its SGF")
+  local dir = tmpdir()
+  local out = t.sh(string.format("%s render go --size 9 --black C3,D4 --white E5 --last E5 --labels A=C4 --accepted C4 --chosen C4 --out %s/b.svg",
+    t.tabula_bin(), dir))
+  t.contains(out, "rc=0")
+  local file = fs.read(dir .. "/b.svg")
+  t.contains(file, 'xmlns="http://www.w3.org/2000/svg"')
+  t.eq(count(file, 'class="stone'), 3)
+  t.contains(t.sh(string.format("%s render go --size 9 --black Z9 --out %s/x.svg", t.tabula_bin(), dir)), "'Z9' is not a point of a 9x9 board")
 end)
 
 return T
