@@ -308,14 +308,16 @@ local function page_test(path, id, recs)
 end
 
 local shots
--- screenshots(path, name, id): the overview and the trial view as PNG files
-local function screenshots(path, name, id)
+-- screenshots(path, name, id [, trial_only]): the overview and the trial view as PNG files
+local function screenshots(path, name, id, trial_only)
   if not shots then
     shots = host.getenv("TABULA_SCREENSHOTS") or tmpdir()
     fs.mkdir_p(shots)
     io.stderr:write("view: screenshots in " .. shots .. "\n")
   end
-  for _, v in ipairs({ { "overview", "" }, { "trial", "#trial=" .. enc(id) } }) do
+  local views = { { "trial", "#trial=" .. enc(id) } }
+  if not trial_only then table.insert(views, 1, { "overview", "" }) end
+  for _, v in ipairs(views) do
     local png = string.format("%s/%s-%s.png", shots, name, v[1])
     chromium(string.format("--hide-scrollbars --window-size=1400,1000 --screenshot=%s", png), "file://" .. path .. v[2])
     local data = fs.read(png) or ""
@@ -436,37 +438,40 @@ test("view pages: DECE draws each game's board per decision (tiles, cards, follo
     { name = "heuristic", player = "heuristic" }, { name = "random2", player = "random" } } }))
   t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run", "--matches-per-game", "3",
     "--draws", "50", "--quiet" })
-  -- one match per game on the page, which keeps the page small
+  -- one page per game with one match on it, which keeps each page small
   local V = require "scenarios.dece.view"
-  local S = { name = "dece", view = { overview = V.overview, row = V.row, trial = V.trial, load = function(d)
-    local src = V.load(d)
-    local keep, seen = {}, {}
-    for _, r in ipairs(src.recs) do if not seen[r.game] then seen[r.game] = true; keep[#keep + 1] = r end end
-    src.recs = keep
-    return src
-  end } }
-  local path = require("tabula.view").write(dir .. "/run", S)
-  local recs = S.view.load(dir .. "/run").recs
-  t.eq(#recs, 5, "a match of each of the five games")
-  for _, rec in ipairs(recs) do
-    local G = require("games." .. rec.game)
-    local res = page_test(path, rec.match_id, recs)
+  local all = V.load(dir .. "/run").recs
+  local games = {}
+  for _, r in ipairs(all) do if not games[r.game] then games[r.game] = r; games[#games + 1] = r.game end end
+  t.eq(#games, 5, "a match of each of the five games")
+  local path
+  for _, game in ipairs(games) do
+    local rec = games[game]
+    local S = { name = "dece", view = { overview = V.overview, row = V.row, trial = V.trial, load = function(d)
+      local src = V.load(d)
+      src.recs = { rec }
+      return src
+    end } }
+    path = dir .. "/run/report-" .. game .. ".html"
+    fs.write_atomic(path, require("tabula.view").build(dir .. "/run", S))
+    local G = require("games." .. game)
+    local res = page_test(path, rec.match_id, { rec })
     -- the frames as the view makes them: one per choice, the deciding seat's observation, then the end
     local state, want = G.setup(rec.n, rec.setup_seed), {}
     for _, e in ipairs(records.read(dir .. "/run/matches/" .. rec.match_id .. ".jsonl")) do
       if e.k == "step" then
-        for _, c in ipairs(e.choices) do want[#want + 1] = DECE_COUNTS[rec.game](G.observation(state, c.seat)) end
+        for _, c in ipairs(e.choices) do want[#want + 1] = DECE_COUNTS[game](G.observation(state, c.seat)) end
         for _, c in ipairs(e.choices) do G.apply(state, c.seat, c.action) end
       end
     end
-    want[#want + 1] = DECE_COUNTS[rec.game](G.observation(state, 1))
-    t.eq(#res.boards, #want, rec.game .. ": a board per decision and the end")
+    want[#want + 1] = DECE_COUNTS[game](G.observation(state, 1))
+    t.eq(#res.boards, #want, game .. ": a board per decision and the end")
     for k, w in ipairs(want) do
-      t.eq(res.boards[k].cls, "board " .. rec.game)
-      for key, v in pairs(w) do t.eq(res.boards[k][key], v, string.format("%s frame %d: %s", rec.game, k - 1, key)) end
+      t.eq(res.boards[k].cls, "board " .. game)
+      for key, v in pairs(w) do t.eq(res.boards[k][key], v, string.format("%s frame %d: %s", game, k - 1, key)) end
     end
     t.contains(res.verdict, "rank 1", "the verdict names the standings")
-    screenshots(path, "dece-" .. rec.game, rec.match_id)
+    screenshots(path, "dece-" .. game, rec.match_id, game ~= games[1])
   end
   t.ok(fs.read(path):find('<details class="obs-text">', 1, true), "the text observation, folded")
 end)
@@ -574,6 +579,61 @@ test("view: the Go board in SVG: coordinates on all sides, star points, stones, 
   t.contains(file, 'xmlns="http://www.w3.org/2000/svg"')
   t.eq(count(file, 'class="stone'), 3)
   t.contains(t.sh(string.format("%s render go --size 9 --black Z9 --out %s/x.svg", t.tabula_bin(), dir)), "'Z9' is not a point of a 9x9 board")
+end)
+
+test("view: --report-every rewrites report.html during a run, saying how far the run had got", function()
+  local dir = tmpdir()
+  -- trial 2 waits (on the event loop) until the page has been rewritten, and records what it read
+  fs.write_atomic(dir .. "/slow.lua", [[
+local loop = require "tabula.loop"
+local fs = require "tabula.fs"
+local S = { name = "slow", summary = "waits for the live report" }
+function S.plan() return { { id = "t1" }, { id = "t2" }, { id = "t3" } } end
+function S.play(trial, env)
+  local rec = { trial_id = trial.id, status = "success", reason = "done" }
+  if trial.id == "t2" and env.opts["report-every"] > 0 then
+    -- until a page counts trial 1 (a first page may come before trial 1 is recorded)
+    for _ = 1, 600 do
+      local page = fs.read(env.opts.out .. "/report.html")
+      rec.note = page and page:match('<p class="live">(.-)</p>') or "no page"
+      if rec.note:find("1 of 3", 1, true) then break end
+      loop.sleep(0.05)
+    end
+  end
+  return rec
+end
+return S
+]])
+  t.run_scenario(dir .. "/slow.lua", { "--out", dir .. "/run", "--report-every", "0.1", "--quiet", "--concurrency", "1", "--workers", "1" })
+  local recs = records.read(dir .. "/run/trials.jsonl")
+  t.eq(#recs, 3)
+  local note = recs[2].note
+  t.contains(note, "Written during the run", "the page written while trial 2 was playing")
+  t.contains(note, "1 of 3 trials recorded so far", "how far the run had got")
+  t.contains(note, "every 0.1 seconds")
+  -- --report-every 0: no page during the run
+  t.run_scenario(dir .. "/slow.lua", { "--out", dir .. "/run2", "--report-every", "0", "--quiet", "--workers", "1" })
+  t.eq(#records.read(dir .. "/run2/trials.jsonl"), 3)
+  t.eq(fs.kind(dir .. "/run2/report.html"), nil, "no page written during the run")
+end)
+
+test("view: tabula report --index DIR lists the runs under DIR with their scenario, model, trials, success and link", function()
+  local dir = tmpdir()
+  t.run_scenario("examples/checks_mc.lua", { "--model", "engine", "--limit", "2", "--out", dir .. "/a", "--quiet", "--workers", "1" })
+  t.run_scenario("examples/checks_mc.lua", { "--model", "random", "--limit", "3", "--out", dir .. "/deep/b", "--quiet", "--workers", "1" })
+  t.contains(t.sh(t.tabula_bin() .. " report " .. dir .. "/a"), "rc=0")
+  local out = t.sh(string.format("%s report --index %s", t.tabula_bin(), dir))
+  t.contains(out, "rc=0")
+  t.contains(out, "(2 runs)")
+  local page = fs.read(dir .. "/index.html")
+  t.contains(page, "<td>a</td><td>checks_mc</td><td>engine</td>")
+  t.contains(page, "<td>deep/b</td><td>checks_mc</td><td>random</td>")
+  t.contains(page, "2 of 2", "trials recorded of those planned")
+  t.contains(page, "100.0% [34.2%, 100.0%] (n=2)", "the engine's success with its Wilson interval")
+  t.contains(page, '<a href="a/report.html">report.html</a>', "a link to the run's report")
+  t.contains(page, "no report.html yet")
+  t.ok(page:find("<td>deep/b</td>", 1, true) and true, "a run two levels down")
+  t.contains(t.sh(string.format("%s report --index %s/nowhere", t.tabula_bin(), dir)), "is not a directory")
 end)
 
 return T

@@ -73,7 +73,14 @@ function M.puzzles.trial(rec)
     local reply = rec.line[2 * i + 1]
     if st.right and reply then push(reply, "defender", "opponent: " .. reply) end
   end
-  return { frames = frames, messages = msgs, call_frames = call_frames, call_marks = marks, legend = M.puzzles.LEGEND,
+  -- the verdict: the moves the model played against the solution's
+  local chosen = {}
+  for i, st in ipairs(rec.steps or {}) do chosen[i] = tostring(st.choice or "none") end
+  local want = {}
+  for i = 2, #rec.line, 2 do want[#want + 1] = rec.line[i] end
+  local verdict = { outcome = rec.status or "?", { "reason", rec.solved and "solved" or "missed" },
+    { "answer", table.concat(chosen, " ") }, { "expected", table.concat(want, " ") } }
+  return { frames = frames, messages = msgs, call_frames = call_frames, call_marks = marks, legend = M.puzzles.LEGEND, verdict = verdict,
     facts = { { "puzzle", rec.puzzle_id }, { "rating", rec.rating }, { "solution", table.concat(rec.line, " ") },
       { "solved", tostring(rec.solved) } } }
 end
@@ -116,7 +123,10 @@ function M.understanding.trial(rec)
   for _, u in ipairs(truth.legal_moves or {}) do legal[u] = true; arrows[#arrows + 1] = { move = u, kind = "hint" } end
   for _, u in ipairs(answer.legal_moves or {}) do arrows[#arrows + 1] = { move = u, kind = legal[u] and "agent" or "illegal" } end
   local mark = (rec.status ~= "success") and (rec.parse_error and "parse error" or "wrong") or nil
-  return { frames = { { board = board(rec.fen, arrows, { { sq = rec.square, kind = "ring" } }),
+  local function said(x) return string.format("%s: %s", tostring(x.piece or "none"), table.concat(x.legal_moves or {}, " ")) end
+  local verdict = { outcome = rec.status or "?", { "reason", M.understanding.row(rec).reason }, { "answer", said(answer) },
+    { "expected", said(truth) } }
+  return { verdict = verdict, frames = { { board = board(rec.fen, arrows, { { sq = rec.square, kind = "ring" } }),
       label = string.format("square %s: piece %s, answered %s", tostring(rec.square), tostring(truth.piece or "none"), tostring(answer.piece or "none")) } },
     messages = { reply_message(rec.reply, rec, mark, 0) }, call_marks = { mark }, legend = M.understanding.LEGEND,
     facts = { { "position", rec.fen }, { "square, kind", tostring(rec.square) .. ", " .. tostring(rec.kind) },
@@ -150,7 +160,9 @@ function M.selection.trial(rec)
   if best then arrows[#arrows + 1] = { move = best, kind = "hint" } end
   if rec.choice then arrows[#arrows + 1] = { move = rec.choice, kind = "agent" } end
   local mark = (not rec.legal) and "illegal" or nil
-  return { frames = { { board = board(rec.fen, arrows), label = string.format("chosen %s, best %s", tostring(rec.choice or "none"), tostring(best)) } },
+  local verdict = { outcome = rec.status or "?", { "reason", M.selection.row(rec).reason }, { "answer", tostring(rec.choice or "none") },
+    { "expected", tostring(best) .. " (the engine's best)" } }
+  return { verdict = verdict, frames = { { board = board(rec.fen, arrows), label = string.format("chosen %s, best %s", tostring(rec.choice or "none"), tostring(best)) } },
     messages = { reply_message(rec.reply, rec, mark, 0) }, call_marks = { mark }, legend = M.selection.LEGEND,
     facts = { { "position", rec.fen }, { "choice", tostring(rec.choice) .. (rec.error and (" (" .. rec.error .. ")") or "") },
       { "win probability of the choice", rec.q_choice and string.format("%.3f", rec.q_choice) or "n/a" } } }

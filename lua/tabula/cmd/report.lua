@@ -54,11 +54,19 @@ end
 
 return {
   summary = "recompute metrics from a run's records: writes report.md, summary.json and report.html",
-  usage = "RUN_DIR | ARENA_DIR [--no-html]",
+  usage = "RUN_DIR | ARENA_DIR [--no-html] | --index DIR",
   options = {
+    { "index", "string", nil, "write DIR/index.html: one page listing the runs under DIR (scenario, model, date, trials, success with its interval, link)" },
     { "no-html", "bool", false, "only report.md and summary.json (computed streaming, in memory that does not grow with the run; report.html holds every trial)" },
   },
   main = function(opts, args)
+    if opts.index then
+      if #args > 0 then cli.fail("report: --index DIR takes no run directory (got '%s')", args[1]) end
+      if fs.kind(opts.index) ~= "dir" then cli.fail("report: --index %s is not a directory", opts.index) end
+      local path, n = require("tabula.view.index").write(opts.index)
+      io.write(string.format("wrote %s (%d runs)\n", path, n))
+      return 0
+    end
     local dir = args[1] or cli.fail("report: give a run directory")
     if #args > 1 then cli.fail("report: unexpected argument '%s' (one run directory; to compare runs use tabula compare)", args[2]) end
     local meta

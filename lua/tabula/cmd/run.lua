@@ -39,6 +39,7 @@ M.COMMON = {
   { "workers", "int", nil, "worker processes playing trials (default: the number of cores for the built-in engine player, else 1)", min = 1 },
   { "shard", "string", nil, "K/N: run only the K-th of N slices of the plan (join the shards with tabula merge)" },
   { "accept-changes", "bool", false, "continue a run although its prompts, scenario file or options changed (recorded in run.json)" },
+  { "report-every", "number", 300, "seconds between rewrites of report.html during the run (a shorter run is not touched; 0: never)", min = 0 },
 }
 for _, o in ipairs(failures.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 for _, o in ipairs(require("tabula.variants").OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
@@ -48,7 +49,7 @@ for _, o in ipairs(budget.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 -- when a run is continued
 M.HOW = { out = true, concurrency = true, quiet = true, retries = true, ["max-attempts"] = true,
   ["no-transcripts"] = true, workers = true, ["accept-changes"] = true, verbose = true, ["dry-run"] = true,
-  ["max-cost"] = true, ["max-calls"] = true, ["max-run-tokens"] = true }
+  ["max-cost"] = true, ["max-calls"] = true, ["max-run-tokens"] = true, ["report-every"] = true }
 
 -- parse_shard("K/N") -> k, n (or a one-line error)
 function M.parse_shard(text)
@@ -277,7 +278,8 @@ function M.execute(s, opts, forced)
     pool = require("tabula.workers").pool({ n = nworkers, retries = opts.retries, send_trials = s.planner ~= nil,
       job = { scenario = s.path, opts = opts, out = out, retries = opts.retries } })
   end
-  local recorded, errors, over = runner.run({
+  local live = require("tabula.view.live").start(s, out, opts["report-every"])   -- report.html during the run
+  local ok, recorded, errors, over = pcall(runner.run, {
     dir = out, meta = meta, trials = (not s.planner) and trials or nil, planner = planner, total = total,
     store = s.records, begin = s.begin and function() s.begin(opts, out) end,
     concurrency = opts.concurrency, retries = opts.retries,
@@ -285,6 +287,8 @@ function M.execute(s, opts, forced)
     play = play, pool = pool, budget = budget.new(opts, budget_model(env, cfg), out),
     progress = progress,
   })
+  live.stop()
+  if not ok then error(recorded, 0) end
   if finish_progress then finish_progress() end
   if s.teardown then s.teardown(env) end
   if close_play then close_play() end

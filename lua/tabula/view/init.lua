@@ -72,9 +72,10 @@ function M.verdict(rec)
 end
 
 -- verdict_field(rec, name) -> the verdict's entry `name` ("answer", "expected"…) or nil
-function M.verdict_field(rec, name)
-  for _, e in ipairs(M.verdict(rec)) do if e[1] == name then return e[2] end end
+function M.verdict_field_of(v, name)
+  for _, e in ipairs(v) do if e[1] == name then return e[2] end end
 end
+function M.verdict_field(rec, name) return M.verdict_field_of(M.verdict(rec), name) end
 
 -- default_overview(src) -> the panels of a scenario without its own: success by the records' group
 function M.default_overview(src)
@@ -424,8 +425,9 @@ function M.page(o)
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
     "<title>", html.esc(o.title), "</title><style>", asset("report.css"), "</style></head><body>",
     board.defs(),
-    '<header><h1>', html.esc(o.title), '</h1><nav><a href="#">overview</a> · <a href="#trials">trials</a>',
-    o.letters and ' · <button id="letters" type="button">Latin letters</button>' or "", "</nav></header>",
+    '<header><h1>', html.esc(o.title), "</h1>",
+    o.rows and '<nav><a href="#">overview</a> · <a href="#trials">trials</a>' or "",
+    o.letters and ' · <button id="letters" type="button">Latin letters</button>' or "", o.rows and "</nav>" or "", "</header>",
   }
   if o.body then
     out[#out + 1] = '<section id="overview">' .. o.body .. "</section>"
@@ -447,8 +449,17 @@ function M.page(o)
   return table.concat(out)
 end
 
--- build(dir, S) -> the report.html text of a run
-function M.build(dir, S)
+-- live_note(live, n, planned) -> the line a page written during the run opens with
+local function live_note(live, n, planned)
+  return string.format('<p class="live">Written during the run, at %s: %d%s trials recorded so far. '
+    .. "This page is rewritten every %s seconds while the run lasts; the run's end writes the final one.</p>",
+    html.esc(live.at), n, planned and (" of " .. planned) or "", html.esc(live.every))
+end
+
+-- build(dir, S [, opts]) -> the report.html text of a run; opts.live = { at, every }
+-- for a page written during the run (tabula.view.live)
+function M.build(dir, S, opts)
+  opts = opts or {}
   local hook = S.view or {}
   local src = (hook.load or M.load_run)(dir)
   src.dir, src.scenario = dir, S
@@ -471,6 +482,7 @@ function M.build(dir, S)
     end
     tv.verdict = tv.verdict or M.verdict(rec)
     if tv.verdict.outcome == "?" and row.outcome then tv.verdict.outcome = tostring(row.outcome) end
+    if row.reason and not M.verdict_field_of(tv.verdict, "reason") then table.insert(tv.verdict, 1, { "reason", tostring(row.reason) }) end
     for _, e in ipairs(tv.verdict) do       -- the list shows the verdict's answer and expected answer
       if (e[1] == "answer" or e[1] == "expected") and row[e[1]] == nil then row[e[1]] = e[2] end
     end
@@ -495,15 +507,15 @@ function M.build(dir, S)
       local m = type(meta.model) == "table" and meta.model.name or meta.model or src.subtitle
       return m and m ~= "" and (" — " .. tostring(m)) or ""
     end)(),
-    identity = meta, headline = headline(src.recs, rows, src.unit),
+    identity = meta, headline = (opts.live and live_note(opts.live, #src.recs, meta.trials_planned) or "") .. headline(src.recs, rows, src.unit),
     panels = overview,
     rows = rows, views = views, shared = chunks, list_title = src.list_title,
   })
 end
 
--- write(dir, S) -> path, bytes: writes dir/report.html
-function M.write(dir, S)
-  local text = M.build(dir, S)
+-- write(dir, S [, opts]) -> path, bytes: writes dir/report.html (atomically replaced)
+function M.write(dir, S, opts)
+  local text = M.build(dir, S, opts)
   local path = dir .. "/report.html"
   local ok, err = fs.write_atomic(path, text)
   if not ok then require("tabula.cli").fail("%s", err) end
