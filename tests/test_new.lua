@@ -9,7 +9,7 @@ local sh = t.sh
 test("tabula new NAME --game G: files, a dry run, and the generated test passes", function()
   local d = t.tmpdir()
   local bin = t.tabula_bin()
-  for _, g in ipairs({ "xiangqi", "chess", "none" }) do
+  for _, g in ipairs({ "xiangqi", "chess", "go", "none" }) do
     local name = "my_" .. g
     local out = sh(string.format("cd %s && %s new %s --game %s", d, bin, name, g))
     t.contains(out, "rc=0")
@@ -21,7 +21,7 @@ test("tabula new NAME --game G: files, a dry run, and the generated test passes"
   end
   t.contains(sh(string.format("cd %s && %s new my_none", d, bin)), "scenarios/my_none.lua exists already; nothing was written")
   t.contains(sh(string.format("cd %s && %s new 9lives", d, bin)), "give a NAME of letters, digits and _")
-  t.contains(sh(string.format("cd %s && %s new x --game go", d, bin)), "option --game must be one of xiangqi, chess, none")
+  t.contains(sh(string.format("cd %s && %s new x --game shogi", d, bin)), "option --game must be one of xiangqi, chess, go, none")
 end)
 
 return T

@@ -472,7 +472,8 @@ function M.build(dir, S, opts)
     rows[i] = row
     local tv = hook.trial and hook.trial(rec, M.kit, src) or
       { messages = { { role = "record", text = json.encode(rec, { pretty = true }) } } }
-    local tr = rec.trial_id and src.transcripts[rec.trial_id]
+    local key = rec.trial_id or rec.game_id or rec.match_id      -- a trial, an arena's game, a match
+    local tr = key and src.transcripts[key]
     if tr and #(tr.calls or {}) > 0 then
       if not tv.frames or #tv.frames == 0 then tv.frames = M.frames_from_calls(tr) end
       tv.messages = M.transcript_messages(tr, tv)
