@@ -263,4 +263,59 @@ test("splendor: a card reserved unseen is seen only by its owner", function()
   t.eq(G.observation(s, 3).players[2].reserved[1].id, seen)
 end)
 
+-- The component manifest. Splendor's decks are symmetric: within a level every colour has
+-- the same cards up to a permutation of the gem colours, and every gem colour is demanded
+-- equally. One wrong cost (card 54 once cost 3 white 2 green 2 red instead of 3 red) breaks
+-- both the pattern and the totals, so this pins every card without copying the list.
+test("splendor: data manifest: 90 cards and 10 nobles against the decks' structural totals", function()
+  local cards, nobles = require("games.splendor.cards").cards, require("games.splendor.cards").nobles
+  local colours = { "white", "blue", "green", "red", "black" }
+  t.eq(#cards, 90, "cards")
+  local per_level, per_colour, points, demand, pattern, seen = {}, {}, {}, {}, {}, {}
+  for lv = 1, 3 do
+    per_level[lv], demand[lv] = 0, { 0, 0, 0, 0, 0 }
+    for _, c in ipairs(colours) do
+      per_colour[lv .. c], points[lv .. c], pattern[lv .. c] = 0, 0, {}
+    end
+  end
+  for id, c in ipairs(cards) do
+    local lv, colour, pts, cost = c[1], c[2], c[3], c[4]
+    t.ok(per_colour[lv .. colour], "card " .. id .. ": level and colour")
+    local key = string.format("%d %s %d %s", lv, colour, pts, table.concat(cost, ","))
+    t.ok(not seen[key], "card " .. id .. " repeats card " .. tostring(seen[key])); seen[key] = id
+    per_level[lv], per_colour[lv .. colour] = per_level[lv] + 1, per_colour[lv .. colour] + 1
+    points[lv .. colour] = points[lv .. colour] + pts
+    local sorted = {}
+    for k = 1, 5 do demand[lv][k] = demand[lv][k] + cost[k]; if cost[k] > 0 then sorted[#sorted + 1] = cost[k] end end
+    table.sort(sorted)
+    table.insert(pattern[lv .. colour], pts .. ":" .. table.concat(sorted, ","))
+  end
+  t.eq(per_level, { 40, 30, 20 }, "cards per level")
+  local want_points, want_demand = { 1, 11, 16 }, { 33, 41, 43 }
+  for lv = 1, 3 do
+    for _, c in ipairs(colours) do
+      t.eq(per_colour[lv .. c], ({ 8, 6, 4 })[lv], string.format("level %d %s cards", lv, c))
+      t.eq(points[lv .. c], want_points[lv], string.format("level %d %s points", lv, c))
+      table.sort(pattern[lv .. c])
+      t.eq(pattern[lv .. c], pattern[lv .. "white"],
+        string.format("level %d: %s cards' (points: sorted cost) differ from white's", lv, c))
+    end
+    t.eq(demand[lv], { want_demand[lv], want_demand[lv], want_demand[lv], want_demand[lv], want_demand[lv] },
+      string.format("level %d: gems of each colour over all its costs", lv))
+  end
+  -- nobles: five ask 3+3+3 of three colours, five ask 4+4 of two; each colour is in three
+  -- of the first kind and two of the second
+  t.eq(#nobles, 10, "nobles")
+  local kinds, in3, in4 = {}, { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 }
+  for _, need in ipairs(nobles) do
+    local sorted = {}
+    for k = 1, 5 do if need[k] > 0 then sorted[#sorted + 1] = need[k]; local tally = need[k] == 3 and in3 or in4; tally[k] = tally[k] + 1 end end
+    local kind = table.concat(sorted, ",")
+    kinds[kind] = (kinds[kind] or 0) + 1
+  end
+  t.eq(kinds, { ["3,3,3"] = 5, ["4,4"] = 5 })
+  t.eq(in3, { 3, 3, 3, 3, 3 }); t.eq(in4, { 2, 2, 2, 2, 2 })
+  t.eq(G.card(54).cost, { 3, 0, 2, 3, 0 }, "card 54: 3 white, 2 green, 3 red")
+end)
+
 return T
