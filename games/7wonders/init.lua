@@ -668,7 +668,9 @@ end
 
 -- determinize(s, seat, rand): the other seats' hands, the discards seat did not make and the
 -- unused guilds are hidden from seat: they are reshuffled among those places, each age's
--- cards among themselves; the others' pending choices are dropped; the generator is reseeded
+-- cards among themselves, keeping what is public: the set-aside cards are guilds (drawn only
+-- among the unseen guilds), so the hands and discards keep the number of guilds in play;
+-- the others' pending choices are dropped; the generator is reseeded
 function G.determinize(s, seat, rand)
   local d = kit.copy(s)
   for i = 1, d.n do if i ~= seat then d.pending[i] = "" end end
@@ -684,15 +686,30 @@ function G.determinize(s, seat, rand)
   if not (d.phase == "halic" and d.halic == seat) then
     for k = 1, #d.discard do if d.discard_by[k] ~= seat then slot(d.discard, k) end end
   end
-  for k = 1, #d.removed do slot(d.removed, k) end
+  local function deal_out(list, pool)
+    table.sort(pool)
+    kit.shuffle(pool, rand)
+    for j, sl in ipairs(list) do sl[1][sl[2]] = pool[j] end
+    return pool
+  end
+  -- the set-aside guilds first, from every unseen guild; the guilds not drawn go back to
+  -- the pool of the hidden places
+  local guilds, rest = {}, {}
+  for _, sl in ipairs(slots[3] or {}) do
+    local id = sl[1][sl[2]]
+    table.insert(CARDS[id].colour == "purple" and guilds or rest, id)
+  end
+  for _, id in ipairs(d.removed) do guilds[#guilds + 1] = id end
+  local aside = {}
+  for k = 1, #d.removed do aside[k] = { d.removed, k } end
+  deal_out(aside, guilds)
+  for k = #d.removed + 1, #guilds do rest[#rest + 1] = guilds[k] end
   for a = 1, 3 do
     local list = slots[a]
     if list then
       local pool = {}
-      for j, sl in ipairs(list) do pool[j] = sl[1][sl[2]] end
-      table.sort(pool)
-      kit.shuffle(pool, rand)
-      for j, sl in ipairs(list) do sl[1][sl[2]] = pool[j] end
+      if a == 3 then pool = rest else for j, sl in ipairs(list) do pool[j] = sl[1][sl[2]] end end
+      deal_out(list, pool)
     end
   end
   for i = 1, d.n do if i ~= seat then table.sort(d.hands[i]) end end
