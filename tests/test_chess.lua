@@ -223,4 +223,61 @@ test("legal moves agree with Stockfish on random positions", function()
   t.eq(checked, 350)
 end)
 
+-- Long algebraic ("Ng1-f3", "g1-f3", "Bc1xf4", "e7-e8=Q", "Ke1-g1") is that move, in free
+-- text and inside the answer block; a reading naming no legal move is a parse error, never
+-- another move (free text "Ng1-f3" was once read as the SAN "f3", the pawn's f2f3).
+test("extract_move: every legal move of 2,000 random-play positions written in long algebraic", function()
+  local rng = require("tabula.metrics").rng(29)
+  local starts = { chess.START, "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R b KQkq - 0 1", "1n2k3/PPP5/8/8/8/8/6pp/K5N1 w - - 0 1" }
+  local positions, moves, wrong = 0, 0, 0
+  local gi = 0
+  while positions < 2000 do
+    gi = gi + 1
+    local g = assert(chess.new(starts[(gi - 1) % #starts + 1]))
+    for _ = 1, 80 do
+      if g:status() ~= "ongoing" or positions >= 2000 then break end
+      positions = positions + 1
+      local legal = g:moves(true)
+      for k, mv in ipairs(legal) do
+        local tail = (mv.capture and "x" or "-") .. mv.to .. (mv.promotion and ("=" .. mv.promotion) or "")
+        local piece = mv.piece == "P" and "" or mv.piece
+        local texts = { "After some thought I play " .. piece .. mv.from .. tail .. ", which keeps the balance.",
+                        "<move>" .. piece .. mv.from .. tail .. "</move>" }
+        if k % 5 == 0 then texts[#texts + 1] = "my move: " .. mv.from .. tail .. "+" end
+        for _, text in ipairs(texts) do
+          local got, kind, why = chess.extract_move(g, text)
+          if got ~= mv.uci then
+            error(string.format("%s in %s: %s (%s %s), not %s", text, g:fen(), tostring(got), tostring(kind), tostring(why), mv.uci), 0)
+          end
+          moves = moves + 1
+        end
+        -- the same squares with another piece's letter name no legal move: a parse error
+        if k % 7 == 1 and not mv.castle then
+          local other = mv.piece == "Q" and "R" or "Q"
+          local got, kind = chess.extract_move(g, "I play " .. other .. mv.from .. tail .. " now")
+          if got ~= nil or kind ~= "parse" then
+            error(string.format("%s%s%s in %s read as %s (%s)", other, mv.from, tail, g:fen(), tostring(got), tostring(kind)), 0)
+          end
+          wrong = wrong + 1
+        end
+      end
+      local ms = g:moves()
+      g:play(ms[rng(#ms)])
+    end
+  end
+  t.ok(moves > 100000, moves .. " moves")
+  t.ok(wrong > 1000, wrong .. " wrong readings")
+  -- the reported cases from the start position, and an empty origin square
+  local g = chess.new()
+  for text, want in pairs({ ["I like Ng1-f3"] = "g1f3", ["g1-f3 it is"] = "g1f3", ["so Nb1-c3."] = "b1c3",
+                            ["<move>Ng1-f3</move>"] = "g1f3", ["ng1-f3"] = "g1f3", ["e2-e4, then O-O later"] = "e2e4" }) do
+    t.eq(chess.extract_move(g, text), want, text)
+  end
+  g:play("d2d4"); g:play("d7d5")
+  t.eq(chess.extract_move(g, "I develop Bc1-f4"), "c1f4")
+  t.eq(chess.extract_move(g, "first O-O is impossible, so Nf3"), "g1f3", "the last SAN-looking token, by position")
+  local got, kind = chess.extract_move(g, "Nc3-d5 wins")
+  t.eq({ got, kind }, { nil, "parse" }, "no knight on c3")
+end)
+
 return T

@@ -93,6 +93,20 @@ function Game:parse_move(text)
     local uci = from .. to .. promo:lower()
     for _, mv in ipairs(all) do if mv.uci == uci then return uci end end
   end
+  -- long algebraic, "Ng1-f3", "g1-f3", "Bc1xf4", "e7-e8=Q", "Ke1-g1": exactly the move
+  -- from that square to that square, by the piece named (P or none for a pawn); a reading
+  -- that names no legal move is a parse error (third value "parse"), never another move
+  local piece, lfrom, sep, lto, lpromo = s:match("^([KQRBNPkqrbnp]?)([a-h][1-8])([%-x:]?)([a-h][1-8])([qrbnQRBN]?)$")
+  if piece and (piece ~= "" or sep ~= "") then
+    local hits = {}
+    for _, mv in ipairs(all) do
+      if mv.from == lfrom and mv.to == lto and (mv.promotion or ""):lower() == lpromo:lower()
+        and (piece == "" or piece:upper() == mv.piece) then hits[#hits + 1] = mv.uci end
+    end
+    if #hits == 1 then return hits[1] end
+    return nil, string.format("'%s' reads as %s%s to %s, which is not a legal move here", text,
+      piece == "" and "" or (piece:upper() .. " "), lfrom, lto), "parse"
+  end
   local function match(input)
     local found = {}
     for _, mv in ipairs(all) do
@@ -198,16 +212,23 @@ function Game:pgn(headers, start_fen)
 end
 
 -- extract_move(game, text) -> uci | nil, kind ("parse" | "illegal"), why
--- The move inside the last <move>…</move>; else the last UCI-looking token;
--- else the last SAN-looking token (ChessArena's order).
+-- The move inside the last <move>…</move>; else the last token in coordinates (UCI, or long
+-- algebraic "Ng1-f3", "e7-e8=Q"); else the last SAN-looking token (ChessArena's order).
+local function last_of(text, patterns)
+  local at, last = 0, nil
+  for _, p in ipairs(patterns) do
+    for pos, m in text:gmatch("()" .. p) do if pos > at then at, last = pos, m end end
+  end
+  return last
+end
 local FINDERS = {
   function(text) local last; for m in text:gmatch("<move>%s*(.-)%s*</move>") do last = m end; return last end,
-  function(text) local last; for m in text:gmatch("%f[%w]([a-h][1-8][a-h][1-8][qrbn]?)%f[%W]") do last = m end; return last end,
   function(text)
-    local last
-    for m in text:gmatch("%f[%w]([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]=?[QRBN]?)[+#]?") do last = m end
-    for m in text:gmatch("(O%-O%-?O?)") do last = m end
-    return last
+    return last_of(text, { "%f[%w]([KQRBNPkqrbnp]?[a-h][1-8][%-x][a-h][1-8]=?[qrbnQRBN]?)%f[%W]",
+                           "%f[%w]([a-h][1-8][a-h][1-8][qrbn]?)%f[%W]" })
+  end,
+  function(text)
+    return last_of(text, { "%f[%w]([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]=?[QRBN]?)", "(O%-O%-?O?)", "%f[%w](0%-0%-?0?)" })
   end,
 }
 
@@ -215,9 +236,9 @@ function M.extract_move(game, text)
   for _, find in ipairs(FINDERS) do
     local found = find(text or "")
     if found then
-      local u, why = game:parse_move(found)
+      local u, why, kind = game:parse_move(found)
       if u then return u end
-      return nil, "illegal", why
+      return nil, kind or "illegal", why
     end
   end
   return nil, "parse", "no move found in the reply"
