@@ -14,14 +14,18 @@
 -- fsynced); ratings are recomputed by replaying games.jsonl in order.
 --
 -- Choices where the spec is silent (options where it matters):
---  * The move limit counts full moves (--max-moves 200 = 400 plies): a draw.
+--  * The move limit counts plies, as ChessArena's total_moves does (its games end
+--    by the limit well before 400 plies): --max-moves 200 = 200 plies, a draw
+--    (termination move_limit); --max-moves 400 is the 200-full-move reading.
 --  * Prompts (prompts/chessarena/): Blitz and Standard share one template that
 --    lets the model think as long as it likes (the modes differ in budget, not
 --    in that instruction); every mode's system prompt carries the strategy text
 --    and the six-line rules reminder; +legal lists the legal moves in every
 --    mode, Blindfold included.
---  * "Retry 5 times": a rejected answer is retried up to --move-retries times
---    (default 5), so a move gets at most 1 + 5 = 6 attempts before a forfeit.
+--  * "Retry 5 times": ChessArena's own logs forfeit at total_attempts 5 with
+--    max_retries 5, so a move gets 5 attempts in all before a forfeit: the first
+--    and --move-retries 4 retries (default); --move-retries 5 is the 1 + 5 = 6
+--    reading.
 --  * Sampling: the paper's temperature 0.2, top_p 1 and 4096 new tokens (16384
 --    when reasoning is turned on) unless --temperature/--top-p/--max-tokens say
 --    otherwise.
@@ -71,8 +75,8 @@ S.options = {
   { "games", "int", 10, "games to play in this run" },
   { "start", "string", nil, "the player who initiates every game (default: chosen at random)" },
   { "fen", "string", nil, "start games from this position instead of the initial one" },
-  { "max-moves", "int", 200, "draw after this many full moves" },
-  { "move-retries", "int", 5, "retries after a rejected answer before a forfeit (5: the paper's 1 + 5 = 6 attempts)" },
+  { "max-moves", "int", 200, "draw after this many plies (ChessArena's total_moves; 400: 200 full moves)" },
+  { "move-retries", "int", 4, "retries after a rejected answer before a forfeit (4: ChessArena's 5 attempts in all; 5: the 1 + 5 reading)" },
   { "last-moves", "int", 10, "how many recent moves the prompt shows" },
   { "analysis-depth", "int", 10, "Stockfish depth for the top-move statistic (0: off)" },
   { "engine-timeout", "number", 120, "seconds Stockfish may take for one move or analysis", min = 0.001 },
@@ -233,7 +237,7 @@ function Arena:play(number, white, black, agents)
       result = status == "checkmate" and (side == "white" and "0-1" or "1-0") or "1/2-1/2"
       break
     end
-    if #st.game:history() >= 2 * self.opts["max-moves"] then termination, result = "move_limit", "1/2-1/2"; break end
+    if #st.game:history() >= self.opts["max-moves"] then termination, result = "move_limit", "1/2-1/2"; break end
     local p = players[side]
     local fen_before = st.game:fen()
     local t0 = loop.now()

@@ -81,17 +81,47 @@ test("a checkmate, with SAN, PGN, per-move records and the top-move statistic", 
   t.contains(g.pgn, "1. Ra8# 1-0")
 end)
 
-test("'retry 5 times' is 1 + 5 = 6 attempts by default; --move-retries 4 gives 5", function()
+test("'retry 5 times' is 5 attempts in all by default (ChessArena's logs); --move-retries 5 gives 1 + 5 = 6", function()
   local bad = { "I am not sure.", ans("e2e5"), "e9e4", ans("Nf4"), "pass", "resign" }
   local g, requests, log = game(bad, {})
-  t.eq(requests, 6)
+  t.eq(requests, 5)
   t.eq({ g.result, g.termination }, { "0-1", "forfeit" })
   local m = g.per_move[1]
-  t.eq({ m.attempts, m.parse_errors, m.illegal, m.forfeit }, { 6, 4, 2, true })
-  t.contains(log[6].body, "Attempt 5 of 6.")
-  g, requests = game(bad, { args = { "--move-retries", "4" } })
-  t.eq(requests, 5)
-  t.eq({ g.per_move[1].attempts, g.per_move[1].forfeit }, { 5, true })
+  t.eq({ m.attempts, m.parse_errors, m.illegal, m.forfeit }, { 5, 3, 2, true })
+  t.contains(log[5].body, "Attempt 4 of 5.")
+  g, requests = game(bad, { args = { "--move-retries", "5" } })
+  t.eq(requests, 6)
+  t.eq({ g.per_move[1].attempts, g.per_move[1].parse_errors, g.per_move[1].forfeit }, { 6, 4, true })
+end)
+
+-- ChessArena's total_moves counts plies: by default a game is drawn by the move limit
+-- after 200 plies (not 400). Two scripted players replay a random 200-ply line that no
+-- other rule ends.
+test("the move limit is 200 plies by default, a draw named move_limit; --max-moves 6 stops at 6", function()
+  local chess = require "games.chess"
+  local rng = require("tabula.metrics").rng(5)
+  local line
+  for _ = 1, 200 do
+    local g, ok = chess.new(), true
+    line = {}
+    for ply = 1, 201 do
+      if g:status() ~= "ongoing" then ok = false; break end
+      if ply == 201 then break end
+      local ms = g:moves()
+      line[ply] = ms[rng(#ms)]
+      g:play(line[ply])
+    end
+    if ok then break end
+    line = nil
+  end
+  assert(line, "no random 200-ply line")
+  local replies = {}
+  for i, u in ipairs(line) do replies[i] = ans(u) end
+  local g, requests = game(replies, { opponent = "m@bullet" })
+  t.eq({ g.result, g.termination, g.plies, requests }, { "1/2-1/2", "move_limit", 200, 200 })
+  t.eq(g.moves, line)
+  g = game({ ans("e2e4"), ans("e7e5"), ans("g1f3"), ans("b8c6"), ans("f1b5"), ans("a7a6") }, { opponent = "m@bullet", args = { "--max-moves", "6" } })
+  t.eq({ g.termination, g.plies }, { "move_limit", 6 })
 end)
 
 test("every mode's system prompt: strategy, legal-move analysis, the six-line rules; Blitz and Standard share one", function()
@@ -188,7 +218,7 @@ test("blindfold: one conversation with the model's own replies and the opponent'
   fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
   local ok, err = pcall(t.run_scenario, "scenarios/chessarena.lua", { "--arena", dir .. "/arena", "--players",
-    "m@blindfold,random", "--start", "m@blindfold", "--games", "1", "--analysis-depth", "0", "--max-moves", "2",
+    "m@blindfold,random", "--start", "m@blindfold", "--games", "1", "--analysis-depth", "0", "--max-moves", "4",
     "--models", dir .. "/models.lua", "--quiet" })
   local log = s:log()
   s:close()
@@ -204,7 +234,7 @@ test("blindfold: one conversation with the model's own replies and the opponent'
 end)
 
 test("blindfold+legal lists the legal moves in every turn's message", function()
-  local _, _, log = game({ "I open. " .. ans("e2e4"), ans("d2d4") }, { mode = "blindfold+legal", args = { "--max-moves", "2" } })
+  local _, _, log = game({ "I open. " .. ans("e2e4"), ans("d2d4") }, { mode = "blindfold+legal", args = { "--max-moves", "4" } })
   t.eq(#log, 2)
   local first, second = json.decode(log[1].body).messages, json.decode(log[2].body).messages
   t.eq(first[2].content, "You play White.\nLegal moves: " .. table.concat(require("games.chess").new():moves(), " ") .. "\nYour move?")
@@ -229,7 +259,7 @@ test("colours balance per pair of players at concurrency 1 and 8", function()
   for _, conc in ipairs({ 1, 8 }) do
     local dir = t.tmpdir()
     t.run_scenario("scenarios/chessarena.lua", { "--arena", dir, "--players", "stockfish:nodes=1,stockfish:nodes=2,random",
-      "--start", "stockfish:nodes=1", "--games", "8", "--max-moves", "2", "--analysis-depth", "0",
+      "--start", "stockfish:nodes=1", "--games", "8", "--max-moves", "4", "--analysis-depth", "0",
       "--concurrency", tostring(conc), "--quiet" })
     local games = records.read(dir .. "/games.jsonl")
     t.eq(#games, 8)
@@ -271,7 +301,7 @@ test("an arena run killed mid-game replays that game from its start with the cac
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
   local argv = { t.tabula_bin(), "run", t.root() .. "/scenarios/chessarena.lua", "--arena", dir .. "/arena",
     "--players", "m@blitz,random", "--start", "m@blitz", "--games", "1", "--analysis-depth", "0",
-    "--max-moves", "2", "--models", dir .. "/models.lua", "--quiet" }
+    "--max-moves", "4", "--models", dir .. "/models.lua", "--quiet" }
   local p = assert(proc.spawn(argv, "null"))
   local killed = false
   for _ = 1, 400 do
