@@ -18,6 +18,13 @@
 --    full-width letters accepted inside the box); else the last isolated capital
 --    A-E (full-width accepted; a lowercase letter outside a box is not an answer,
 --    since "a" is an English word); an empty reply is wrong.
+--  * A hedged answer is no answer (extraction "hedged", reason no_answer): a last
+--    box naming two letters (<box>A, C</box>, <box>A or C</box>) or, outside a box,
+--    a last letter joined to the one before by "or", "/", ",", "、", "或", "还是",
+--    "and" ("A or C"). The reference script's rule (its README, 4.4) is the letter
+--    in the last <box>X</box>, else the last isolated letter, and says nothing of a
+--    box with two letters; --hedged last-letter takes that reading literally (a
+--    hedged box counts as no box, a hedge outside a box as its last letter).
 --  * The validator runs first; its findings go into run.json and every record of
 --    the problem, and problems with fatal findings are not evaluated.
 --  * Run defaults of the reference script: all problems at once (concurrency
@@ -51,6 +58,7 @@ S.options = {
   { "vision", "bool", false, "attach the rendered board image" },
   { "image-detail", "string", nil, "image detail hint for providers that take one (low, high, auto)" },
   { "think", "bool", true, "the model's thinking on (--think, the reference's default) or off (--no-think)" },
+  { "hedged", "string", "no-answer", "a hedged answer (<box>A, C</box>, \"A or C\"): no answer, or the reference's last isolated letter", choices = { "no-answer", "last-letter" } },
   { "dry-run", "bool", false, "print the assembled prompts and exit" },
   { "prompts", "string", nil, "prompt folder (default prompts/jianghu108)" },
 }
@@ -174,7 +182,7 @@ function S.play(trial, env)
   }
   local reply, err = env.agent:reply(conv, ctx)
   if not reply then return nil, err end
-  local letter, how = jh.extract(reply.text)
+  local letter, how = jh.extract(reply.text, opts.hedged)
   local correct = letter ~= nil and letter == p.correctAnswer
   return {
     trial_id = trial.id, problem_id = p.id, trial_index = trial.index, lang = opts.lang, vision = opts.vision,

@@ -143,6 +143,30 @@ test("extraction: boxes, isolated letters, full-width, lowercase, empty", functi
   end
 end)
 
+-- a hedge names two letters: no answer, never its first (or last) letter, unless the
+-- reference's literal reading is asked for
+test("extraction: a hedged answer (<box>A, C</box>, \"A or C\") is no answer", function()
+  local cases = {
+    { "<box>A, C</box>", nil, "hedged", "C" },
+    { "<box>A or C</box>", nil, "hedged", "C" },
+    { "<box>B/D</box>", nil, "hedged", "D" },
+    { "答案是<box>Ａ、Ｃ</box>", nil, "hedged", "C" },
+    { "<box>a, C</box>", nil, "hedged", "C" },
+    { "I would say A or C.", nil, "hedged", "C" },
+    { "The answer is A或C", nil, "hedged", "C" },
+    { "Either B and D", nil, "hedged", "D" },
+    { "<box>A, C</box> on reflection <box>C</box>", "C", "box", "C" },
+    { "<box>C (the quiet move)</box>", "C", "box", "C" },
+    { "<box>C: 炮B7 B10+</box>", "C", "box", "C" },
+    { "A looks tempting, but the answer is C", "C", "letter", "C" },
+    { "A or C? Neither: E", "E", "letter", "E" },
+  }
+  for _, c in ipairs(cases) do
+    t.eq({ jh.extract(c[1]) }, { c[2], c[3] }, c[1])
+    t.eq((jh.extract(c[1], "last-letter")), c[4], c[1] .. " (--hedged last-letter)")
+  end
+end)
+
 local function run_mock(extra, rules)
   local mock = require "tests.mock"
   local s = mock.start(rules)

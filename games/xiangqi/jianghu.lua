@@ -200,29 +200,55 @@ end
 local FULLWIDTH = { ["Ａ"] = "A", ["Ｂ"] = "B", ["Ｃ"] = "C", ["Ｄ"] = "D", ["Ｅ"] = "E",
   ["ａ"] = "A", ["ｂ"] = "B", ["ｃ"] = "C", ["ｄ"] = "D", ["ｅ"] = "E" }
 
--- extract(reply) -> letter | nil, how ("box" | "letter" | "none" | "empty")
--- The letter inside the last <box>...</box> (its first A-E letter; lowercase and
--- full-width letters count there); else the last isolated capital A-E in the
--- text (full-width counts; a lowercase letter outside a box does not, since
--- "a" is an English word). An isolated letter has no ASCII letter or digit on
--- either side.
-function M.extract(reply)
+-- what joins two letters into a hedge ("A or C", "A/C", "A、C", "A或C")
+local HEDGE = { ["or"] = true, ["/"] = true, [","] = true, ["，"] = true, ["、"] = true, ["或"] = true,
+  ["或者"] = true, ["还是"] = true, ["and"] = true, ["和"] = true, ["|"] = true, ["&"] = true, ["or maybe"] = true }
+
+-- isolated(text) -> list of { pos, letter }: capitals A-E with no ASCII letter or digit on
+-- either side
+local function isolated(text)
+  local out = {}
+  for pos, l in text:gmatch("()([A-E])") do
+    local before = pos > 1 and text:sub(pos - 1, pos - 1) or ""
+    local after = text:sub(pos + 1, pos + 1)
+    if not before:match("[%w]") and not after:match("[%w]") then out[#out + 1] = { pos, l } end
+  end
+  return out
+end
+
+-- extract(reply [, hedged]) -> letter | nil, how ("box" | "letter" | "hedged" | "none" | "empty")
+-- The letter inside the last <box>...</box> (a leading letter may be lowercase; full-width
+-- letters count); else the last isolated capital A-E in the text (full-width counts; a
+-- lowercase letter outside a box does not, since "a" is an English word). An isolated letter
+-- has no ASCII letter or digit on either side.
+-- A hedge is no answer (how = "hedged"): a last box naming two different letters
+-- ("<box>A, C</box>", "<box>A or C</box>"), or, outside a box, a last letter joined to the
+-- letter before it by "or", "/", ",", "、", "或", "还是", "and", "和" ("A or C"). With hedged
+-- = "last-letter", a hedged box is read like a reply without the format (the last isolated
+-- letter of the whole text) and a hedge outside a box gives its last letter.
+function M.extract(reply, hedged)
   if reply == nil or reply:match("^%s*$") then return nil, "empty" end
+  local lenient = hedged == "last-letter"
   local text = reply:gsub("[\xEF][\xBC][\xA1-\xA5]", FULLWIDTH):gsub("[\xEF][\xBD][\x81-\x85]", FULLWIDTH)
   local last
   for inner in text:gmatch("<[Bb][Oo][Xx]>(.-)</[Bb][Oo][Xx]>") do last = inner end
   if last then
-    local l = last:match("^%s*([A-Ea-e])%f[^%w]") or last:match("%f[%w]([A-E])%f[^%w]")
-    if l then return l:upper(), "box" end
+    local named, count = {}, 0
+    local function name(l) l = l:upper(); if not named[l] then named[l] = true; count = count + 1 end; return l end
+    local l = last:match("^%s*([A-Ea-e])%f[^%w]")
+    if l then l = name(l) end
+    for _, hit in ipairs(isolated(last)) do l = l or hit[2]; name(hit[2]) end
+    if count == 1 then return l, "box" end
+    if count > 1 and not lenient then return nil, "hedged" end
   end
-  local found
-  for pos, l in text:gmatch("()([A-E])") do
-    local before = pos > 1 and text:sub(pos - 1, pos - 1) or ""
-    local after = text:sub(pos + 1, pos + 1)
-    if not before:match("[%w]") and not after:match("[%w]") then found = l end
+  local hits = isolated(text)
+  local final, previous = hits[#hits], hits[#hits - 1]
+  if not final then return nil, "none" end
+  if previous and previous[2] ~= final[2] and not lenient then
+    local between = text:sub(previous[1] + 1, final[1] - 1):gsub("^%s+", ""):gsub("%s+$", ""):lower()
+    if HEDGE[between] then return nil, "hedged" end
   end
-  if found then return found, "letter" end
-  return nil, "none"
+  return final[2], "letter"
 end
 
 -- ---- picture ----
