@@ -133,6 +133,30 @@ test("dece scores: Pareto frontier and staircase on a hand set", function()
   t.eq(S.frontier({ { name = "x", elo = 1, cost = 1 }, { name = "y", elo = 1, cost = 1 } }), { "x", "y" }, "equal points dominate neither")
 end)
 
+-- x and y have the same results against the same opponents in other seats, so their Elo is
+-- equal but for floating-point noise; at equal cost both are nondominated
+test("dece scores: frontier ties: equal Elo up to 1e-9 leaves both configurations on the frontier", function()
+  local kit = require "games.kit"
+  local rand, noisy = kit.generator(3), 0
+  for _ = 1, 200 do
+    local ms = {}
+    for _ = 1, 12 do
+      local r = kit.shuffle({ 1, 2, 3 }, rand)
+      local o = ({ "a", "b", "c" })[rand(3)]
+      local o2 = o == "a" and "b" or "a"
+      ms[#ms + 1] = { seats = { "x", o, o2 }, ranks = { r[1], r[2], r[3] } }
+      ms[#ms + 1] = { seats = { o2, "y", o }, ranks = { r[3], r[1], r[2] } }
+    end
+    local e = S.elo_fit(ms, { "a", "b", "x", "y", "c" })
+    t.near(e.x, e.y, 1e-9)
+    if e.x ~= e.y then noisy = noisy + 1 end
+    local on = S.frontier({ { name = "x", elo = e.x, cost = 1 }, { name = "y", elo = e.y, cost = 1 }, { name = "a", elo = e.a, cost = 2 } })
+    t.ok(on[1] == "x" and on[2] == "y" or on[2] == "x" and on[3] == "y", "x and y both on the frontier: " .. table.concat(on, ","))
+  end
+  t.ok(noisy > 0, "some fits differ by rounding")
+  t.eq(S.frontier({ { name = "x", elo = 1500, cost = 1 }, { name = "y", elo = 1500 + 1e-6, cost = 1 } }), { "y" }, "a real difference still dominates")
+end)
+
 test("dece scores: quantiles (linear interpolation), cost from a price table", function()
   t.near(S.quantile({ 1, 2, 3, 4 }, 0.5), 2.5, 1e-12)
   t.near(S.quantile({ 1, 2, 3, 4 }, 0.25), 1.75, 1e-12)

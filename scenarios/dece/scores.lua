@@ -311,14 +311,18 @@ function M.loeo(per_game, names)
   return r, gnames
 end
 
--- frontier(points) -> the names on the Pareto frontier of { name, elo, cost }: no other
--- point has Elo at least as high and cost at most as high with one strictly better
-function M.frontier(points)
+-- frontier(points [, tol]) -> the names on the Pareto frontier of { name, elo, cost }: no
+-- other point has Elo at least as high and cost at most as high with one strictly better.
+-- Elo is compared with a tolerance (M.ELO_TOL, 1e-9): two fits that agree but for
+-- floating-point noise are equal, so both are nondominated at equal cost.
+M.ELO_TOL = 1e-9
+function M.frontier(points, tol)
+  tol = tol or M.ELO_TOL
   local on = {}
   for _, p in ipairs(points) do
     local dominated = false
     for _, q in ipairs(points) do
-      if q ~= p and q.elo >= p.elo and q.cost <= p.cost and (q.elo > p.elo or q.cost < p.cost) then dominated = true end
+      if q ~= p and q.elo >= p.elo - tol and q.cost <= p.cost and (q.elo > p.elo + tol or q.cost < p.cost) then dominated = true end
     end
     if not dominated then on[#on + 1] = p.name end
   end
