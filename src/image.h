@@ -41,9 +41,11 @@ void img_point(const img_geometry *g, int file, int rank, double *x, double *y);
  * Bézier from (sx,sy) through control (cx,cy) to (ex,ey); each label is a
  * square of half side IMG_LABEL_HALF centred on (lx,ly). Arrows leaving one
  * piece along one line bend to alternate sides by growing amounts, so they
- * part; each label goes next to its own arrow's start, in free space: off
- * every piece disc, every other label and every arrow, and nearer to its own
- * arrow than to any other (see img_layout in image_layout.c). */
+ * part (where that leaves a rule broken, the other sides and wider bends are
+ * tried); each label goes next to its own arrow's start, in free space: off
+ * every piece disc, every other label and every arrow, nearer to its own
+ * arrow than to any other, and no nearer to another piece than to the one its
+ * arrow leaves (see img_layout in image_layout.c). */
 #define IMG_LABEL_HALF 14.0
 #define IMG_MAX_ARROWS 16
 typedef struct {

@@ -15,6 +15,7 @@
 #define OVER_PIECE 100000.0
 #define OVER_LABEL 50000.0
 #define NOT_NEAREST 20000.0
+#define NOT_OWN_PIECE 10000.0
 #define OVER_ARROW 1000.0
 
 void img_point(const img_geometry *g, int file, int rank, double *x, double *y)
@@ -55,7 +56,7 @@ static int rank_on_ray(const img_board *b, int i)
     return n;
 }
 
-static void shape(const img_board *b, const img_geometry *g, int i, img_arrow_path *q)
+static void shape(const img_board *b, const img_geometry *g, int i, int flip, double wider, img_arrow_path *q)
 {
     const img_arrow *a = &b->arrows[i];
     double x1, y1, x2, y2;
@@ -68,7 +69,7 @@ static void shape(const img_board *b, const img_geometry *g, int i, img_arrow_pa
     /* control point off the middle, perpendicular: arrows sharing a line bend
      * to alternate sides, the longer ones more */
     int r = rank_on_ray(b, i);
-    double side = r % 2 ? -1 : 1, bend = (0.22 + 0.16 * (r / 2)) * len;
+    double side = (r % 2 ? -1 : 1) * (flip ? -1 : 1), bend = (0.22 + wider + 0.16 * (r / 2)) * len;
     double nx = -dy / len, ny = dx / len;
     q->cx = (x1 + x2) / 2 + side * nx * bend;
     q->cy = (y1 + y2) / 2 + side * ny * bend;
@@ -170,16 +171,24 @@ static double place_cost(const img_board *b, const img_geometry *g, const img_ar
                          const shaft *s, int i, double x, double y)
 {
     double h = IMG_LABEL_HALF;
-    /* inside the picture, clear of the coordinates outside the board */
-    if (x - h < g->x0 - 0.55 * g->cell || x + h > g->x0 + 8.55 * g->cell ||
-        y - h < g->y0 - 0.55 * g->cell || y + h > g->y0 + 9.55 * g->cell ||
-        x - h < 0 || y - h < 0 || x + h > b->width || y + h > b->height)
+    /* inside the picture, clear of the coordinates outside the board (ranks on the
+     * left, files below); the margins above and to the right are free, so a piece on
+     * the top row or the right file boxed in by others keeps its letters beside it */
+    if (x - h < g->x0 - 0.55 * g->cell || y + h > g->y0 + 9.55 * g->cell ||
+        x - h < 2 || y - h < 2 || x + h > b->width - 2 || y + h > b->height - 2)
         return INFINITY;
     double cost = hypot(x - p[i].sx, y - p[i].sy);
+    /* the letter belongs to the piece its arrow leaves: strictly nearer to that
+     * piece's point than to any other piece's */
+    double ox, oy;
+    img_point(g, b->arrows[i].from_file, b->arrows[i].from_rank, &ox, &oy);
+    double own_piece = hypot(x - ox, y - oy);
     for (int k = 0; k < b->npieces; k++) {
         double px, py;
         img_point(g, b->pieces[k].file, b->pieces[k].rank, &px, &py);
         if (box_dist(x, y, px, py) < g->radius + 4) cost += OVER_PIECE;
+        else if ((b->pieces[k].file != b->arrows[i].from_file || b->pieces[k].rank != b->arrows[i].from_rank) &&
+                 hypot(x - px, y - py) < own_piece - 0.5) cost += NOT_OWN_PIECE;
     }
     if (cost >= OVER_PIECE) return cost;     /* kept only where nothing is free */
     double own = shaft_dist(&s[i], x, y);
@@ -244,13 +253,13 @@ static void choose(search *S, int i, double cost)
     }
 }
 
-void img_layout(const img_board *b, const img_geometry *g, img_arrow_path *paths)
+/* one layout with the arrows in `flip` (a bit mask) bent to their other side: the
+ * shafts, every label's candidates and the cheapest choice; returns its cost (the
+ * labels go into paths) */
+static double attempt(const img_board *b, const img_geometry *g, int n, unsigned flip, double wider,
+                      img_arrow_path *paths, shaft *s, search *S)
 {
-    int n = b->narrows < IMG_MAX_ARROWS ? b->narrows : IMG_MAX_ARROWS;
-    for (int i = 0; i < n; i++) shape(b, g, i, &paths[i]);
-    shaft *s = malloc(sizeof *s * (size_t)(n ? n : 1));
-    search *S = malloc(sizeof *S);
-    if (!s || !S) { free(s); free(S); return; }     /* labels stay on the pieces */
+    for (int i = 0; i < n; i++) shape(b, g, i, (int)(flip >> i & 1u), wider, &paths[i]);
     for (int i = 0; i < n; i++) sample(&paths[i], &s[i]);
     S->narrows = n;
     S->best_cost = INFINITY;
@@ -264,6 +273,33 @@ void img_layout(const img_board *b, const img_geometry *g, img_arrow_path *paths
             paths[i].lx = S->cand[i][S->best[i]].x;
             paths[i].ly = S->cand[i][S->best[i]].y;
         }
+    return S->best_cost;
+}
+
+/* the arrows bend to alternate sides of their line; where that leaves a rule broken
+ * (a cramped corner, 71's letters between the top row's pieces), the other sides are
+ * tried too, then every side with wider bends (up to FLIP_MAX arrows: 2 * 2^n layouts),
+ * and the cheapest layout is kept */
+#define FLIP_MAX 6
+void img_layout(const img_board *b, const img_geometry *g, img_arrow_path *paths)
+{
+    int n = b->narrows < IMG_MAX_ARROWS ? b->narrows : IMG_MAX_ARROWS;
+    for (int i = 0; i < n; i++) shape(b, g, i, 0, 0, &paths[i]);
+    shaft *s = malloc(sizeof *s * (size_t)(n ? n : 1));
+    search *S = malloc(sizeof *S);
+    img_arrow_path *trial = malloc(sizeof *trial * (size_t)(n ? n : 1));
+    if (!s || !S || !trial) { free(s); free(S); free(trial); return; }     /* labels stay on the pieces */
+    double best = attempt(b, g, n, 0, 0, paths, s, S);
+    unsigned layouts = n <= FLIP_MAX ? 2u << n : 1;
+    for (unsigned k = 1; best >= NOT_OWN_PIECE && k < layouts; k++) {
+        unsigned flip = k & ((1u << n) - 1);
+        double cost = attempt(b, g, n, flip, k >> n ? 0.18 : 0, trial, s, S);
+        if (cost < best) {
+            best = cost;
+            for (int i = 0; i < n; i++) paths[i] = trial[i];
+        }
+    }
+    free(trial);
     free(S);
     free(s);
 }

@@ -293,7 +293,7 @@ local function shaft_distance(a, x, y)
   return best
 end
 
-test("the option letters on all 108 boards: off the pieces and each other, nearest to their own arrows", function()
+test("the option letters on all 108 boards: off the pieces and each other, nearest to their own arrows and their own pieces", function()
   local image = require "tabula.c.image"
   local problems = jh.load(data_file())
   local g = image.geometry({ width = 792, height = 870 })
@@ -332,8 +332,20 @@ test("the option letters on all 108 boards: off the pieces and each other, neare
       -- next to its own start: within two and a half cells of the moving piece
       local f, r = pic.arrows[i].from:byte(1) - 96, tonumber(pic.arrows[i].from:sub(2))
       local x, y = g.x0 + (f - 1) * g.cell, g.y0 + (9 - r) * g.cell
-      if math.sqrt((a.lx - x) ^ 2 + (a.ly - y) ^ 2) > 2.5 * g.cell then
+      local to_own = math.sqrt((a.lx - x) ^ 2 + (a.ly - y) ^ 2)
+      if to_own > 2.5 * g.cell then
         bad[#bad + 1] = string.format("problem %s: %s is far from its piece", p.id, letter)
+      end
+      -- and nearer its own arrow's start than any other piece (problem 40's C once sat
+      -- under a soldier with no arrow, 71's B beside the Black general)
+      for _, pc in ipairs(pic.pieces) do
+        if pc.square ~= pic.arrows[i].from then
+          local pf, pr = pc.square:byte(1) - 96, tonumber(pc.square:sub(2))
+          local px, py = g.x0 + (pf - 1) * g.cell, g.y0 + (9 - pr) * g.cell
+          if math.sqrt((a.lx - px) ^ 2 + (a.ly - py) ^ 2) < to_own - 0.5 then
+            bad[#bad + 1] = string.format("problem %s: %s is nearer the piece on %s than its own on %s", p.id, letter, pc.square, pic.arrows[i].from)
+          end
+        end
       end
     end
   end
