@@ -269,6 +269,19 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   local summary = json.read_file(dir .. "/run/summary.json")
   t.eq(#summary.missing, 0)
   t.ok(summary.overall.heuristic.pws > summary.overall.random.pws, "heuristic ahead of random")
+  -- the outputs the paper reports beside these: token-frontier membership, intervals for mean
+  -- cost and tokens, the mean LOEO τ_b and equal-game pair-order accuracy, redrawn samples
+  t.contains(report, "on token frontier (bootstrap)")
+  t.contains(report, "Mean LOEO τ_b ")
+  t.contains(report, "equal-game pair-order accuracy")
+  t.contains(report, "Bootstrap samples redrawn because they left out a configuration: ")
+  local row = summary.games.azul.rows.random
+  t.ok(row.token_frontier_frequency >= 0 and row.token_frontier_frequency <= 1)
+  t.eq({ row.cost_lo, row.cost_hi }, { 0, 0 }, "built-in players cost nothing")
+  t.ok(row.tokens_lo <= row.tokens and row.tokens <= row.tokens_hi)
+  t.eq(type(summary.bootstrap.redrawn.azul), "number")
+  t.eq(summary.bootstrap.draws, 200)
+  t.ok(summary.loeo_mean.tau == nil or math.abs(summary.loeo_mean.tau) <= 1)
   -- report.html: the rating panels and one view per match stepping through the observations
   local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/dece.lua")
   require("tabula.view").write(dir .. "/run", S)

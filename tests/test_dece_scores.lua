@@ -183,15 +183,55 @@ test("dece scores: whole-match bootstrap: deterministic, redraws samples missing
   t.ok(b1.overall.a[1] ~= nil)
 end)
 
+-- a matched record: scenario sc of game g, the focal configuration `who` at rank `rank` in seat 2
+local function focal_match(g, sc, who, rank)
+  return { game = g, scenario = g .. "-" .. sc, focal_seat = 2, seats = { "x", who, "y" }, ranks = { rank == 1 and 2 or 1, rank, 3 } }
+end
+
 test("dece scores: matched study: delta of (3 - rank)/2 over scenarios with a cluster bootstrap", function()
   local ms = {}
+  local function add(sc, who, rank) ms[#ms + 1] = focal_match("g", sc, who, rank) end
   -- scenario 1: A first, B second; scenario 2: A second, B third; scenario 3: both second
-  local function add(sc, who, rank) ms[#ms + 1] = { scenario = sc, focal_seat = 2, seats = { "x", who, "y" }, ranks = { rank == 1 and 2 or 1, rank, 3 } } end
   add(1, "A", 1); add(1, "B", 2); add(2, "A", 2); add(2, "B", 3); add(3, "A", 2); add(3, "B", 2)
-  local r = S.matched_delta(ms, "A", "B", { draws = 2000 })
-  t.near(r.delta, (0.5 + 0.5 + 0) / 3, 1e-12)
+  local r = S.matched_study(ms, { "A", "B" }, { draws = 2000 }).pairs[1]
+  t.near(r.value, (0.5 + 0.5 + 0) / 3, 1e-12)
   t.eq(r.scenarios, 3)
-  t.ok(r.lo >= 0 - 1e-12 and r.hi <= 0.5 + 1e-12 and r.lo <= r.delta and r.delta <= r.hi)
+  t.ok(r.lo >= 0 - 1e-12 and r.hi <= 0.5 + 1e-12 and r.lo <= r.value and r.value <= r.hi)
+end)
+
+-- The paper (G.1-G.2): each game's Δ̂, games weighted equally, scenarios resampled within each
+-- game; 95% pointwise intervals with the Bonferroni level as a sensitivity; the interaction Î
+-- with its own interval. Game g1 has 2 scenarios where A beats B by a half, g2 four where they
+-- tie: Δ̂ = (0.5 + 0)/2 = 0.25 in every draw (pooling the scenarios would give 1/6 and vary).
+test("dece scores: matched study: each game's Δ̂, equal game weights, within-game resampling, Bonferroni, Î with an interval", function()
+  local ms = {}
+  local function add(g, sc, who, rank) ms[#ms + 1] = focal_match(g, sc, who, rank) end
+  for sc = 1, 2 do add("g1", sc, "A", 1); add("g1", sc, "B", 2); add("g1", sc, "C", 2); add("g1", sc, "D", 2) end
+  for sc = 1, 4 do
+    add("g2", sc, "A", 2); add("g2", sc, "B", 2)
+    add("g2", sc, "C", sc <= 2 and 1 or 3); add("g2", sc, "D", 2)     -- C − D: +0.5 twice, −0.5 twice
+  end
+  local study = S.matched_study(ms, { "A", "B", "C", "D" }, { draws = 3000 })
+  t.eq(study.games, { "g1", "g2" })
+  t.eq(study.family, 4, "two designed contrasts (A−B, C−D) in two games")
+  t.near(study.level_adj, 1 - 0.05 / 4, 1e-12)
+  local ab = study.pairs[1]
+  t.eq({ ab.a, ab.b }, { "A", "B" })
+  t.near(ab.value, 0.25, 1e-12)
+  t.near(ab.games.g1.value, 0.5, 1e-12); t.near(ab.games.g2.value, 0, 1e-12)
+  t.eq({ ab.games.g1.scenarios, ab.games.g2.scenarios }, { 2, 4 })
+  t.near(ab.lo, 0.25, 1e-12); t.near(ab.hi, 0.25, 1e-12)
+  local cd = study.pairs[#study.pairs]
+  t.eq({ cd.a, cd.b }, { "C", "D" })
+  t.near(cd.value, 0, 1e-12); t.near(cd.games.g2.value, 0, 1e-12)
+  t.ok(cd.lo < 0 and cd.hi > 0, "C − D varies with the scenarios drawn")
+  t.ok(cd.lo_adj <= cd.lo and cd.hi_adj >= cd.hi, "the Bonferroni interval is wider")
+  t.ok(cd.games.g2.lo_adj <= cd.games.g2.lo)
+  local i = study.interaction
+  t.near(i.value, 0.25, 1e-12)
+  t.near(i.games.g1.value, 0.5, 1e-12); t.near(i.games.g2.value, 0, 1e-12)
+  t.ok(i.lo < i.value and i.value < i.hi, "Î has a bootstrap interval, not one draw")
+  t.eq(S.matched_study(ms, { "A", "B", "C", "D" }, { draws = 3000 }).interaction.lo, i.lo, "same seed, same draws")
 end)
 
 test("dece scores: Spearman, split-half reliability and the group contrast by hand", function()
@@ -204,10 +244,91 @@ test("dece scores: Spearman, split-half reliability and the group contrast by ha
     ms[i] = { seats = seats, ranks = { rank[seats[1]], rank[seats[2]], rank[seats[3]] } }
   end
   local sh = S.split_half(ms, { "a", "b", "c" }, { splits = 50 })
-  t.near(sh.r, 1, 1e-12); t.near(sh.stepped_up, 1, 1e-12); t.eq(sh.splits, 50)
+  t.near(sh.mean, 1, 1e-12); t.near(sh.p05, 1, 1e-12); t.near(sh.p95, 1, 1e-12); t.eq(sh.splits, 50)
   local g = S.gamma({ azul = { A = 0.6, B = 0.4 }, splendor = { A = 0.3, B = 0.5 }, x = { A = 0.5, B = 0.5 } }, "A", "B",
     { azul = { spatial = 2, hidden = 0 }, splendor = { spatial = 0, hidden = 1 }, x = { spatial = 2, hidden = 1 } })
   t.near(g.gamma, 30, 1e-9); t.near(g.lo, 20, 1e-9); t.near(g.hi, 40, 1e-9)
+end)
+
+-- Split-half reliability as the paper: Kendall τ_b (not Spearman, not stepped up) over random
+-- 24/24 splits conditioned on every configuration in both halves; 5th–95th percentiles.
+test("dece scores: split-half reliability is the mean Kendall τ_b over random half splits, with its 5th-95th percentiles", function()
+  local kit = require "games.kit"
+  local rand = kit.generator(8)
+  local names = { "a", "b", "c", "d", "e", "f" }
+  local ms = {}
+  for i = 1, 48 do
+    local seats = kit.shuffle({ table.unpack(names) }, rand)
+    seats = { seats[1], seats[2], seats[3] }
+    local r = kit.shuffle({ 1, 2, 3 }, rand)
+    ms[i] = { seats = seats, ranks = r }
+  end
+  local sh = S.split_half(ms, names, { splits = 300, seed = 3 })
+  -- the same splits by hand: the generator, the shuffle and the redraw rule
+  local rand2 = kit.generator(3)
+  local taus, redrawn = {}, 0
+  while #taus < 300 do
+    local order = {}
+    for i = 1, 48 do order[i] = i end
+    kit.shuffle(order, rand2)
+    local a, b = {}, {}
+    for i = 1, 48 do table.insert(i <= 24 and a or b, ms[order[i]]) end
+    local pa, pb = S.pws_by(a), S.pws_by(b)
+    local ok = true
+    for _, nme in ipairs(names) do if not pa[nme] or not pb[nme] then ok = false end end
+    if ok then
+      local x, y = {}, {}
+      for k, nme in ipairs(names) do x[k], y[k] = pa[nme], pb[nme] end
+      taus[#taus + 1] = S.kendall_tau_b(x, y)
+    else redrawn = redrawn + 1 end
+  end
+  table.sort(taus)
+  local mean = 0
+  for _, v in ipairs(taus) do mean = mean + v / #taus end
+  t.near(sh.mean, mean, 1e-12)
+  t.near(sh.p05, S.quantile(taus, 0.05), 1e-12); t.near(sh.p95, S.quantile(taus, 0.95), 1e-12)
+  t.eq({ sh.splits, sh.redrawn }, { 300, redrawn })
+  t.ok(sh.p05 < sh.mean and sh.mean < sh.p95)
+  -- a configuration in one match only can never be in both halves: refused, not skipped
+  local few = { table.unpack(ms, 1, 10) }
+  few[11] = { seats = { "a", "b", "z" }, ranks = { 1, 2, 3 } }
+  local none, why = S.split_half(few, { "a", "b", "z" }, { splits = 5, redraws = 50 })
+  t.eq(none, nil); t.contains(why, "both halves")
+end)
+
+-- Missing outputs of the report's statistics: the bootstrap counts its redrawn samples and
+-- refuses a draw still incomplete at the limit; Γ gets a bootstrap interval
+test("dece scores: the bootstrap counts redrawn samples and refuses an incomplete draw; Γ's bootstrap interval", function()
+  local ms = {}
+  for i = 1, 6 do ms[#ms + 1] = { game = "g1", seats = { "a", "b" }, ranks = { i <= 4 and 1 or 2, i <= 4 and 2 or 1 } } end
+  ms[#ms + 1] = { game = "g1", seats = { "a", "c" }, ranks = { 2, 1 } }     -- c in one match of seven
+  local b = S.bootstrap(ms, { "a", "b", "c" }, { draws = 200, seed = 5, extras = { one = function() return 1 end } })
+  -- a draw holds c with probability 1 − (6/7)^7 ≈ 0.66: about half a redraw per draw
+  t.ok(b.games.g1.redrawn > 40 and b.games.g1.redrawn < 200, "redrawn " .. b.games.g1.redrawn)
+  t.eq(#b.games.g1.extras.one.c, 200)
+  local none, why = S.bootstrap(ms, { "a", "b", "c" }, { draws = 200, seed = 5, redraws = 0 })
+  t.eq(none, nil, "a draw without c is refused at the limit")
+  t.contains(why, "g1: bootstrap draw")
+  -- Γ over the draws of two games, one in each group
+  local gm = {}
+  for i = 1, 8 do
+    gm[#gm + 1] = { game = "azul", seats = { "A", "B" }, ranks = { i <= 6 and 1 or 2, i <= 6 and 2 or 1 } }
+    gm[#gm + 1] = { game = "splendor", seats = { "A", "B" }, ranks = { i <= 2 and 1 or 2, i <= 2 and 2 or 1 } }
+  end
+  local ann = { azul = { spatial = 2, hidden = 0 }, splendor = { spatial = 0, hidden = 1 } }
+  local bg = S.bootstrap(gm, { "A", "B" }, { draws = 400, seed = 2 })
+  local lo, hi = S.gamma_interval(bg, "A", "B", ann)
+  local point = S.gamma({ azul = S.pws_by({ table.unpack(gm) }) }, "A", "B", ann)
+  t.eq(point, nil, "Γ needs both groups")
+  local per_game = {}
+  for _, g in ipairs({ "azul", "splendor" }) do
+    local sub = {}
+    for _, m in ipairs(gm) do if m.game == g then sub[#sub + 1] = m end end
+    per_game[g] = S.pws_by(sub)
+  end
+  local gamma = S.gamma(per_game, "A", "B", ann).gamma
+  t.near(gamma, 100 * ((0.75 - 0.25) - (0.25 - 0.75)), 1e-9)
+  t.ok(lo < gamma and gamma < hi, string.format("Γ %.1f in [%.1f, %.1f]", gamma, lo, hi))
 end)
 
 return T

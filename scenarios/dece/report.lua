@@ -2,7 +2,11 @@
 -- PWS and Elo with bootstrap intervals, leave-one-game-out agreement, resources and
 -- Pareto frontiers (Elo–cost, Elo–tokens) with frontier membership over the bootstrap draws,
 -- seat effects, decision counts, failures by kind, reconciliation with the schedule, and
--- matched-study contrasts. Writes report.md and summary.json; returns the console text.
+-- matched-study contrasts. Beside them, as the seed paper reports: intervals for mean cost and
+-- tokens, token-frontier membership, the mean LOEO τ_b and equal-game pair-order accuracy,
+-- split-half Kendall τ_b (mean, 5th–95th percentiles), Γ's bootstrap interval and the number
+-- of redrawn bootstrap samples (a draw still incomplete at the redraw limit stops the report).
+-- Writes report.md and summary.json; returns the console text.
 local S = require "scenarios.dece.scores"
 local records = require "tabula.records"
 local models = require "tabula.models"
@@ -71,15 +75,24 @@ function M.compute(dir)
                 names = names, game_names = gnames }
   local cost_by_game = {}
   for _, g in ipairs(gnames) do cost_by_game[g] = appearance_costs(games[g], meta) end
-  local boot = S.bootstrap(matches, names, { draws = draws, seed = (meta.bootstrap or {}).seed, extra = function(sample, nme)
-    local c, n = 0, 0
-    for _, m in ipairs(sample) do
-      for s, x in ipairs(m.seats) do
-        if x == nme then c = c + models.cost(prices_of(meta, nme), (m.usage or {})[s] or {}); n = n + 1 end
+  -- mean cost and tokens per appearance of a bootstrap sample
+  local function per_appearance(value)
+    return function(sample, nme)
+      local c, n = 0, 0
+      for _, m in ipairs(sample) do
+        for s, x in ipairs(m.seats) do
+          if x == nme then c = c + value(nme, (m.usage or {})[s] or {}); n = n + 1 end
+        end
       end
+      return n > 0 and c / n or 0
     end
-    return n > 0 and c / n or 0
-  end })
+  end
+  local boot, why = S.bootstrap(matches, names, { draws = draws, seed = (meta.bootstrap or {}).seed, extras = {
+    cost = per_appearance(function(nme, u) return models.cost(prices_of(meta, nme), u) end),
+    tokens = per_appearance(function(_, u) return (u.input or 0) + (u.output or 0) end) } })
+  if not boot then error("DECE report: " .. why, 0) end
+  out.bootstrap = { draws = draws, seed = (meta.bootstrap or {}).seed or S.BOOTSTRAP_SEED, redrawn = {} }
+  for _, g in ipairs(gnames) do out.bootstrap.redrawn[g] = boot.games[g].redrawn end
   local per_game_pws = {}
   for _, g in ipairs(gnames) do
     local ms = games[g]
@@ -100,20 +113,26 @@ function M.compute(dir)
     for _, nme in ipairs(here) do
       local plo, phi = S.interval(b.pws[nme])
       local elo_lo, elo_hi = S.interval(b.elo[nme])
+      local cost_lo, cost_hi = S.interval(b.extras.cost[nme])
+      local tok_lo, tok_hi = S.interval(b.extras.tokens[nme])
       rows[nme] = { pws = pws[nme], pws_lo = plo, pws_hi = phi, elo = elo[nme], elo_lo = elo_lo, elo_hi = elo_hi,
-                    appearances = cnt[nme], cost = costs[nme].cost, tokens = costs[nme].tokens, usage = costs[nme] }
+                    appearances = cnt[nme], cost = costs[nme].cost, tokens = costs[nme].tokens, usage = costs[nme],
+                    cost_lo = cost_lo, cost_hi = cost_hi, tokens_lo = tok_lo, tokens_hi = tok_hi }
       pts_cost[#pts_cost + 1] = { name = nme, elo = elo[nme], cost = costs[nme].cost }
       pts_tok[#pts_tok + 1] = { name = nme, elo = elo[nme], cost = costs[nme].tokens }
     end
-    -- frontier membership over the bootstrap draws (Elo and mean cost of the same draw)
-    local member = {}
-    for _, nme in ipairs(here) do member[nme] = 0 end
-    for d = 1, draws do
-      local pts = {}
-      for _, nme in ipairs(here) do pts[#pts + 1] = { name = nme, elo = b.elo[nme][d], cost = b.extra[nme][d] } end
-      for _, nme in ipairs(S.frontier(pts)) do member[nme] = member[nme] + 1 end
+    -- frontier membership over the bootstrap draws (Elo and mean cost, or mean tokens, of the
+    -- same draw)
+    for key, field in pairs({ cost = "frontier_frequency", tokens = "token_frontier_frequency" }) do
+      local member = {}
+      for _, nme in ipairs(here) do member[nme] = 0 end
+      for d = 1, draws do
+        local pts = {}
+        for _, nme in ipairs(here) do pts[#pts + 1] = { name = nme, elo = b.elo[nme][d], cost = b.extras[key][nme][d] } end
+        for _, nme in ipairs(S.frontier(pts)) do member[nme] = member[nme] + 1 end
+      end
+      for _, nme in ipairs(here) do rows[nme][field] = member[nme] / draws end
     end
-    for _, nme in ipairs(here) do rows[nme].frontier_frequency = member[nme] / draws end
     per_game_pws[g] = pws
     local fails = {}
     for _, m in ipairs(ms) do
@@ -133,6 +152,7 @@ function M.compute(dir)
       seats = not mixed and ms[1] and #ms[1].ranks or nil,
       seat_decisions = seat_decisions, elo_pws_spearman = S.spearman(ex, ey),
       split_half = #ms >= 4 and S.split_half(ms, here, { splits = 2000 }) or nil,
+      bootstrap_redrawn = b.redrawn,
       frontier_cost = S.frontier(pts_cost), frontier_tokens = S.frontier(pts_tok),
       staircase_cost = S.staircase(pts_cost), staircase_tokens = S.staircase(pts_tok), failures = fails, matches = #ms }
   end
@@ -144,6 +164,16 @@ function M.compute(dir)
     out.overall[nme] = { pws = c > 0 and s / c or nil, lo = lo, hi = hi, games = c }
   end
   out.loeo = S.loeo(per_game_pws, names)
+  -- the means over held-out games (equal-game) and over the games' split-half τ_b
+  local function mean_of(field, list)
+    local s, c = 0, 0
+    for _, x in pairs(list) do if x and x[field] then s = s + x[field]; c = c + 1 end end
+    return c > 0 and s / c or nil
+  end
+  out.loeo_mean = { tau = mean_of("tau", out.loeo), accuracy = mean_of("accuracy", out.loeo) }
+  local halves = {}
+  for _, g in ipairs(gnames) do halves[g] = out.games[g].split_half end
+  out.split_half_mean = mean_of("mean", halves)
   -- group contrast Γ for every two configurations of the same model
   local ann = {}
   for _, g in ipairs(gnames) do
@@ -156,23 +186,20 @@ function M.compute(dir)
       local a, b = meta.participants[names[i]], meta.participants[names[j]]
       if a and b and a.manifest.model and a.manifest.model == b.manifest.model then
         local x = S.gamma(per_game_pws, names[i], names[j], ann)
-        if x then x.a, x.b = names[i], names[j]; out.gamma[#out.gamma + 1] = x end
+        if x then
+          x.a, x.b = names[i], names[j]
+          x.boot_lo, x.boot_hi = S.gamma_interval(boot, names[i], names[j], ann)
+          out.gamma[#out.gamma + 1] = x
+        end
       end
     end
   end
   if sch.kind == "matched" and #names >= 2 then
-    out.matched = {}
     local focal = (meta.options or {}).matched or {}
-    for i = 1, #focal - 1 do
-      for j = i + 1, #focal do
-        local r = S.matched_delta(matches, focal[i], focal[j], { draws = 100000, level = 1 - 0.05 / math.max(1, #focal * (#focal - 1) / 2) })
-        if r then r.a, r.b = focal[i], focal[j]; out.matched[#out.matched + 1] = r end
-      end
-    end
-    if #focal == 4 then   -- a 2×2 study: the interaction Î = Δ̂(1, 2) − Δ̂(3, 4)
-      local d1 = S.matched_delta(matches, focal[1], focal[2], { draws = 1 })
-      local d2 = S.matched_delta(matches, focal[3], focal[4], { draws = 1 })
-      if d1 and d2 then out.interaction = { value = d1.delta - d2.delta, a = focal[1] .. "−" .. focal[2], b = focal[3] .. "−" .. focal[4] } end
+    local study = S.matched_study(matches, focal, { draws = (meta.matched or {}).draws })
+    if study then
+      out.matched, out.interaction = study.pairs, study.interaction
+      out.matched_design = { draws = study.draws, seed = study.seed, family = study.family, level_adj = study.level_adj, games = study.games }
     end
   end
   return out
@@ -204,14 +231,15 @@ function M.write(dir)
     add("")
     add("## %s (%d matches)", g, gr.matches)
     add("")
-    add("| participant | PWS %% | 95%% interval | Elo | 95%% interval | appearances | cost $/appearance | tokens/appearance | on cost frontier (bootstrap) |")
-    add("|---|---|---|---|---|---|---|---|---|")
+    add("| participant | PWS %% | 95%% interval | Elo | 95%% interval | appearances | cost $/appearance | 95%% interval | tokens/appearance | 95%% interval | on cost frontier (bootstrap) | on token frontier (bootstrap) |")
+    add("|---|---|---|---|---|---|---|---|---|---|---|---|")
     local names = { table.unpack(gr.names) }
     table.sort(names, function(a, b) return gr.rows[a].elo > gr.rows[b].elo end)
     for _, nme in ipairs(names) do
       local x = gr.rows[nme]
-      add("| %s | %s | [%s, %s] | %s | [%s, %s] | %d | %.4f | %.0f | %s |", nme, pct(x.pws), pct(x.pws_lo), pct(x.pws_hi),
-        num(x.elo), num(x.elo_lo), num(x.elo_hi), x.appearances, x.cost, x.tokens, pct(x.frontier_frequency))
+      add("| %s | %s | [%s, %s] | %s | [%s, %s] | %d | %.4f | [%s, %s] | %.0f | [%s, %s] | %s | %s |", nme, pct(x.pws), pct(x.pws_lo), pct(x.pws_hi),
+        num(x.elo), num(x.elo_lo), num(x.elo_hi), x.appearances, x.cost, num(x.cost_lo, "%.4f"), num(x.cost_hi, "%.4f"),
+        x.tokens, num(x.tokens_lo), num(x.tokens_hi), pct(x.frontier_frequency), pct(x.token_frontier_frequency))
     end
     add("")
     add("Elo–cost frontier: %s. Elo–token frontier: %s.", table.concat(gr.frontier_cost, ", "), table.concat(gr.frontier_tokens, ", "))
@@ -231,8 +259,11 @@ function M.write(dir)
     local sd = {}
     for s, v in ipairs(gr.seat_decisions) do sd[#sd + 1] = string.format("seat %d %.1f", s, v) end
     add("Mean decisions per match by seat: %s.", table.concat(sd, ", "))
-    add("Elo–PWS Spearman: %s. Split-half reliability (2000 random half splits, every participant in both halves): %s.",
-      num(gr.elo_pws_spearman, "%.3f"), gr.split_half and string.format("r = %.3f, Spearman–Brown %.3f", gr.split_half.r, gr.split_half.stepped_up) or "-")
+    local sh = gr.split_half
+    add("Elo–PWS Spearman: %s. Split-half reliability (Kendall τ_b between the halves' PWS over %s random half splits, every configuration in both halves): %s.",
+      num(gr.elo_pws_spearman, "%.3f"), sh and tostring(sh.splits) or "2000",
+      sh and string.format("mean %.3f, 5th–95th percentile %.3f–%.3f (%d splits redrawn)", sh.mean, sh.p05, sh.p95, sh.redrawn) or "-")
+    add("Bootstrap samples redrawn because they left out a configuration: %d.", gr.bootstrap_redrawn or 0)
     if gr.mixed then add("Several player counts in this game: Elo pair weight 1/(|N_g|(n−1)).") end
     local fl = {}
     for nme, kinds in pairs(gr.failures) do
@@ -257,20 +288,37 @@ function M.write(dir)
     local x = r.loeo[g]
     if x then add("| %s | %s | %s | %d |", g, num(x.tau, "%.3f"), num(x.accuracy, "%.3f"), x.n) end
   end
+  add("")
+  add("Mean LOEO τ_b %s; equal-game pair-order accuracy %s%%. Mean split-half τ_b over games %s.", num(r.loeo_mean.tau, "%.3f"),
+    pct(r.loeo_mean.accuracy), num(r.split_half_mean, "%.3f"))
   if #r.gamma > 0 then
     add("")
-    add("## Group contrast Γ (public-information spatial games minus the others, δ = 100 ΔPWS; game-deletion range)")
+    add("## Group contrast Γ (public-information spatial games minus the others, δ = 100 ΔPWS; 95%% bootstrap interval; game-deletion range)")
     add("")
-    for _, x in ipairs(r.gamma) do add("- %s − %s: Γ = %.1f [%.1f, %.1f]", x.a, x.b, x.gamma, x.lo, x.hi) end
+    for _, x in ipairs(r.gamma) do
+      add("- %s − %s: Γ = %.1f, 95%% interval [%s, %s], game-deletion range [%.1f, %.1f]", x.a, x.b, x.gamma,
+        num(x.boot_lo, "%.1f"), num(x.boot_hi, "%.1f"), x.lo, x.hi)
+    end
   end
   if r.matched then
+    local md = r.matched_design
     add("")
-    add("## Matched study (Δ̂ = mean over scenarios of Y_A − Y_B, Y = (3 − rank)/2; scenario-cluster bootstrap, Bonferroni)")
+    add("## Matched study (Δ̂_g = mean over game g's scenarios of Y_A − Y_B, Y = (3 − rank)/2; Δ̂ = mean over games)")
     add("")
-    for _, x in ipairs(r.matched) do
-      add("- %s vs %s: Δ̂ = %.3f [%.3f, %.3f] over %d scenarios", x.a, x.b, x.delta, x.lo, x.hi, x.scenarios)
+    add("Pointwise 95%% intervals from %d scenario-cluster bootstrap draws (seed %d; scenarios resampled within each game, game means averaged); in braces, the Bonferroni sensitivity at %.2f%% for a family of %d per-game contrasts.",
+      md.draws, md.seed, 100 * md.level_adj, md.family)
+    add("")
+    local function line(label, x)
+      local games = {}
+      for _, g in ipairs(md.games) do
+        local y = x.games[g]
+        if y then games[#games + 1] = string.format("%s %.3f [%s, %s] {%s, %s}", g, y.value, num(y.lo, "%.3f"), num(y.hi, "%.3f"), num(y.lo_adj, "%.3f"), num(y.hi_adj, "%.3f")) end
+      end
+      add("- %s: %.3f [%s, %s] {%s, %s}; by game: %s", label, x.value, num(x.lo, "%.3f"), num(x.hi, "%.3f"),
+        num(x.lo_adj, "%.3f"), num(x.hi_adj, "%.3f"), table.concat(games, "; "))
     end
-    if r.interaction then add("- interaction Î = Δ̂(%s) − Δ̂(%s) = %.3f", r.interaction.a, r.interaction.b, r.interaction.value) end
+    for _, x in ipairs(r.matched) do line(string.format("Δ̂ %s − %s (%d scenarios)", x.a, x.b, x.scenarios), x) end
+    if r.interaction then line(string.format("interaction Î = Δ̂(%s) − Δ̂(%s)", r.interaction.a, r.interaction.b), r.interaction) end
   end
   local text = table.concat(L, "\n") .. "\n"
   fs.write_or_fail(dir .. "/report.md", text)

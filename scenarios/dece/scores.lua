@@ -2,8 +2,9 @@
 -- pairwise placement score (PWS), Bradley–Terry on the Elo scale (pair weight 1/(n−1),
 -- ties half, penalty 0.02·Σθ²/2, Σθ = 0, Newton's method), with a seat term for the
 -- first-seat advantage, whole-match bootstrap within each game, leave-one-game-out Kendall
--- τ_b and pair-order accuracy, split-half reliability, Spearman, the group contrast Γ,
--- Pareto frontiers with the staircase V(B), quantiles, matched-study contrasts.
+-- τ_b and pair-order accuracy, split-half reliability (Kendall τ_b), Spearman, the group
+-- contrast Γ with its bootstrap interval, Pareto frontiers with the staircase V(B),
+-- quantiles, matched-study contrasts (per game, equal game weights, interaction Î).
 --
 -- A match here is { game = , ranks = {r1..rn}, seats = {participant per seat}, ... }.
 local kit = require "games.kit"
@@ -199,12 +200,15 @@ function M.interval(draws)
 end
 
 -- bootstrap(matches, names, opts) -> per game and overall, per name: the draws of PWS and Elo
--- (and of any opts.extra(sample, name) -> number, e.g. mean cost). Whole matches are drawn
--- with replacement within each game; a draw that leaves out a participant of that game is
--- drawn again; the same draw index is used for every game (so overall = mean over games).
+-- (and of each opts.extras[key](sample, name) -> number, e.g. mean cost and tokens, in
+-- .extras[key][name]). Whole matches are drawn with replacement within each game; a draw that
+-- leaves out a participant of that game is drawn again (counted in .games[g].redrawn), up to
+-- opts.redraws (default 1000) times: a draw still incomplete then is refused (nil, message),
+-- never used. The same draw index is used for every game (so overall = mean over games).
 function M.bootstrap(matches, names, opts)
   opts = opts or {}
   local draws = opts.draws or M.BOOTSTRAP_DRAWS
+  local limit = opts.redraws or 1000
   local rand = kit.generator(opts.seed or M.BOOTSTRAP_SEED)
   local games, gnames = M.by_game(matches)
   local out = { games = {}, overall = {} }
@@ -214,11 +218,16 @@ function M.bootstrap(matches, names, opts)
     for _, m in ipairs(ms) do for _, nme in ipairs(m.seats) do present[nme] = true end end
     local here = {}
     for _, nme in ipairs(names) do if present[nme] then here[#here + 1] = nme end end
-    local res = { pws = {}, elo = {}, extra = {} }
-    for _, nme in ipairs(here) do res.pws[nme], res.elo[nme], res.extra[nme] = {}, {}, {} end
+    local res = { pws = {}, elo = {}, extras = {}, redrawn = 0 }
+    for _, nme in ipairs(here) do res.pws[nme], res.elo[nme] = {}, {} end
+    for key in pairs(opts.extras or {}) do
+      res.extras[key] = {}
+      for _, nme in ipairs(here) do res.extras[key][nme] = {} end
+    end
     for d = 1, draws do
-      local sample
-      for _ = 1, 1000 do
+      local sample, complete
+      for try = 0, limit do
+        if try > 0 then res.redrawn = res.redrawn + 1 end
         sample = {}
         local seen, count = {}, 0
         for i = 1, #ms do
@@ -226,13 +235,16 @@ function M.bootstrap(matches, names, opts)
           sample[i] = m
           for _, nme in ipairs(m.seats) do if not seen[nme] then seen[nme] = true; count = count + 1 end end
         end
-        if count == #here then break end
+        if count == #here then complete = true; break end
+      end
+      if not complete then
+        return nil, string.format("%s: bootstrap draw %d still leaves out a participant after %d redraws (too few matches for a whole-match bootstrap)", g, d, limit)
       end
       local p = M.pws_by(sample)
       local e = M.elo_fit(sample, here)
       for _, nme in ipairs(here) do
         res.pws[nme][d], res.elo[nme][d] = p[nme], e[nme]
-        if opts.extra then res.extra[nme][d] = opts.extra(sample, nme) end
+        for key, f in pairs(opts.extras or {}) do res.extras[key][nme][d] = f(sample, nme) end
       end
     end
     out.games[g] = res
@@ -357,67 +369,158 @@ end
 -- cached input H and O counts reasoning (the host's one formula, tabula.models.cost)
 function M.cost(usage, prices) return require("tabula.models").cost(prices, usage) end
 
--- matched_delta(matches, A, B, opts) -> Δ̂ = mean over scenarios of Y_A − Y_B (Y = (n − rank)/(n − 1)
--- per focal appearance, (3 − rank)/2 with three players), and its scenario-cluster bootstrap
--- interval (opts.draws, default 100000, seed 20260917; opts.level, default 0.95)
-function M.matched_delta(matches, A, B, opts)
+-- matched_study(matches, focal, opts) -> the matched harness study (seed paper G.1–G.2):
+-- Y = (n − rank)/(n − 1) per focal appearance ((3 − rank)/2 with three players); for each
+-- pair A, B of focal configurations and each game g, Δ̂_g = mean over g's scenarios of
+-- Y_A − Y_B, and Δ̂ = the mean of the Δ̂_g (games weighted equally; no scores pooled across
+-- games). With four focal configurations (a 2×2 design: 1, 2 one model's two harnesses, 3, 4
+-- the other's) the interaction Î = Δ̂(1, 2) − Δ̂(3, 4), per game and overall. Intervals: a
+-- scenario-cluster bootstrap (opts.draws, default 100000, seed 20260917) that resamples the
+-- scenarios within each game with every configuration's outcome kept together and averages
+-- the game means; pointwise 95% percentile intervals (lo, hi) and, as the paper's stated
+-- sensitivity, Bonferroni intervals (lo_adj, hi_adj) at 1 − 0.05/K for the family of K
+-- per-game designed contrasts (the 2×2's two contrasts, else every pair, times the games).
+M.MATCHED_DRAWS, M.MATCHED_SEED = 100000, 20260917
+function M.matched_study(matches, focal, opts)
   opts = opts or {}
-  local sc, order = {}, {}
+  local per_game, gnames = {}, {}
   for _, m in ipairs(matches) do
     if m.scenario and m.focal_seat then
-      local key = m.scenario
-      if not sc[key] then sc[key] = {}; order[#order + 1] = key end
+      local g = m.game or "all"
+      if not per_game[g] then per_game[g] = { list = {}, by = {} }; gnames[#gnames + 1] = g end
+      local G = per_game[g]
+      local sc = G.by[m.scenario]
+      if not sc then sc = {}; G.by[m.scenario] = sc; G.list[#G.list + 1] = sc end
       local n = #m.ranks
-      local y = (n - m.ranks[m.focal_seat]) / (n - 1)
       local who = m.seats[m.focal_seat]
-      sc[key][who] = sc[key][who] or {}
-      table.insert(sc[key][who], y)
+      local e = sc[who] or { sum = 0, n = 0 }
+      e.sum, e.n = e.sum + (n - m.ranks[m.focal_seat]) / (n - 1), e.n + 1
+      sc[who] = e
     end
   end
+  table.sort(gnames)
+  if #gnames == 0 then return nil end
+  local pairs_, designed = {}, {}
+  for i = 1, #focal - 1 do for j = i + 1, #focal do pairs_[#pairs_ + 1] = { focal[i], focal[j] } end end
+  if #focal == 4 then designed = { 1, #pairs_ } else for k = 1, #pairs_ do designed[k] = k end end   -- (1,2) and (3,4)
+  -- diffs[g][k] = per scenario of game g, Y_A − Y_B of pair k (nil where one is missing)
   local diffs = {}
-  for _, key in ipairs(order) do
-    local a, b = sc[key][A], sc[key][B]
-    if a and b then
-      local ma, mb = 0, 0
-      for _, v in ipairs(a) do ma = ma + v / #a end
-      for _, v in ipairs(b) do mb = mb + v / #b end
-      diffs[#diffs + 1] = ma - mb
+  for _, g in ipairs(gnames) do
+    diffs[g] = {}
+    for k, pr in ipairs(pairs_) do
+      local d = {}
+      for i, sc in ipairs(per_game[g].list) do
+        local a, b = sc[pr[1]], sc[pr[2]]
+        if a and b then d[i] = a.sum / a.n - b.sum / b.n end
+      end
+      diffs[g][k] = d
     end
   end
-  if #diffs == 0 then return nil end
-  local mean = 0
-  for _, d in ipairs(diffs) do mean = mean + d / #diffs end
-  local rand = kit.generator(opts.seed or 20260917)
-  local draws, means = opts.draws or 100000, {}
-  for d = 1, draws do
-    local s = 0
-    for _ = 1, #diffs do s = s + diffs[rand(#diffs)] end
-    means[d] = s / #diffs
+  local function estimate(pick)     -- pick[g] = scenario indices (nil: all of them)
+    local game_delta, overall = {}, {}
+    for k = 1, #pairs_ do
+      local s, c = 0, 0
+      game_delta[k] = {}
+      for _, g in ipairs(gnames) do
+        local d, gs, gc = diffs[g][k], 0, 0
+        local idx = pick and pick[g]
+        for i = 1, idx and #idx or #per_game[g].list do
+          local v = d[idx and idx[i] or i]
+          if v then gs = gs + v; gc = gc + 1 end
+        end
+        if gc > 0 then game_delta[k][g] = gs / gc; s = s + gs / gc; c = c + 1 end
+      end
+      overall[k] = c > 0 and s / c or nil
+    end
+    return game_delta, overall
   end
-  table.sort(means)
-  local alpha = 1 - (opts.level or 0.95)
-  return { delta = mean, lo = M.quantile(means, alpha / 2), hi = M.quantile(means, 1 - alpha / 2), scenarios = #diffs }
+  local point_g, point = estimate(nil)
+  local draws = opts.draws or M.MATCHED_DRAWS
+  local rand = kit.generator(opts.seed or M.MATCHED_SEED)
+  local boot_g, boot = {}, {}
+  for k = 1, #pairs_ do boot[k] = {}; boot_g[k] = {}; for _, g in ipairs(gnames) do boot_g[k][g] = {} end end
+  for d = 1, draws do
+    local pick = {}
+    for _, g in ipairs(gnames) do
+      local ns, idx = #per_game[g].list, {}
+      for i = 1, ns do idx[i] = rand(ns) end
+      pick[g] = idx
+    end
+    local eg, eo = estimate(pick)
+    for k = 1, #pairs_ do
+      boot[k][d] = eo[k]
+      for _, g in ipairs(gnames) do boot_g[k][g][d] = eg[k][g] end
+    end
+  end
+  local family = #designed * #gnames
+  local adj = 0.05 / family
+  local function bounds(list)
+    local xs = {}
+    for d = 1, draws do if list[d] then xs[#xs + 1] = list[d] end end
+    table.sort(xs)
+    if #xs == 0 then return {} end
+    return { lo = M.quantile(xs, 0.025), hi = M.quantile(xs, 0.975), lo_adj = M.quantile(xs, adj / 2), hi_adj = M.quantile(xs, 1 - adj / 2) }
+  end
+  local function contrast(value, games, list, glists, extra)
+    local r = bounds(list)
+    r.value, r.games = value, {}
+    for _, g in ipairs(gnames) do
+      if games[g] then
+        local b = bounds(glists[g])
+        b.value, b.scenarios = games[g], #per_game[g].list
+        r.games[g] = b
+      end
+    end
+    for k2, v in pairs(extra or {}) do r[k2] = v end
+    return r
+  end
+  local out = { pairs = {}, games = gnames, draws = draws, seed = opts.seed or M.MATCHED_SEED,
+                family = family, level_adj = 1 - adj }
+  for k, pr in ipairs(pairs_) do
+    local scen = 0
+    for _, g in ipairs(gnames) do for i = 1, #per_game[g].list do if diffs[g][k][i] then scen = scen + 1 end end end
+    if point[k] then
+      out.pairs[#out.pairs + 1] = contrast(point[k], point_g[k], boot[k], boot_g[k], { a = pr[1], b = pr[2], scenarios = scen })
+    end
+  end
+  if #focal == 4 and point[1] and point[#pairs_] then
+    local k1, k2 = 1, #pairs_
+    local function minus(x, y) return x and y and x - y or nil end
+    local ig, il, igl = {}, {}, {}
+    for _, g in ipairs(gnames) do
+      ig[g] = minus(point_g[k1][g], point_g[k2][g])
+      igl[g] = {}
+      for d = 1, draws do igl[g][d] = minus(boot_g[k1][g][d], boot_g[k2][g][d]) end
+    end
+    for d = 1, draws do il[d] = minus(boot[k1][d], boot[k2][d]) end
+    out.interaction = contrast(point[k1] - point[k2], ig, il, igl,
+      { a = focal[1] .. "−" .. focal[2], b = focal[3] .. "−" .. focal[4] })
+  end
+  return out
 end
 
 -- correlations: one implementation for every report (tabula.metrics)
 M.pearson, M.spearman = metrics.pearson, metrics.spearman
 
--- split_half(matches, names, opts) -> mean over random half splits of a game's matches
--- (every participant in both halves; opts.splits, default 2000, seed) of the Spearman
--- correlation between the halves' PWS, and its Spearman–Brown step-up 2r/(1 + r)
+-- split_half(matches, names, opts) -> within-game split-half reliability as the seed paper
+-- (D.3): opts.splits (default 2000) random splits of the matches into two halves (24/24 of
+-- 48; the odd one out, if any, in the second), each conditioned on every configuration
+-- appearing in both halves (a split that leaves one out is drawn again, up to opts.redraws
+-- = 1000 times; then nil, message), and the Kendall τ_b between the halves' PWS:
+-- { mean, p05, p95 (5th–95th percentiles over the splits), splits, redrawn }
 function M.split_half(matches, names, opts)
   opts = opts or {}
   local rand = kit.generator(opts.seed or M.BOOTSTRAP_SEED)
   local n = #matches
   local half = n // 2
-  local sum, count = 0, 0
+  local taus, redrawn = {}, 0
   for _ = 1, opts.splits or 2000 do
-    local a, b
-    for _ = 1, 100 do
+    local done = false
+    for _ = 1, opts.redraws or 1000 do
       local order = {}
       for i = 1, n do order[i] = i end
       kit.shuffle(order, rand)
-      a, b = {}, {}
+      local a, b = {}, {}
       for i = 1, n do if i <= half then a[#a + 1] = matches[order[i]] else b[#b + 1] = matches[order[i]] end end
       local pa, pb = M.pws_by(a), M.pws_by(b)
       local ok = true
@@ -425,40 +528,65 @@ function M.split_half(matches, names, opts)
       if ok then
         local x, y = {}, {}
         for _, nme in ipairs(names) do x[#x + 1] = pa[nme]; y[#y + 1] = pb[nme] end
-        local r = M.spearman(x, y)
-        if r then sum = sum + r; count = count + 1 end
+        taus[#taus + 1] = M.kendall_tau_b(x, y)    -- nil when a half ties everyone (left out)
+        done = true
         break
       end
+      redrawn = redrawn + 1
+    end
+    if not done then
+      return nil, string.format("no split of %d matches puts every configuration in both halves (%d tries)", n, opts.redraws or 1000)
     end
   end
-  if count == 0 then return nil end
-  local r = sum / count
-  return { r = r, stepped_up = 2 * r / (1 + r), splits = count }
+  local xs = {}
+  for _, v in pairs(taus) do xs[#xs + 1] = v end
+  if #xs == 0 then return nil, "every split ties all configurations in a half" end
+  table.sort(xs)
+  local sum = 0
+  for _, v in ipairs(xs) do sum = sum + v end
+  return { mean = sum / #xs, p05 = M.quantile(xs, 0.05), p95 = M.quantile(xs, 0.95), splits = #xs, redrawn = redrawn }
 end
 
--- gamma(per_game, A, B, games_meta) -> Γ = mean δ_g over the public-information spatial games
--- (spatial planning 2, hidden information 0) minus mean δ_g over the others, δ_g =
--- 100 (PWS_A,g − PWS_B,g); with the range of Γ over deleting one game at a time
-function M.gamma(per_game, A, B, annotations)
-  local function compute(skip)
-    local s1, c1, s2, c2 = 0, 0, 0, 0
-    for g, p in pairs(per_game) do
-      if g ~= skip and p[A] and p[B] and annotations[g] then
-        local d = 100 * (p[A] - p[B])
-        if annotations[g].spatial == 2 and annotations[g].hidden == 0 then s1 = s1 + d; c1 = c1 + 1 else s2 = s2 + d; c2 = c2 + 1 end
-      end
+-- gamma(per_game, A, B, annotations) -> Γ = mean δ_g over the public-information spatial
+-- games (spatial planning 2, hidden information 0) minus mean δ_g over the others, δ_g =
+-- 100 (PWS_A,g − PWS_B,g); with the range of Γ over deleting one game at a time (lo, hi)
+local function gamma_of(per_game, A, B, annotations, skip)
+  local s1, c1, s2, c2 = 0, 0, 0, 0
+  for g, p in pairs(per_game) do
+    if g ~= skip and p[A] and p[B] and annotations[g] then
+      local d = 100 * (p[A] - p[B])
+      if annotations[g].spatial == 2 and annotations[g].hidden == 0 then s1 = s1 + d; c1 = c1 + 1 else s2 = s2 + d; c2 = c2 + 1 end
     end
-    if c1 == 0 or c2 == 0 then return nil end
-    return s1 / c1 - s2 / c2
   end
-  local g = compute(nil)
+  if c1 == 0 or c2 == 0 then return nil end
+  return s1 / c1 - s2 / c2
+end
+
+function M.gamma(per_game, A, B, annotations)
+  local g = gamma_of(per_game, A, B, annotations)
   if not g then return nil end
   local lo, hi = g, g
   for game in pairs(per_game) do
-    local v = compute(game)
+    local v = gamma_of(per_game, A, B, annotations, game)
     if v then lo, hi = math.min(lo, v), math.max(hi, v) end
   end
   return { gamma = g, lo = lo, hi = hi }
+end
+
+-- gamma_interval(boot, A, B, annotations) -> the pointwise 95% percentile interval of Γ over
+-- the whole-match bootstrap draws (the same draws as PWS and Elo; games and groups fixed)
+function M.gamma_interval(boot, A, B, annotations)
+  local xs, draws = {}, 0
+  for _, res in pairs(boot.games) do if res.pws[A] then draws = math.max(draws, #res.pws[A]) end end
+  for d = 1, draws do
+    local per_game = {}
+    for g, res in pairs(boot.games) do
+      if res.pws[A] and res.pws[B] then per_game[g] = { [A] = res.pws[A][d], [B] = res.pws[B][d] } end
+    end
+    xs[#xs + 1] = gamma_of(per_game, A, B, annotations)
+  end
+  if #xs == 0 then return nil end
+  return M.interval(xs)
 end
 
 return M
