@@ -22,8 +22,10 @@
 -- Games are Lua modules games/<name>/ against games/README.md's interface, found by name.
 -- Participants: scenarios/dece/participants.lua (file format, harness options, manifest hash);
 -- an example with two harnesses of one model: scenarios/dece/participants.example.json.
--- Baseline cohorts as in the paper (same seeds, seats and opponents for Random, Heuristic and
--- ISMCTS): --matched random,heuristic,ismcts --anchors LLM1,LLM2 --scenarios 6.
+-- Baseline cohorts as in the paper (6 matches per game, every LLM configuration an opponent
+-- once per game, each baseline in every seat twice, the same seeds, seats and opponents for
+-- each baseline): --baseline-cohort random,heuristic,ismcts [--anchors LLM1,...,LLM12]
+-- (default opponents: every other participant; --matches-per-game, default 6).
 -- Schedules: scenarios/dece/schedule.lua (seat-balanced from --seed; matched studies).
 -- Matches: scenarios/dece/match.lua (event logs, resume, the invalid-answer policy).
 -- Scores and report: scenarios/dece/scores.lua, scenarios/dece/report.lua.
@@ -60,6 +62,7 @@ S.options = {
   { "matched", "list", nil, "matched study: the focal configurations compared" },
   { "anchors", "list", nil, "matched study: the fixed anchor opponents (seats - 1 of them)" },
   { "scenarios", "int", 4, "matched study: scenarios per game (setup seed and focal seat fixed)" },
+  { "baseline-cohort", "list", nil, "baseline cohorts: these baselines in the same matches against the LLM configurations (--anchors, default the others)" },
   { "draws", "int", 5000, "bootstrap draws per game" },
   { "discard-damaged", "bool", false, "a match whose event log has a damaged line restarts from its seed (the log is kept beside it as .damaged)" },
 }
@@ -106,6 +109,19 @@ local function make_schedule(opts, parts)
     return sch
   end
   local ok, sch = pcall(function()
+    if opts["baseline-cohort"] then
+      local base, opponents = {}, {}
+      for _, nme in ipairs(opts["baseline-cohort"]) do
+        if not known[nme] then error("--baseline-cohort: unknown participant " .. nme, 0) end
+        base[nme] = true
+      end
+      for _, nme in ipairs(opts.anchors or names) do
+        if not known[nme] then error("--anchors: unknown participant " .. nme, 0) end
+        if not base[nme] then opponents[#opponents + 1] = nme end
+      end
+      return schedule.baseline_cohort({ games = opts.games, baselines = opts["baseline-cohort"], opponents = opponents,
+        matches_per_game = opts["matches-per-game"] or 6, players = opts.players, seed = opts.seed })
+    end
     if opts.matched then
       for _, nme in ipairs(opts.matched) do if not known[nme] then error("--matched: unknown participant " .. nme, 0) end end
       for _, nme in ipairs(opts.anchors or {}) do if not known[nme] then error("--anchors: unknown participant " .. nme, 0) end end

@@ -61,6 +61,53 @@ test("dece schedule: a matched study fixes seed and focal seat per scenario; foc
   t.eq(seats, { 2, 2, 2 }, "focal seats rotate")
 end)
 
+-- The paper's baseline cohorts (4.1, D.8): 60 matches per baseline, 6 per game; each LLM
+-- configuration an opponent once per game; identical seeds, seats and opponents across the
+-- baselines; each baseline in every seat twice per game.
+test("dece schedule: baseline cohorts: six matches per game, every opponent once, every seat twice, the same matches for each baseline", function()
+  local games, llms = {}, {}
+  for g = 1, 10 do games[g] = "game" .. g end
+  for i = 1, 12 do llms[i] = "llm" .. i end
+  local base = { "random", "heuristic", "ismcts" }
+  local sch = schedule.baseline_cohort({ games = games, baselines = base, opponents = llms, seed = 7 })
+  t.eq(#sch.matches, 180)
+  t.eq(sch.kind, "baseline"); t.eq(sch.baselines, base)
+  local per, by = {}, {}
+  for _, m in ipairs(sch.matches) do
+    local b = m.seats[m.focal_seat]
+    t.eq(b, m.cohort)
+    for s, nme in ipairs(m.seats) do if s ~= m.focal_seat then t.ok(nme:match("^llm"), m.id .. ": one baseline per match") end end
+    per[b] = per[b] or {}
+    per[b][m.game] = per[b][m.game] or { n = 0, opp = {}, seats = {} }
+    local e = per[b][m.game]
+    e.n = e.n + 1
+    e.seats[m.focal_seat] = (e.seats[m.focal_seat] or 0) + 1
+    for s, nme in ipairs(m.seats) do if s ~= m.focal_seat then e.opp[nme] = (e.opp[nme] or 0) + 1 end end
+    by[m.scenario] = by[m.scenario] or {}
+    table.insert(by[m.scenario], m)
+  end
+  local once = {}
+  for _, x in ipairs(llms) do once[x] = 1 end
+  for _, b in ipairs(base) do
+    local total = 0
+    for _, g in ipairs(games) do
+      local e = per[b][g]
+      t.eq(e.n, 6); t.eq(e.seats, { 2, 2, 2 }, b .. " in every seat twice in " .. g); t.eq(e.opp, once, "every LLM once in " .. g)
+      total = total + e.n
+    end
+    t.eq(total, 60)
+  end
+  for sc, list in pairs(by) do
+    t.eq(#list, 3, sc)
+    for _, m in ipairs(list) do
+      t.eq({ m.game, m.setup_seed, m.focal_seat }, { list[1].game, list[1].setup_seed, list[1].focal_seat })
+      for s = 1, 3 do if s ~= m.focal_seat then t.eq(m.seats[s], list[1].seats[s], sc .. ": the same opponents in the same seats") end end
+    end
+  end
+  t.raises(function() schedule.baseline_cohort({ games = games, baselines = base, opponents = { "a", "b", "c", "d", "e" } }) end, "not a multiple")
+  t.raises(function() schedule.baseline_cohort({ games = games, baselines = base, opponents = llms, matches_per_game = 4 }) end, "equally often")
+end)
+
 test("dece participants: defaults, manifest hash identity, one-line errors", function()
   local ps = participants.load(nil)
   t.eq(#ps, 3)

@@ -194,12 +194,13 @@ function M.compute(dir)
       end
     end
   end
-  if sch.kind == "matched" and #names >= 2 then
-    local focal = (meta.options or {}).matched or {}
+  if (sch.kind == "matched" or sch.kind == "baseline") and #names >= 2 then
+    local focal = sch.kind == "baseline" and sch.baselines or (meta.options or {}).matched or {}
     local study = S.matched_study(matches, focal, { draws = (meta.matched or {}).draws })
     if study then
       out.matched, out.interaction = study.pairs, study.interaction
-      out.matched_design = { draws = study.draws, seed = study.seed, family = study.family, level_adj = study.level_adj, games = study.games }
+      out.matched_design = { draws = study.draws, seed = study.seed, family = study.family, level_adj = study.level_adj, games = study.games,
+                             kind = sch.kind }
     end
   end
   return out
@@ -303,7 +304,8 @@ function M.write(dir)
   if r.matched then
     local md = r.matched_design
     add("")
-    add("## Matched study (Δ̂_g = mean over game g's scenarios of Y_A − Y_B, Y = (3 − rank)/2; Δ̂ = mean over games)")
+    add("## %s (Δ̂_g = mean over game g's scenarios of Y_A − Y_B, Y = (3 − rank)/2; Δ̂ = mean over games)",
+      md.kind == "baseline" and "Baseline cohorts: the baselines in the same matches" or "Matched study")
     add("")
     add("Pointwise 95%% intervals from %d scenario-cluster bootstrap draws (seed %d; scenarios resampled within each game, game means averaged); in braces, the Bonferroni sensitivity at %.2f%% for a family of %d per-game contrasts.",
       md.draws, md.seed, 100 * md.level_adj, md.family)

@@ -7,6 +7,8 @@
 -- k: then each participant appears equally often in each game and in each seat.
 -- Setup seeds are drawn from the same seed and stored in the schedule.
 --
+-- baseline_cohort{ ... }: the paper's baseline cohorts (below).
+--
 -- matched{ games, focal = {A, B, ...}, anchors = {X, Y}, scenarios, players = 3, seed } ->
 -- schedule: a scenario fixes the game, the setup seed and the focal seat; it has one match per
 -- focal configuration, the other seats filled by the anchors in a fixed order, so the compared
@@ -68,6 +70,52 @@ function M.matched(o)
   for _, f in ipairs(o.focal) do names[#names + 1] = f end
   for _, a in ipairs(o.anchors) do names[#names + 1] = a end
   return { kind = "matched", seed = o.seed or 1, players = n, participants = names, matches = matches }
+end
+
+-- baseline_cohort{ games, baselines = {Random, Heuristic, ISMCTS, ...}, opponents = {LLM
+-- configurations}, matches_per_game = 6, players = 3, seed } -> schedule: the seed paper's
+-- baseline cohorts (4.1, D.8): per game, matches_per_game scenarios, each a setup seed, a focal
+-- seat (every seat equally often: twice in six three-player matches) and players − 1 opponents
+-- (each opponent equally often: once per game with 12 opponents and six matches); every
+-- baseline plays each scenario in the focal seat, so the cohorts differ only in the baseline.
+-- matches_per_game must be a multiple of players, and matches_per_game · (players − 1) a
+-- multiple of the number of opponents.
+function M.baseline_cohort(o)
+  local n, per = o.players or 3, o.matches_per_game or 6
+  local k = #o.opponents
+  if #o.baselines == 0 then error("a baseline cohort needs baselines", 0) end
+  if k < n - 1 then error(string.format("a baseline cohort needs at least %d opponents", n - 1), 0) end
+  if per % n ~= 0 then error(string.format("baseline cohort: %d matches per game do not give each of %d seats equally often", per, n), 0) end
+  if per * (n - 1) % k ~= 0 then
+    error(string.format("baseline cohort: %d matches per game give %d opponent places, not a multiple of the %d opponents", per, per * (n - 1), k), 0)
+  end
+  local rand = kit.generator(o.seed or 1)
+  local matches = {}
+  for _, game in ipairs(o.games) do
+    local pool = {}
+    for _ = 1, per * (n - 1) // k do
+      for _, x in ipairs(kit.shuffle({ table.unpack(o.opponents) }, rand)) do pool[#pool + 1] = x end
+    end
+    local seats_order = {}
+    for j = 1, per do seats_order[j] = (j - 1) % n + 1 end
+    kit.shuffle(seats_order, rand)
+    for j = 1, per do
+      local focal_seat, seed = seats_order[j], setup_seed(rand)
+      local scenario = string.format("%s-b%03d", game, j)
+      for _, b in ipairs(o.baselines) do
+        local seats, a = {}, (j - 1) * (n - 1)
+        for s = 1, n do
+          if s == focal_seat then seats[s] = b else a = a + 1; seats[s] = pool[a] end
+        end
+        matches[#matches + 1] = { id = string.format("%s-%s", scenario, b), game = game, seats = seats, setup_seed = seed,
+                                  scenario = scenario, focal_seat = focal_seat, cohort = b }
+      end
+    end
+  end
+  local names = {}
+  for _, b in ipairs(o.baselines) do names[#names + 1] = b end
+  for _, x in ipairs(o.opponents) do names[#names + 1] = x end
+  return { kind = "baseline", seed = o.seed or 1, players = n, participants = names, baselines = o.baselines, matches = matches }
 end
 
 -- balance(schedule) -> { [game] = { [name] = { appearances, seats = {per seat} } } }
