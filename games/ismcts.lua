@@ -6,6 +6,13 @@
 -- ranking, or the game's estimate of the final scores when the simulation is cut short.
 --
 --   local id, info = ismcts.choose(G, state, seat, rand, { simulations = 1024, steps = 18 })
+--   ismcts.choose(G, state, seat, rand, { simulations = 1024, time = 30 })   -- and a 30 s target
+--
+-- time is a wall-time target per decision in seconds (the reference study's 30 s) besides
+-- the simulation cap: no simulation starts once the decision has taken that long (at least
+-- one always runs); opts.clock (seconds, default tabula.loop's clock, else os.clock) is what
+-- it is measured with. info.stopped says which bound ended the search ("simulations" or
+-- "time").
 --
 -- steps bounds the actions of one simulation (tree and rollout together); a simulation
 -- that stops before the end is scored on the provisional ranking. A simultaneous choice
@@ -19,6 +26,12 @@
 local kit = require "games.kit"
 
 local M = {}
+
+local function default_clock()
+  local ok, loop = pcall(require, "tabula.loop")
+  if ok and loop.now then return loop.now() end
+  return os.clock()
+end
 
 M.DEFAULTS = { simulations = 1024, steps = 18, exploration = 0.7, epsilon = 0.1 }
 
@@ -120,7 +133,12 @@ function M.choose(G, state, observer, rand, opts)
   if #legal == 1 then return legal[1].id, { simulations = 0, nodes = 0 } end
   local root = { children = {}, n = 0 }
   local nodes = 0
-  for _ = 1, sims do
+  local clock, target = opts.clock or default_clock, opts.time
+  local started = target and clock()
+  local done, stopped = 0, "simulations"
+  for k = 1, sims do
+    if target and k > 1 and clock() - started >= target then stopped = "time"; break end
+    done = k
     local d = G.determinize(state, observer, rand)
     local node, path, taken = root, {}, 0
     -- selection and expansion
@@ -179,7 +197,7 @@ function M.choose(G, state, observer, rand, opts)
     local ch = mine[a.id]
     if ch and ch.n > best then best, id, value = ch.n, a.id, ch.w / ch.n end
   end
-  return id, { simulations = sims, nodes = nodes, visits = best, value = value }
+  return id, { simulations = done, nodes = nodes, visits = best, value = value, stopped = stopped }
 end
 
 M.kit = kit

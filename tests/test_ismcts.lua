@@ -64,7 +64,7 @@ test("ismcts: turn-by-turn choices unchanged (Azul, Splendor, Century, Carcasson
     { "azul", 1, "c:blue:2", 31, 825705 },
     { "splendor", 1, "take:blue,red,black", 8, 200203 },
     { "splendor", 1, "take:white,green,red", 11, 170892 },
-    { "splendor", 3, "take:green,red,black", 55, 180547 },
+    { "splendor", 3, "buy:32", 44, 677122 },            -- since card 54's cost was corrected (3 red)
     { "century", 3, "acquire:1", 77, 99932 },
     { "century", 1, "acquire:1", 67, 763520 },
     { "century", 3, "acquire:1", 79, 456055 },
@@ -145,6 +145,37 @@ test("ismcts: in a simultaneous choice the other seat does not see the observer'
   local sid, sinfo = ismcts.choose(seq, seq.setup(), 1, kit.generator(3), { simulations = 600 })
   t.eq(sid, "safe")
   t.ok(sinfo.value < 0.45, "safe is worth about 0.39: " .. sinfo.value)
+end)
+
+-- the reference study's 30-second decision target besides the 1024-simulation cap: a
+-- wall-time target per decision, measured here on a clock that advances one second per
+-- reading (no dependence on the machine's speed), recorded in the participant manifest
+test("ismcts: a wall-time target per decision stops the search; the participant manifest records it", function()
+  local s = A.setup(3, 4)
+  local now = 0
+  local function clock() now = now + 1; return now end
+  local _, info = ismcts.choose(A, s, 1, kit.generator(2), { simulations = 40, time = 5, clock = clock })
+  t.eq({ info.simulations, info.stopped }, { 5, "time" }, "simulations started before 5 s had passed")
+  _, info = ismcts.choose(A, s, 1, kit.generator(2), { simulations = 40, time = 100, clock = clock })
+  t.eq({ info.simulations, info.stopped }, { 40, "simulations" }, "the cap binds first")
+  _, info = ismcts.choose(A, s, 1, kit.generator(2), { simulations = 40, time = 0.5, clock = clock })
+  t.eq(info.simulations, 1, "one simulation always runs")
+  local participants = require "scenarios.dece.participants"
+  local timed = participants.normalize({ name = "i30", player = "ismcts", time_target = 30 }, "test")
+  local plain = participants.normalize({ name = "i30", player = "ismcts" }, "test")
+  t.eq(timed.manifest.time_target, 30)
+  t.eq(plain.manifest.time_target, nil)
+  t.ok(timed.id ~= plain.id, "the target is part of the configuration's identity")
+  t.raises(function() participants.normalize({ name = "x", player = "ismcts", time_target = "30s" }, "test") end, "time_target")
+  -- the arena's ISMCTS player searches with the manifest's target
+  local players = require "scenarios.dece.players"
+  local seen
+  local choose = ismcts.choose
+  ismcts.choose = function(G, st, seat, rand, opts) seen = opts.time; return choose(G, st, seat, rand, { simulations = 2 }) end
+  local ok, err = pcall(players.decide, timed, { G = A, state = s, seat = 1, rand = kit.generator(1), legal = A.legal_actions(s, 1) })
+  ismcts.choose = choose
+  assert(ok, err)
+  t.eq(seen, 30)
 end)
 
 return T

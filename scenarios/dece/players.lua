@@ -22,7 +22,7 @@ local function baseline(p, ctx)
   local id, info
   if m.player == "random" then id = ctx.legal[ctx.rand(#ctx.legal)].id
   elseif m.player == "heuristic" then id = ismcts.heuristic_pick(ctx.G, ctx.state, ctx.seat, ctx.legal, ctx.rand, m.epsilon)
-  else id, info = ismcts.choose(ctx.G, ctx.state, ctx.seat, ctx.rand, { simulations = m.simulations, steps = m.steps, epsilon = m.epsilon }) end
+  else id, info = ismcts.choose(ctx.G, ctx.state, ctx.seat, ctx.rand, { simulations = m.simulations, steps = m.steps, epsilon = m.epsilon, time = m.time_target }) end
   return { action = id, usage = zero(), calls = 0, search = info }
 end
 
