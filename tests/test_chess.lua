@@ -270,7 +270,8 @@ test("extract_move: every legal move of 2,000 random-play positions written in l
   -- the reported cases from the start position, and an empty origin square
   local g = chess.new()
   for text, want in pairs({ ["I like Ng1-f3"] = "g1f3", ["g1-f3 it is"] = "g1f3", ["so Nb1-c3."] = "b1c3",
-                            ["<move>Ng1-f3</move>"] = "g1f3", ["ng1-f3"] = "g1f3", ["e2-e4, then O-O later"] = "e2e4" }) do
+                            ["<move>Ng1-f3</move>"] = "g1f3", ["ng1-f3"] = "g1f3", ["e2-e4, then Nf3 later"] = "g1f3",
+                            ["the chain d4-e5 is far off; I play Nf3"] = "g1f3" }) do
     t.eq(chess.extract_move(g, text), want, text)
   end
   g:play("d2d4"); g:play("d7d5")

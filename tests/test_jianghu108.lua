@@ -411,4 +411,24 @@ test("the engine player judges every option: right on most of a sample the old m
   t.ok(right >= 5, right .. " of 6 right")
 end)
 
+-- The built-in player's published figure comes from the same run as Fairy-Stockfish's:
+-- bench/jianghu108_reference.sh ends with one line giving both (here on two problems)
+test("bench/jianghu108_reference.sh prints the built-in player's figure beside Fairy-Stockfish's from one run", function()
+  local data = data_file()
+  t.need_program("/usr/games/fairy-stockfish")
+  local d = json.read_file(data)
+  local dir = t.tmpdir()
+  local two = { problems = { d.problems[1], d.problems[2] } }
+  fs.write_atomic(dir .. "/two.json", json.encode(two))
+  local player = require "games.xiangqi.jianghu_engine"
+  local right = 0
+  for _, p in ipairs(jh.load(dir .. "/two.json")) do if player.choose(p) == p.correctAnswer then right = right + 1 end end
+  local out = t.sh(string.format("cd %q && DATA=%q TABULA=%q bench/jianghu108_reference.sh 4", t.root(), dir .. "/two.json", t.tabula_bin()))
+  t.contains(out, "rc=0")
+  local mine, ref = out:match("built%-in player: (%d+)/2; fairy%-stockfish depth 4: (%d+)/2 %(same run%)")
+  t.ok(mine, "the summary line: " .. out)
+  t.eq(tonumber(mine), right, "the built-in figure is the player's own answers")
+  t.ok(tonumber(ref) <= 2)
+end)
+
 return T

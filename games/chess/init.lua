@@ -212,24 +212,28 @@ function Game:pgn(headers, start_fen)
 end
 
 -- extract_move(game, text) -> uci | nil, kind ("parse" | "illegal"), why
--- The move inside the last <move>…</move>; else the last token in coordinates (UCI, or long
--- algebraic "Ng1-f3", "e7-e8=Q"); else the last SAN-looking token (ChessArena's order).
-local function last_of(text, patterns)
-  local at, last = 0, nil
-  for _, p in ipairs(patterns) do
-    for pos, m in text:gmatch("()" .. p) do if pos > at then at, last = pos, m end end
+-- The move inside the last <move>…</move>; else the last UCI-looking token; else the last
+-- SAN-looking token, long algebraic included ("Ng1-f3", "e7-e8=Q", read whole: never its
+-- "f3"), by position (ChessArena's order).
+local LONG = "%f[%w]([KQRBNPkqrbnp]?[a-h][1-8][%-x][a-h][1-8]=?[qrbnQRBN]?)%f[%W]"
+local function last_san(text)
+  local spans, at, last = {}, 0, nil
+  for pos, m, stop in text:gmatch("()" .. LONG .. "()") do spans[#spans + 1] = { pos, stop }; at, last = pos, m end
+  local function inside(pos)
+    for _, sp in ipairs(spans) do if pos >= sp[1] and pos < sp[2] then return true end end
+    return false
+  end
+  for _, p in ipairs({ "%f[%w]([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]=?[QRBN]?)", "(O%-O%-?O?)", "%f[%w](0%-0%-?0?)" }) do
+    for pos, m in text:gmatch("()" .. p) do
+      if pos > at and not inside(pos) then at, last = pos, m end
+    end
   end
   return last
 end
 local FINDERS = {
   function(text) local last; for m in text:gmatch("<move>%s*(.-)%s*</move>") do last = m end; return last end,
-  function(text)
-    return last_of(text, { "%f[%w]([KQRBNPkqrbnp]?[a-h][1-8][%-x][a-h][1-8]=?[qrbnQRBN]?)%f[%W]",
-                           "%f[%w]([a-h][1-8][a-h][1-8][qrbn]?)%f[%W]" })
-  end,
-  function(text)
-    return last_of(text, { "%f[%w]([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]=?[QRBN]?)", "(O%-O%-?O?)", "%f[%w](0%-0%-?0?)" })
-  end,
+  function(text) local last; for m in text:gmatch("%f[%w]([a-h][1-8][a-h][1-8][qrbn]?)%f[%W]") do last = m end; return last end,
+  last_san,
 }
 
 function M.extract_move(game, text)
