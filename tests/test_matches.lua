@@ -55,6 +55,8 @@ local function copy_dir(from, to)
   for _, f in ipairs(fs.list(from)) do fs.write_atomic(to .. "/" .. f, fs.read(from .. "/" .. f)) end
 end
 
+-- (the DECE report's summary.json and report.md were re-made from main's records when issue
+-- 30 changed the statistics: split-half τ_b, matched studies, the added intervals)
 test("old runs re-report identically: a DECE run and a ChessArena arena made by main's code", function()
   local dir = t.tmpdir()
   copy_dir(OLD .. "/dece", dir .. "/dece")
@@ -97,23 +99,23 @@ test("chessarena on the runner: main's games for the same seed; a second run add
   t.need_program("/usr/games/stockfish")
   local dir = t.tmpdir()
   local rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--players", "random,stockfish:depth=1,random@blitz+legal",
-    "--games", "4", "--max-moves", "10", "--analysis-depth", "2", "--all", "--quiet" })
+    "--games", "4", "--max-moves", "20", "--analysis-depth", "2", "--all", "--quiet" })   -- main's 10 full moves = 20 plies
   t.eq(rc, 0, out)
   local new, n = by_id(dir .. "/arena/games.jsonl", "game_id")
   local old = by_id(OLD .. "/arena/games.jsonl", "game_id")
   t.eq(n, 4)
   for id, r in pairs(new) do t.eq(r, old[id], id) end
   t.eq(json.read_file(dir .. "/arena/summary.json"), json.read_file(OLD .. "/arena/summary.json"))
-  rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--games", "2", "--max-moves", "10", "--analysis-depth", "2",
+  rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--games", "2", "--max-moves", "20", "--analysis-depth", "2",
     "--quiet", "--concurrency", "2" })
   t.eq(rc, 0, out)
   local all, m = by_id(dir .. "/arena/games.jsonl", "game_id")
   t.eq(m, 6)
   t.ok(all["game-00005"] and all["game-00006"], "numbered after the arena's games")
   -- how games are played is the arena's identity: a change is refused
-  rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--games", "1", "--max-moves", "20", "--quiet" })
+  rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--games", "1", "--max-moves", "40", "--quiet" })
   t.eq(rc, 2, out)
-  t.contains(out, "option --max-moves: 10 in the run, 20 now")
+  t.contains(out, "option --max-moves: 20 in the run, 40 now")
 end)
 
 test("both arenas take the run lock: a second run on the same directory is refused before anything is played", function()
@@ -214,7 +216,7 @@ end)
 test("chessarena transcripts: tabula show ARENA GAME shows each model player's conversation", function()
   local dir = t.tmpdir()
   local rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--players", "random@bullet,random@blitz+legal",
-    "--games", "1", "--max-moves", "3", "--analysis-depth", "0", "--quiet" })
+    "--games", "1", "--max-moves", "6", "--analysis-depth", "0", "--quiet" })   -- 3 moves each (plies)
   t.eq(rc, 0, out)
   local shown
   rc, shown = tabula({ "show", dir .. "/arena", "game-00001" })
