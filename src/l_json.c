@@ -11,6 +11,7 @@
 #include <lua.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,7 +335,33 @@ typedef struct {
     size_t cap, start, len;   /* the bytes read and not yet returned: buf[start, len) */
     int eof;
     lua_Integer lineno;
+    lua_Integer pos;          /* the file offset of buf[start] */
+    size_t last, last_len;    /* the line next() returned last: buf[last, last + last_len), newline included */
+    int has_last;
 } lines_reader;
+
+/* checksum(bytes) -> FNV-1a (64 bits) of the bytes, as 16 hex digits: the
+ * checksum a record index keeps of each line (without its newline) */
+static void fnv1a64_hex(const char *s, size_t n, char hex[17])
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3u;
+    }
+    for (int i = 15; i >= 0; i--, h >>= 4) hex[i] = "0123456789abcdef"[h & 15];
+    hex[16] = 0;
+}
+
+static int l_checksum(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    char hex[17];
+    fnv1a64_hex(s, n, hex);
+    lua_pushstring(L, hex);
+    return 1;
+}
 
 /* lines(path [, from]) -> reader | nil, message: the lines of a JSON Lines
  * file from byte offset `from`, read a block at a time (see next) */
@@ -351,6 +378,7 @@ static int l_lines(lua_State *L)
         lua_pushfstring(L, "%s: %s", path, strerror(errno));
         return 2;
     }
+    r->pos = from;
     return 1;
 }
 
@@ -363,20 +391,31 @@ static int is_blank(const char *s, size_t n)
     return 1;
 }
 
-/* reader:next([opts]) -> "record", value, lineno | "bad", message, lineno |
- * "torn", bytes | nil at the end. Each whole line is decoded as decode(line,
- * opts) would decode it, straight from the buffer; blank lines are skipped
- * (but counted); a last line without its newline is "torn" (a cut write). */
+/* reader:next([opts]) -> kind, value, lineno, offset, length [, checksum] | "torn",
+ * bytes | nil at the end. kind is "record" (value: the line decoded as
+ * decode(line, opts) would decode it, straight from the buffer), "bad" (value:
+ * the message) or, with opts.decode == false, "line" (not decoded, value nil).
+ * offset and length say where the line lies in the file (length without its
+ * newline); with opts.checksum, its checksum (see checksum). Blank lines are
+ * skipped (but counted); a last line without its newline is "torn" (a cut write). */
 static int l_lines_next(lua_State *L)
 {
     lines_reader *r = luaL_checkudata(L, 1, LINES_MT);
     if (!r->f) return 0;
+    r->has_last = 0;
+    int decode = 1, checksum = 0;
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        if (lua_getfield(L, 2, "decode") == LUA_TBOOLEAN && !lua_toboolean(L, -1)) decode = 0;
+        checksum = lua_getfield(L, 2, "checksum") != LUA_TNIL && lua_toboolean(L, -1);
+        lua_pop(L, 2);
+    }
     for (;;) {
         char *nl = r->len > r->start ? memchr(r->buf + r->start, '\n', r->len - r->start) : NULL;
         if (!nl) {
             if (r->eof) {
                 size_t rest = r->len - r->start;
                 r->start = r->len;
+                r->pos += (lua_Integer)rest;
                 if (rest == 0) return 0;
                 lua_pushliteral(L, "torn");
                 lua_pushinteger(L, (lua_Integer)rest);
@@ -405,10 +444,18 @@ static int l_lines_next(lua_State *L)
         }
         const char *line = r->buf + r->start;
         size_t n = (size_t)(nl - line) + 1;
+        lua_Integer offset = r->pos;
+        r->last = r->start;
+        r->last_len = n;
         r->start += n;
+        r->pos += (lua_Integer)n;
         r->lineno++;
         if (is_blank(line, n)) continue;
-        if (decode_text(L, line, n, 2, r->scratch) == 1) {
+        r->has_last = 1;
+        if (!decode) {
+            lua_pushliteral(L, "line");
+            lua_pushnil(L);
+        } else if (decode_text(L, line, n, 2, r->scratch) == 1) {
             lua_pushliteral(L, "record");
             lua_insert(L, -2);
         } else {   /* fail, message, line, column, offset */
@@ -418,8 +465,39 @@ static int l_lines_next(lua_State *L)
             lua_insert(L, -2);
         }
         lua_pushinteger(L, r->lineno);
-        return 3;
+        lua_pushinteger(L, offset);
+        lua_pushinteger(L, (lua_Integer)n - 1);
+        if (!checksum) return 5;
+        char hex[17];
+        fnv1a64_hex(line, n - 1, hex);
+        lua_pushstring(L, hex);
+        return 6;
     }
+}
+
+static lines_reader *check_last(lua_State *L)
+{
+    lines_reader *r = luaL_checkudata(L, 1, LINES_MT);
+    if (!r->f || !r->has_last) luaL_error(L, "no line read (call next first)");
+    return r;
+}
+
+/* reader:text() -> the text of the line next() returned last, without its newline */
+static int l_lines_text(lua_State *L)
+{
+    lines_reader *r = check_last(L);
+    lua_pushlstring(L, r->buf + r->last, r->last_len - 1);
+    return 1;
+}
+
+/* reader:decode([opts]) -> value | nil, message: the line next() returned
+ * last, decoded as decode(line, opts) would */
+static int l_lines_decode(lua_State *L)
+{
+    lines_reader *r = check_last(L);
+    if (decode_text(L, r->buf + r->last, r->last_len, 2, r->scratch) == 1) return 1;
+    lua_pop(L, 3);   /* fail, message, line, column, offset -> fail, message */
+    return 2;
 }
 
 static int l_lines_close(lua_State *L)
@@ -888,9 +966,12 @@ int luaopen_tabula_json(lua_State *L)
 {
     static const luaL_Reg fns[] = {
         {"decode", l_decode}, {"encode", l_encode}, {"array", l_array},
-        {"object", l_object}, {"cjson_version", l_version}, {"lines", l_lines}, {NULL, NULL},
+        {"object", l_object}, {"cjson_version", l_version}, {"lines", l_lines}, {"checksum", l_checksum},
+        {NULL, NULL},
     };
-    static const luaL_Reg lines_methods[] = {{"next", l_lines_next}, {"close", l_lines_close}, {NULL, NULL}};
+    static const luaL_Reg lines_methods[] = {
+        {"next", l_lines_next}, {"text", l_lines_text}, {"decode", l_lines_decode}, {"close", l_lines_close}, {NULL, NULL},
+    };
     luaL_newmetatable(L, LINES_MT);
     luaL_newlib(L, lines_methods);
     lua_setfield(L, -2, "__index");

@@ -10,35 +10,156 @@ local secrets = require "tabula.secrets"
 
 local M = {}
 
--- each(path, fn [, {lenient=true, skip_bad=true, keys={...}, from=offset}]) -> info: calls
--- fn(record, lineno) for every whole line, reading one line at a time (memory
--- does not grow with the file). With keys, records hold only those top-level
--- fields. info = { torn = bool, torn_bytes = n, bad = { {line=, error=}... } }.
--- A missing file reads as no records.
-function M.each(path, fn, opts)
-  opts = opts or {}
-  local info = { torn = false, torn_bytes = 0, bad = {} }
-  local reader = cjson.lines(path, opts.from)   -- a block at a time, each line decoded from the buffer
+-- The index: a writer with {index = true} appends to PATH.idx, after each
+-- record is on disk, one entry { id = trial_id, s = status, b = the byte offset
+-- of its line, n = its length (without the newline), h = its checksum } (the
+-- checksum is FNV-1a over 64 bits, as 16 hex digits: tabula.c.json.checksum).
+-- Readers check every line that has an entry against it: a line whose bytes
+-- no longer match (the same length and another checksum, or the same trial
+-- and another length) is a damaged record, skipped and named with its line.
+-- An index that disagrees with the file (an entry that does not start a line,
+-- a line that is not the record its entry names, entries past the end, a line
+-- of the index that is not an entry) is not used from that point on, with a
+-- note; the lines after it are read as they are, and each_id {rebuild = true}
+-- rewrites the index from the file.
+
+local function is_entry(e)
+  return type(e) == "table" and math.type(e.b) == "integer" and math.type(e.n) == "integer"
+    and type(e.h) == "string" and e.id ~= nil
+end
+
+-- walk(path, fn, opts) -> info: the lines of path, checked against its index.
+-- fn(value, lineno, entry) for each whole line that is not damaged: value is
+-- the line decoded (with opts.keys, opts.lenient); with opts.ids, a line its
+-- entry vouches for is not decoded (value nil; the entry holds id and status).
+-- info = { torn, torn_bytes, bad = { {line=, error=}... }, stale = why the
+-- index was left | nil, unindexed = lines without an entry, entries = what the
+-- index should hold (with opts.collect) }
+local function walk(path, fn, opts)
+  local info = { torn = false, torn_bytes = 0, bad = {}, unindexed = 0 }
+  local reader = cjson.lines(path)
   if not reader then return info end
-  local decode_opts = { lenient = opts.lenient, keys = opts.keys }
+  local idx = opts.index ~= false and cjson.lines(path .. ".idx") or nil
+  local entry   -- the next entry not yet matched to a line
+  local function stale(why)
+    info.stale = info.stale or why
+    if idx then idx:close(); idx = nil end
+    entry = nil
+  end
+  local function advance()
+    local kind, e, ln = idx:next()
+    if kind == nil then idx:close(); idx, entry = nil, nil
+    elseif kind == "torn" then stale("its last entry is torn")
+    elseif not is_entry(e) then stale(string.format("line %d of the index is not an entry", ln))
+    else entry = e end
+  end
+  if idx then advance() end
+  local collect = opts.collect and {} or nil
+  local line_opts = { decode = not opts.ids, checksum = idx ~= nil or collect ~= nil, keys = opts.keys, lenient = opts.lenient }
+  local id_keys = { keys = { "trial_id", "status" } }
   while true do
-    local kind, v, lineno = reader:next(decode_opts)
-    if kind == "record" then
-      fn(v, lineno)
-    elseif kind == "bad" then
-      if not opts.skip_bad then
-        reader:close()
-        cli.fail("%s:%d: invalid JSON record: %s", path, lineno, v)
-      end
-      info.bad[#info.bad + 1] = { line = lineno, error = v }
-    elseif kind == "torn" then
-      -- no newline at the end: a torn write, whatever it holds
-      info.torn, info.torn_bytes = true, v
-    else
-      break
+    local kind, v, lineno, offset, len, sum = reader:next(line_opts)
+    if kind == nil then break end
+    if kind == "torn" then info.torn, info.torn_bytes = true, v; break end
+    if entry and entry.b < offset then
+      stale(string.format("its entry for trial %s (byte %d) does not start a line", tostring(entry.id), entry.b))
     end
+    local vouch   -- the entry this line matches
+    if entry and entry.b == offset then
+      local e = entry
+      if e.n == len and e.h == sum then
+        vouch = e
+        advance()
+      else
+        local r = reader:decode(id_keys)
+        if r == nil or (type(r) == "table" and r.trial_id == e.id) then
+          -- the record its entry names, changed: damaged (its entry is kept, so it stays so)
+          info.bad[#info.bad + 1] = { line = lineno, changed = true, error = string.format(
+            "its bytes changed after it was written: checksum mismatch with its index entry (trial %s)", tostring(e.id)) }
+          if collect then collect[#collect + 1] = e end
+          if e.n == len then advance() else stale(string.format("line %d changed length", lineno)) end
+          goto continue
+        end
+        stale(string.format("line %d is not the record its entry names (trial %s)", lineno, tostring(e.id)))
+      end
+    end
+    if not vouch then
+      info.unindexed = info.unindexed + 1
+      if opts.ids then
+        local r, err = reader:decode(id_keys)
+        if r ~= nil then kind, v = "record", r else kind, v = "bad", err end
+      end
+    end
+    if kind == "bad" then
+      info.bad[#info.bad + 1] = { line = lineno, error = v }
+    else
+      if collect then
+        if vouch then collect[#collect + 1] = vouch
+        elseif type(v) == "table" and v.trial_id ~= nil then
+          collect[#collect + 1] = { id = v.trial_id, s = v.status, b = offset, n = len, h = sum }
+        end
+      end
+      fn(v, lineno, vouch)
+    end
+    ::continue::
   end
   reader:close()
+  if entry then
+    local extra = 0
+    while entry do extra = extra + 1; advance() end
+    stale(string.format("it lists %d record%s past the end of the file", extra, extra == 1 and "" or "s"))
+  end
+  if idx then idx:close() end
+  info.entries = collect
+  return info
+end
+
+local reported = {}   -- what this process has said about its files (once each)
+
+local function say(line)
+  if reported[line] then return end
+  reported[line] = true
+  io.stderr:write(line, "\n")
+end
+
+-- report(path, info [, consequence]): says on stderr (once per process) how many
+-- lines a read of path skipped as damaged and the first one's line number, and
+-- a torn last line. Every reader that skips (each with skip_bad) comes here.
+function M.report(path, info, consequence)
+  local bad = info.bad
+  if #bad > 0 then
+    say(string.format("warning: %s: %d damaged line%s skipped, %s line %d (%s)%s", path, #bad, #bad == 1 and "" or "s",
+      #bad == 1 and "at" or "the first at", bad[1].line, bad[1].error, consequence and ("; " .. consequence) or ""))
+  end
+  if info.torn then
+    say(string.format("note: %s ends in a torn line (%d bytes, from an interrupted write); it is left out%s", path,
+      info.torn_bytes, consequence and ("; " .. consequence) or ""))
+  end
+end
+
+local function stale_note(path, info, rebuilt)
+  if info.stale then
+    say(string.format("note: %s.idx does not match %s (%s); %s", path, path, info.stale,
+      rebuilt and "rebuilt it from the records" or "the records are read without it"))
+  end
+end
+
+-- each(path, fn [, {lenient=true, skip_bad=true, keys={...}, quiet=true}]) -> info: calls
+-- fn(record, lineno) for every whole line, reading one line at a time (memory
+-- does not grow with the file), each line checked against PATH.idx when there
+-- is one (see above). With keys, records hold only those top-level fields.
+-- info = { torn = bool, torn_bytes = n, bad = { {line=, error=}... } }. A damaged
+-- line is an error naming the file and line, or with skip_bad is skipped and
+-- reported (M.report; quiet leaves that to the caller). A missing file reads as no records.
+function M.each(path, fn, opts)
+  opts = opts or {}
+  local info = walk(path, function(v, lineno) fn(v, lineno) end, { keys = opts.keys, lenient = opts.lenient })
+  if #info.bad > 0 and not opts.skip_bad then
+    local b = info.bad[1]
+    cli.fail("%s:%d: %s: %s", path, b.line, b.changed and "damaged record" or "invalid JSON record", b.error)
+  end
+  stale_note(path, info)
+  if opts.skip_bad and not opts.quiet then M.report(path, info) end
   return info
 end
 
@@ -79,30 +200,26 @@ end
 -- each_final(path, fn [, opts]) -> errors, info: like each, but only each
 -- trial's final record (as M.final chooses it: a later record replaces an
 -- earlier one, except that an error never replaces a result). Two passes (the
--- first over the index when there is one); memory holds a counter per trial,
--- not the records. (Occurrences are counted per trial rather than by line, so
--- the index and the records agree however blank or damaged lines fall.)
+-- first decoding only the lines the index does not vouch for), both checking
+-- the lines against the index the same way, so both skip the same damaged
+-- lines; the final record is known by its line number. Memory holds a line
+-- number per trial, not the records.
 function M.each_final(path, fn, opts)
   opts = opts or {}
-  -- pass 1: which occurrence of each trial is final (from the index when there is one)
-  local last, last_status, seen = {}, {}, {}
-  M.each_id(path, function(r)
+  -- pass 1: the line of each trial's final record
+  local last, last_status = {}, {}
+  M.each_id(path, function(r, lineno)
     local id = r.trial_id
     if id == nil then return end
-    local k = (seen[id] or 0) + 1
-    seen[id] = k
     if not last[id] or r.status ~= "error" or last_status[id] == "error" then
-      last[id], last_status[id] = k, r.status
+      last[id], last_status[id] = lineno, r.status
     end
-  end)
+  end, { quiet = true })
   -- pass 2: the final records, decoded one at a time
   local errors = 0
-  seen = {}
-  local info = M.each(path, function(r)
+  local info = M.each(path, function(r, lineno)
     local id = r.trial_id
-    local k
-    if id ~= nil then k = (seen[id] or 0) + 1; seen[id] = k end
-    if id == nil or last[id] == k then
+    if id == nil or last[id] == lineno then
       if r.status == "error" then errors = errors + 1 end
       fn(r)
     end
@@ -115,9 +232,8 @@ Writer.__index = Writer
 
 -- writer(path [, {index = true}]) -> writer, torn_bytes: opens for appending
 -- (creating the directory), cutting off a torn last line left by an earlier
--- crash. With index, every record also appends { id, s = status, b, e = the
--- byte offsets where its line begins and ends } to PATH.idx, after the record itself is
--- on disk; each_id reads that small file instead of the records.
+-- crash. With index, every record also appends its entry to PATH.idx (see
+-- above), after the record itself is on disk.
 function M.writer(path, opts)
   fs.mkdir_p(fs.dirname(path))
   local a, torn = fs.appender(path)
@@ -134,30 +250,52 @@ function M.writer(path, opts)
   return w, torn
 end
 
--- each_id(path, fn) -> info: fn({ trial_id, status }, lineno?) for every record,
--- from PATH.idx where it covers the file (a few bytes a record), then from the
--- records past the last indexed one (written before a crash could index them,
--- or by a writer without an index). info as for each.
-function M.each_id(path, fn)
-  local size = fs.kind(path) == "file" and (function()
-    local f = io.open(path, "rb"); local n = f:seek("end"); f:close(); return n
-  end)() or 0
-  local covered = 0
-  local idx = cjson.lines(path .. ".idx")
-  if idx then
-    while true do
-      local kind, entry = idx:next()
-      if kind ~= "record" or type(entry) ~= "table" then break end
-      local b, e = entry.b, entry.e
-      -- only an unbroken run of entries from the start of the file counts
-      if b ~= covered or math.type(e) ~= "integer" or e > size or e <= covered then break end
-      fn({ trial_id = entry.id, status = entry.s })
-      covered = e
+-- index_entry(rec, line, offset) -> the index line of a record written as line at
+-- offset, or nil for a record without a trial id (read without an entry)
+local function index_entry(rec, line, offset)
+  if type(rec) ~= "table" or rec.trial_id == nil then return nil end
+  return json.canonical({ id = rec.trial_id, s = rec.status, b = offset, n = #line, h = cjson.checksum(line) })
+end
+
+-- write_file(path, lines [, {index = true}]): a whole file of records (each
+-- line one record's text, as from line()) and its index, each written to a
+-- temporary file, fsynced and renamed into place; a failed write stops with
+-- one line naming the file (nothing half-written is left in place)
+function M.write_file(path, lines, opts)
+  local text = #lines > 0 and (table.concat(lines, "\n") .. "\n") or ""
+  fs.write_or_fail(path, text)
+  if opts and opts.index then
+    local out, offset = {}, 0
+    for i, line in ipairs(lines) do
+      local e = index_entry(json.decode(line, { keys = { "trial_id", "status" } }), line, offset)
+      if e then out[#out + 1] = e .. "\n" end
+      offset = offset + #line + 1
     end
-    idx:close()
+    fs.write_or_fail(path .. ".idx", table.concat(out))
   end
-  if covered == size then return { torn = false, torn_bytes = 0, bad = {} } end
-  return M.each(path, fn, { skip_bad = true, keys = { "trial_id", "status" }, from = covered })
+end
+
+-- each_id(path, fn [, {rebuild = true, quiet = true}]) -> info: fn({ trial_id,
+-- status }, lineno) for every record that is not damaged, the lines checked
+-- against PATH.idx (see above) and decoded only where no entry vouches for
+-- them. Damaged lines are skipped and reported (M.report, unless quiet). With
+-- rebuild (the caller holds the run's lock), an index that disagrees with the
+-- file or misses lines is rewritten from the file. info as for each.
+function M.each_id(path, fn, opts)
+  opts = opts or {}
+  local info = walk(path, function(v, lineno, e)
+    if e then fn({ trial_id = e.id, status = e.s }, lineno) else fn(v, lineno) end
+  end, { ids = true, collect = opts.rebuild })
+  local rebuilt = false
+  if opts.rebuild and (info.stale or info.unindexed > 0) then
+    local lines = {}
+    for i, e in ipairs(info.entries) do lines[i] = json.canonical(e) .. "\n" end
+    fs.write_or_fail(path .. ".idx", table.concat(lines))
+    rebuilt = true
+  end
+  stale_note(path, info, rebuilt)
+  if not opts.quiet then M.report(path, info) end
+  return info
 end
 
 -- line(record) -> the record as one line of valid UTF-8 JSON, whatever bytes its
@@ -184,7 +322,8 @@ function Writer:write(rec)
   if self.index then
     local b = self.offset
     self.offset = b + #line + 1
-    ok, err = self.index:write(json.canonical({ id = rec.trial_id, s = rec.status, b = b, e = self.offset }))
+    local e = index_entry(rec, line, b)
+    if e then ok, err = self.index:write(e) end
     if not ok then error(cli.user_error(string.format("%s.idx: %s", self.path, err), 1), 0) end
   end
 end

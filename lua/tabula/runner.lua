@@ -58,8 +58,9 @@ function M.prepare(dir, meta, accept_changes, store)
   local function seen(r)
     if r[id] and r.status ~= "error" then done[r[id]] = r.status or "done" end
   end
-  local info = id == "trial_id" and records.each_id(dir .. "/" .. file, seen)
-    or records.each(dir .. "/" .. file, seen, { skip_bad = true, keys = { id, "status" } })
+  -- we hold the lock: a stale index is rewritten; M.run reports what was skipped
+  local info = id == "trial_id" and records.each_id(dir .. "/" .. file, seen, { rebuild = true, quiet = true })
+    or records.each(dir .. "/" .. file, seen, { skip_bad = true, quiet = true, keys = { id, "status" } })
   return done, info
 end
 
@@ -128,13 +129,7 @@ function M.run(spec)
   local file, id_field = M.store(spec.store)
   local done, info = M.prepare(spec.dir, spec.meta, spec.accept_changes, spec.store)
   if spec.begin then spec.begin() end   -- the directory is locked and its identity checked
-  if info.torn then
-    io.stderr:write(string.format("note: %s/%s ended in a torn line (%d bytes, from an interrupted write); it is dropped and that trial runs again\n",
-      spec.dir, file, info.torn_bytes))
-  end
-  for _, b in ipairs(info.bad) do
-    io.stderr:write(string.format("warning: %s/%s:%d is damaged (%s); that trial runs again\n", spec.dir, file, b.line, b.error))
-  end
+  records.report(spec.dir .. "/" .. file, info, "a trial with no other record runs again")
   local pending, planned = {}, {}
   for _, t in ipairs(spec.trials or {}) do
     if not done[t.id] then pending[#pending + 1] = t end
