@@ -99,7 +99,7 @@ local function walk(path, fn, opts)
           collect[#collect + 1] = { id = v.trial_id, s = v.status, b = offset, n = len, h = sum }
         end
       end
-      fn(v, lineno, vouch)
+      fn(v, lineno, vouch, opts.text and reader:text() or nil)
     end
     ::continue::
   end
@@ -144,8 +144,8 @@ local function stale_note(path, info, rebuilt)
   end
 end
 
--- each(path, fn [, {lenient=true, skip_bad=true, keys={...}, quiet=true}]) -> info: calls
--- fn(record, lineno) for every whole line, reading one line at a time (memory
+-- each(path, fn [, {lenient=true, skip_bad=true, keys={...}, quiet=true, text=true}]) -> info: calls
+-- fn(record, lineno [, text: the line as it is in the file, with text]) for every whole line, reading one line at a time (memory
 -- does not grow with the file), each line checked against PATH.idx when there
 -- is one (see above). With keys, records hold only those top-level fields.
 -- info = { torn = bool, torn_bytes = n, bad = { {line=, error=}... } }. A damaged
@@ -153,7 +153,8 @@ end
 -- reported (M.report; quiet leaves that to the caller). A missing file reads as no records.
 function M.each(path, fn, opts)
   opts = opts or {}
-  local info = walk(path, function(v, lineno) fn(v, lineno) end, { keys = opts.keys, lenient = opts.lenient })
+  local info = walk(path, function(v, lineno, _, text) fn(v, lineno, text) end,
+    { keys = opts.keys, lenient = opts.lenient, text = opts.text })
   if #info.bad > 0 and not opts.skip_bad then
     local b = info.bad[1]
     cli.fail("%s:%d: %s: %s", path, b.line, b.changed and "damaged record" or "invalid JSON record", b.error)

@@ -3,14 +3,29 @@
 --
 -- The shards must belong to one run: the same scenario file, model and options
 -- (apart from --shard), every K of 1..N present once, and no trial recorded in
--- two shards. The records are copied line by line (unchanged), the response
--- caches are copied, and run.json is the unsharded run's, with the shard
--- directories listed under merged_from. Continuing the merged directory with
--- `tabula run` (without --shard) runs whatever the shards left unfinished.
+-- two shards. A shard still running (its lock held) or that did not finish its
+-- plan is refused, naming it (--partial merges it anyway, listed in run.json
+-- under merged_partial); so is a target holding another run. The records are
+-- copied line by line (unchanged; damaged lines are skipped and reported) with
+-- a new index, the transcripts (texts shared between trials once), spend.jsonl
+-- (every shard's lines: a budget counts them all) and the response caches;
+-- run.json is the unsharded run's, with the shard directories listed under
+-- merged_from. Every file is written to a temporary file, fsynced and renamed;
+-- a failed write stops with one line naming the file. The records are held in
+-- memory while they are merged. Continuing the merged directory with `tabula
+-- run` (without --shard) runs whatever the shards left unfinished.
 local cli = require "tabula.cli"
 local fs = require "tabula.fs"
 local json = require "tabula.json"
+local records = require "tabula.records"
+local failures = require "tabula.failures"
 local run = require("tabula.cmd.run").lib
+
+-- mkdir(dir): creates dir (and its parents), or stops naming it
+local function mkdir(dir)
+  local ok, err = fs.mkdir_p(dir)
+  if not ok then cli.fail("merge: %s", err) end
+end
 
 -- the fields of run.json that must agree across shards (options without shard)
 local function identity(meta)
@@ -46,21 +61,56 @@ local function copy_tree(from, to)
     if fs.kind(src) == "dir" then
       n = n + copy_tree(src, dst)
     elseif fs.kind(dst) ~= "file" then
-      fs.mkdir_p(to)
-      local ok, err = fs.write_atomic(dst, fs.read(src))
-      if not ok then cli.fail("%s", err) end
+      mkdir(to)
+      fs.write_or_fail(dst, fs.read_or_fail(src))
       n = n + 1
     end
   end
   return n
 end
 
-local function main(_, args)
+-- lines(path [, keys]) -> { {text, rec}... }: the whole lines of a JSONL file
+-- as they are (damaged ones skipped and reported by tabula.records)
+local function lines(path, keys)
+  local out = {}
+  records.each(path, function(rec, _, text) out[#out + 1] = { text, rec } end,
+    { skip_bad = true, keys = keys, text = true })
+  return out
+end
+
+-- refusals(dir, meta) -> why this shard cannot be merged as finished (nil if it can), lock:
+-- its run lock held by a run, or its plan not finished
+local function refusals(dir, meta)
+  local why, lock = {}, nil
+  if fs.kind(dir .. "/.lock") == "file" then
+    local err, holder
+    lock, err, holder = fs.lock(dir .. "/.lock")
+    if not lock and holder then
+      why[#why + 1] = string.format("shard %s is still running (process %d holds %s/.lock)", dir, holder, dir)
+    elseif not lock then
+      cli.fail("merge: %s", err)
+    end
+  end
+  local done, recorded = {}, 0
+  records.each_id(dir .. "/trials.jsonl", function(r)
+    if r.trial_id ~= nil and r.status ~= "error" and not done[r.trial_id] then
+      done[r.trial_id] = true
+      recorded = recorded + 1
+    end
+  end)
+  local planned = meta.trials_planned or 0
+  if recorded < planned then
+    why[#why + 1] = string.format("shard %s is unfinished (%d of %d trials recorded)", dir, recorded, planned)
+  end
+  return #why > 0 and why or nil, lock, recorded, planned
+end
+
+local function main(opts, args)
   local out = args[1] or cli.fail("merge: give the output directory, then the shard directories")
   local dirs = { table.unpack(args, 2) }
   if #dirs == 0 then cli.fail("merge: give the shard directories to join after %s", out) end
   if fs.kind(out .. "/trials.jsonl") == "file" then cli.fail("merge: %s already holds records; give a new directory", out) end
-  local metas, by_k, count, ident = {}, {}, nil, nil
+  local metas, by_k, meta_of, count, ident = {}, {}, {}, nil, nil
   for i, d in ipairs(dirs) do
     if fs.kind(d .. "/run.json") ~= "file" then cli.fail("merge: %s is not a run directory (no run.json)", d) end
     local meta = json.read_file(d .. "/run.json")
@@ -75,49 +125,91 @@ local function main(_, args)
       cli.fail("merge: %s belongs to another run than %s (%s differs)", d, dirs[1], difference(ident, id))
     end
     ident = ident or id
-    by_k[k], metas[i] = d, meta
+    by_k[k], metas[i], meta_of[k] = d, meta, meta
   end
   local missing = {}
   for k = 1, count do
     if not by_k[k] then missing[#missing + 1] = string.format("%d/%d", k, count) end
   end
   if #missing > 0 then cli.fail("merge: shards missing: %s", table.concat(missing, ", ")) end
-
-  -- records: copied unchanged, shard by shard; a trial in two shards is refused
-  fs.mkdir_p(out)
-  local seen, planned = {}, 0
-  local tmp = out .. "/trials.jsonl.merging"
-  local f = assert(io.open(tmp, "wb"))
+  -- the target: a new directory, or one holding this very run (an earlier merge cut short)
+  if fs.kind(out .. "/run.json") == "file" then
+    local ok, theirs = pcall(json.read_file, out .. "/run.json")
+    local id = ok and type(theirs) == "table" and identity(theirs)
+    if id ~= ident then
+      cli.fail("merge: %s holds another run (%s/run.json: %s differs from the shards'); give a new directory", out, out,
+        id and difference(ident, id) or "unreadable")
+    end
+  end
+  -- shards still running or unfinished: refused unless --partial (then recorded)
+  local locks, partial, why = {}, {}, {}
   for k = 1, count do
     local d = by_k[k]
-    local path = d .. "/trials.jsonl"
-    if fs.kind(path) == "file" then
-      local lineno = 0
-      for line in io.lines(path, "L") do
-        lineno = lineno + 1
-        local r = line:sub(-1) == "\n" and json.decode(line, { keys = { "trial_id" } })
-        if not r then
-          if not line:match("^%s*$") then
-            io.stderr:write(string.format("note: %s:%d is torn or damaged; it is left out\n", path, lineno))
-          end
-        else
-          local other = r.trial_id and seen[r.trial_id]
-          if other and other ~= d then
-            f:close(); os.remove(tmp)
-            cli.fail("merge: trial %s is recorded in both %s and %s", r.trial_id, other, d)
-          end
-          if r.trial_id then seen[r.trial_id] = d end
-          f:write(line)
-        end
+    local refused, lock, recorded, planned = refusals(d, meta_of[k])
+    locks[#locks + 1] = lock
+    if refused then
+      for _, w in ipairs(refused) do why[#why + 1] = w end
+      partial[#partial + 1] = { shard = d, recorded = recorded, planned = planned, why = table.concat(refused, "; ") }
+    end
+  end
+  if #why > 0 and not opts.partial then
+    cli.fail("merge: %s; let it finish (or continue it with the same tabula run command), or give --partial to merge what it holds",
+      table.concat(why, "; "))
+  end
+  mkdir(out)
+  locks[#locks + 1] = failures.lock_dir(out)   -- held until the merge ends
+
+  -- records: copied unchanged, shard by shard; a trial in two shards is refused
+  local seen, planned, out_lines = {}, 0, {}
+  for k = 1, count do
+    local d = by_k[k]
+    for _, l in ipairs(lines(d .. "/trials.jsonl", { "trial_id" })) do
+      local id = type(l[2]) == "table" and l[2].trial_id
+      local other = id and seen[id]
+      if other and other ~= d then cli.fail("merge: trial %s is recorded in both %s and %s", id, other, d) end
+      if id then seen[id] = d end
+      out_lines[#out_lines + 1] = l[1]
+    end
+  end
+  records.write_file(out .. "/trials.jsonl", out_lines, { index = true })
+
+  -- transcripts (texts shared between trials are stored once) and images
+  local tlines, texts, shas, transcribed = {}, {}, {}, 0
+  for k = 1, count do
+    local td = by_k[k] .. "/transcripts"
+    if fs.kind(td) == "dir" then
+      transcribed = transcribed + 1
+      for _, l in ipairs(lines(td .. "/trials.jsonl", { "trial_id" })) do tlines[#tlines + 1] = l[1] end
+      for _, l in ipairs(lines(td .. "/texts.jsonl", { "sha" })) do
+        local sha = type(l[2]) == "table" and l[2].sha
+        if sha and not shas[sha] then shas[sha] = true; texts[#texts + 1] = l[1] end
+      end
+      copy_tree(td .. "/images", out .. "/transcripts/images")
+    end
+  end
+  if transcribed > 0 then
+    mkdir(out .. "/transcripts")
+    records.write_file(out .. "/transcripts/trials.jsonl", tlines)
+    records.write_file(out .. "/transcripts/texts.jsonl", texts)
+  end
+
+  -- spending: every shard's lines, so a budget on the merged run counts them all
+  local spend, spent = {}, { calls = 0, cost = 0 }
+  for k = 1, count do
+    for _, l in ipairs(lines(by_k[k] .. "/spend.jsonl")) do
+      spend[#spend + 1] = l[1]
+      if type(l[2]) == "table" then
+        spent.calls = spent.calls + (tonumber(l[2].calls) or 0)
+        spent.cost = spent.cost + (tonumber(l[2].cost) or 0)
       end
     end
   end
-  f:close()
-  os.rename(tmp, out .. "/trials.jsonl")
+  if #spend > 0 then records.write_file(out .. "/spend.jsonl", spend) end
+
   local cached = 0
   for k = 1, count do cached = cached + copy_tree(by_k[k] .. "/cache", out .. "/cache") end
 
-  -- run.json: the unsharded run's
+  -- run.json: the unsharded run's (written last: a merge cut short has none)
   local meta = metas[1]
   for _, m in ipairs(metas) do
     planned = planned + (m.trials_planned or 0)
@@ -127,16 +219,22 @@ local function main(_, args)
   meta.trials_planned = planned
   meta.merged_from = {}
   for k = 1, count do meta.merged_from[k] = by_k[k] end
-  local ok, err = fs.write_atomic(out .. "/run.json", json.encode(meta, { pretty = true }) .. "\n")
-  if not ok then cli.fail("%s", err) end
+  if #partial > 0 then meta.merged_partial = partial end
+  fs.write_or_fail(out .. "/run.json", json.encode(meta, { pretty = true }) .. "\n")
   local n = 0
   for _ in pairs(seen) do n = n + 1 end
-  io.write(string.format("merged %d shards into %s: %d trials, %d cached replies\n", count, out, n, cached))
+  io.write(string.format("merged %d shards into %s: %d trials, %d cached replies, %d transcripts, %d calls spent (%.4g USD)%s\n",
+    count, out, n, cached, #tlines, spent.calls, spent.cost,
+    #partial > 0 and string.format("; partial: %d shard%s not finished", #partial, #partial == 1 and "" or "s") or ""))
+  for _, l in ipairs(locks) do l:unlock() end
   return 0
 end
 
 return {
   summary = "join the run directories of `tabula run --shard K/N` into one",
-  usage = "OUT SHARD_DIR...",
+  usage = "OUT SHARD_DIR... [--partial]",
+  options = {
+    { "partial", "bool", false, "merge shards that are still running or did not finish their plan (recorded in run.json as merged_partial)" },
+  },
   main = main,
 }

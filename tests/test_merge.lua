@@ -1,0 +1,184 @@
+-- tabula merge refuses what it cannot merge safely (a shard still running or
+-- unfinished, a target holding another run), carries everything a run needs
+-- (transcripts, spending), and never leaves a half-written file in place.
+local t = require "tabula.testing"
+local fs = require "tabula.fs"
+local json = require "tabula.json"
+local records = require "tabula.records"
+local test, T = t.suite()
+
+local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+-- tabula(...) -> exit code, what it printed (stdout and stderr)
+local function tabula(...)
+  local args = {}
+  for i, a in ipairs({ ... }) do args[i] = q(a) end
+  local out = t.sh(q(t.tabula_bin()) .. " " .. table.concat(args, " "))
+  return tonumber(out:match("rc=(%d+)\n$")), out
+end
+
+-- a scenario of 8 trials with records of `pad` bytes; with a marker file
+-- given, its second trial stops the run once with a configuration error (as a
+-- bad key would), leaving the plan unfinished
+local function scenario(dir, pad, marker)
+  local path = dir .. "/pad.lua"
+  fs.write_or_fail(path, string.format([[
+local S = { name = "pad", summary = "8 trials, each a padded record" }
+local played = 0
+function S.plan() local ts = {} for i = 1, 8 do ts[i] = { id = "t" .. i } end return ts end
+function S.play(trial)
+  played = played + 1
+  local marker = %q
+  if marker ~= "" and played == 2 and not io.open(marker) then
+    io.open(marker, "w"):close()
+    return nil, { infra = true, config = true, message = "the key was refused" }
+  end
+  return { trial_id = trial.id, status = "success", reason = "ok", pad = string.rep("x", %d) }
+end
+return S
+]], marker or "", pad or 10))
+  return path
+end
+
+-- shards(dir, scen, n [, extra]) -> the n shard directories, each run
+local function shards(dir, scen, n, extra)
+  local out = {}
+  for k = 1, n do
+    out[k] = dir .. "/s" .. k
+    local args = { "run", scen, "--shard", k .. "/" .. n, "--out", out[k], "--quiet", "--concurrency", "1" }
+    for _, a in ipairs(extra or {}) do args[#args + 1] = a end
+    tabula(table.unpack(args))
+  end
+  return out
+end
+
+local function count(path)
+  local n = 0
+  records.each(path, function() n = n + 1 end)
+  return n
+end
+
+test("a shard whose run lock is held is refused, naming it; --partial merges it and says so in run.json", function()
+  local dir = t.tmpdir()
+  local s = shards(dir, scenario(dir), 2)
+  local lock = assert(fs.lock(s[2] .. "/.lock"))   -- as a run still going would hold it
+  local rc, out = tabula("merge", dir .. "/m", s[1], s[2])
+  t.eq(rc, 2, out)
+  t.contains(out, "shard " .. s[2] .. " is still running (process ")
+  t.eq(fs.kind(dir .. "/m/trials.jsonl"), nil)
+  rc, out = tabula("merge", dir .. "/m", s[1], s[2], "--partial")
+  t.eq(rc, 0, out)
+  t.contains(out, "partial: 1 shard not finished")
+  local meta = json.read_file(dir .. "/m/run.json")
+  t.eq(#meta.merged_partial, 1)
+  t.eq(meta.merged_partial[1].shard, s[2])
+  lock:unlock()
+  t.eq(count(dir .. "/m/trials.jsonl"), 8)
+end)
+
+test("a shard that did not finish its plan is refused, naming it and its count", function()
+  local dir = t.tmpdir()
+  local scen = scenario(dir, 10, dir .. "/died")
+  local s = shards(dir, scen, 2)   -- shard 1 dies at its second trial, shard 2 runs whole
+  t.eq(count(s[1] .. "/trials.jsonl"), 1)
+  local rc, out = tabula("merge", dir .. "/m", s[1], s[2])
+  t.eq(rc, 2, out)
+  t.contains(out, "shard " .. s[1] .. " is unfinished (1 of 4 trials recorded)")
+  t.eq(fs.kind(dir .. "/m/run.json"), nil)
+  -- continued, it merges
+  rc, out = tabula("run", scen, "--shard", "1/2", "--out", s[1], "--quiet")
+  t.eq(rc, 0, out)
+  rc, out = tabula("merge", dir .. "/m", s[1], s[2])
+  t.eq(rc, 0, out)
+  t.eq(count(dir .. "/m/trials.jsonl"), 8)
+  t.eq(json.read_file(dir .. "/m/run.json").merged_partial, nil)
+end)
+
+test("a target holding another run's run.json is refused; the same run's is not", function()
+  local dir = t.tmpdir()
+  local scen = scenario(dir)
+  local s = shards(dir, scen, 2)
+  local other = dir .. "/other"
+  t.eq((tabula("run", scen, "--out", other, "--quiet", "--seed", "7")), 0)
+  fs.mkdir_p(dir .. "/m")
+  fs.write_or_fail(dir .. "/m/run.json", fs.read(other .. "/run.json"))
+  local rc, out = tabula("merge", dir .. "/m", s[1], s[2])
+  t.eq(rc, 2, out)
+  t.contains(out, "merge: " .. dir .. "/m holds another run (")
+  t.eq(json.read_file(dir .. "/m/run.json").options.seed, 7)
+  t.eq(fs.kind(dir .. "/m/trials.jsonl"), nil)
+  -- a run.json of this very run (a merge cut short before its records) is taken over
+  fs.write_or_fail(dir .. "/m/run.json", fs.read(s[1] .. "/run.json"))
+  rc, out = tabula("merge", dir .. "/m", s[1], s[2])
+  t.eq(rc, 0, out)
+end)
+
+test("transcripts are merged: tabula show MERGED TRIAL prints what the shard recorded", function()
+  local dir = t.tmpdir()
+  local s = shards(dir, "scenarios/xiangqibench.lua", 2, { "--limit", "3", "--trials", "2" })
+  local rc, out = tabula("merge", dir .. "/m", s[1], s[2])
+  t.eq(rc, 0, out)
+  local tr = require "tabula.transcripts"
+  local ids = tr.ids(dir .. "/m")
+  t.eq(#ids, 6)
+  for k = 1, 2 do
+    for _, id in ipairs(tr.ids(s[k])) do
+      local rc1, shown = tabula("show", dir .. "/m", id)
+      local rc2, want = tabula("show", s[k], id)
+      t.eq(rc1, 0, shown); t.eq(rc2, 0)
+      t.eq(shown, want)
+    end
+  end
+  -- a text shared by trials of both shards is stored once
+  local shas, n = {}, 0
+  records.each(dir .. "/m/transcripts/texts.jsonl", function(r) t.eq(shas[r.sha], nil, r.sha); shas[r.sha] = true; n = n + 1 end)
+  t.ok(n > 0)
+end)
+
+test("spending is merged: a budget on the merged run counts every shard's calls", function()
+  local mock = require "tests.mock"
+  local server = mock.start({ { reply = "ok", usage = { input = 10, output = 5 } } })
+  local dir = t.tmpdir()
+  fs.write_or_fail(dir .. "/one_call.lua", [[
+local S = { name = "one_call", summary = "each trial asks the model once" }
+function S.plan() local ts = {} for i = 1, 8 do ts[i] = { id = "t" .. i } end return ts end
+function S.play(trial, env)
+  local reply, err = env.agent:reply({ { role = "user", content = "trial " .. trial.id } }, {})
+  if not reply then return nil, err end
+  return { trial_id = trial.id, status = "success", reason = "answered" }
+end
+return S
+]])
+  fs.write_or_fail(dir .. "/models.lua", string.format(
+    [[return { priced = { provider = "openai", model = "m", base_url = %q, optional_key = true, prices = { input = 1000, output = 2000 } } }]],
+    server.url .. "/v1"))
+  local s = shards(dir, dir .. "/one_call.lua", 2, { "--model", "priced", "--models", dir .. "/models.lua", "--max-calls", "100" })
+  server:close()
+  local rc, out = tabula("merge", dir .. "/m", s[1], s[2])
+  t.eq(rc, 0, out)
+  t.contains(out, "8 calls spent (0.16 USD)")
+  local b = require("tabula.budget").new({ ["max-calls"] = 100 }, {}, dir .. "/m")
+  t.eq(b.spent.calls, 8)
+  t.near(b.spent.cost, 0.16, 1e-9)
+  b:close()
+end)
+
+test("a full disk: the merge stops naming the records file, and leaves no torn file in place", function()
+  local dir = t.tmpdir()
+  local mnt = dir .. "/small"
+  fs.mkdir_p(mnt)
+  local mounted = t.sh("mount -t tmpfs -o size=64k tmpfs " .. q(mnt))
+  if not mounted:match("rc=0\n$") then t.skip("cannot mount a small tmpfs to fill (needs root): " .. mounted) end
+  local ok, err = pcall(function()
+    local s = shards(dir, scenario(dir, 40000), 2)   -- 8 records of 40 KB: 320 KB
+    local rc, out = tabula("merge", mnt .. "/m", s[1], s[2])
+    t.eq(rc, 2, out)
+    t.contains(out, "cannot write " .. mnt .. "/m/trials.jsonl: No space left on device")
+    t.eq(fs.kind(mnt .. "/m/trials.jsonl"), nil)
+    t.eq(fs.kind(mnt .. "/m/run.json"), nil)
+  end)
+  t.sh("umount " .. q(mnt))
+  if not ok then error(err, 0) end
+end)
+
+return T
