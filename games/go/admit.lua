@@ -126,7 +126,7 @@ local function card(path, list, opts, tries)
   for k in pairs(by_goal) do ks[#ks + 1] = k end
   table.sort(ks)
   for _, k in ipairs(ks) do lines[#lines + 1] = string.format("| %s | %d |", k, by_goal[k]) end
-  fs.write_atomic(path, table.concat(lines, "\n") .. "\n")
+  fs.write_or_fail(path, table.concat(lines, "\n") .. "\n")
 end
 
 function M.main(args)
@@ -158,7 +158,7 @@ function M.main(args)
     local out = {}
     for i, p in ipairs(list) do out[i] = json.canonical(p) end
     local text = table.concat(out, "\n") .. "\n"
-    if opts.out then fs.write_atomic(opts.out, text) else io.write(text) end
+    if opts.out then fs.write_or_fail(opts.out, text) else io.write(text) end
     if opts.card then card(opts.card, list, opts, tries) end
     io.stderr:write(string.format("%d problems from %d candidates\n", #list, tries))
     return #list == opts.generate and 0 or 1

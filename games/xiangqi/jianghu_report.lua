@@ -83,8 +83,8 @@ function M.write(dir)
   local meta = json.read_file(dir .. "/run.json")
   local recs = records.read(dir .. "/trials.jsonl", { skip_bad = true })
   local sm = M.compute(recs)
-  fs.write_atomic(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
-  fs.write_atomic(dir .. "/report.md", M.markdown(sm, meta))
+  fs.write_or_fail(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
+  fs.write_or_fail(dir .. "/report.md", M.markdown(sm, meta))
   return M.console(sm)
 end
 

@@ -359,8 +359,8 @@ function M.write(dir)
   local errors = records.each_final(dir .. "/trials.jsonl", function(r) acc:add(r) end,
     { skip_bad = true, keys = M.FIELDS })
   local sm = acc:finish(errors)
-  fs.write_atomic(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
-  fs.write_atomic(dir .. "/report.md", M.markdown(sm))
+  fs.write_or_fail(dir .. "/summary.json", json.encode(sm, { pretty = true }) .. "\n")
+  fs.write_or_fail(dir .. "/report.md", M.markdown(sm))
   return sm
 end
 
