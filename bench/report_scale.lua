@@ -43,7 +43,8 @@ if mode == "make" then
     local line = lines[(i - 1) % #lines + 1]
     local rec = line:gsub('"TRIAL"', string.format('"t%07d"', i), 1):gsub('"CASE"', string.format('"c%04d"', i % 500), 1)
     f:write(rec, "\n")
-    idx:write(json.canonical({ id = string.format("t%07d", i), s = "success", b = offset, e = offset + #rec + 1 }), "\n")
+    idx:write(json.canonical({ id = string.format("t%07d", i), s = "success", b = offset, n = #rec,
+      h = require("tabula.c.json").checksum(rec) }), "\n")
     offset = offset + #rec + 1
   end
   f:close()

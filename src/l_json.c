@@ -340,15 +340,23 @@ typedef struct {
     int has_last;
 } lines_reader;
 
-/* checksum(bytes) -> FNV-1a (64 bits) of the bytes, as 16 hex digits: the
- * checksum a record index keeps of each line (without its newline) */
-static void fnv1a64_hex(const char *s, size_t n, char hex[17])
+/* checksum(bytes) -> 16 hex digits: the checksum a record index keeps of each
+ * line (without its newline). FNV-1a's 64-bit offset basis and prime, applied
+ * to each 8-byte little-endian word (eight times fewer steps than byte by byte),
+ * then to each remaining byte, then h ^ (h >> 29). Each step is a bijection of
+ * h, so any one changed word always changes the checksum. */
+static void line_checksum(const char *s, size_t n, char hex[17])
 {
+    const uint64_t prime = 0x100000001b3u;
+    const unsigned char *p = (const unsigned char *)s;
     uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3u;
+    for (; n >= 8; n -= 8, p += 8) {
+        uint64_t w = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+                     (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+        h = (h ^ w) * prime;
     }
+    for (; n > 0; n--, p++) h = (h ^ *p) * prime;
+    h ^= h >> 29;
     for (int i = 15; i >= 0; i--, h >>= 4) hex[i] = "0123456789abcdef"[h & 15];
     hex[16] = 0;
 }
@@ -358,7 +366,7 @@ static int l_checksum(lua_State *L)
     size_t n;
     const char *s = luaL_checklstring(L, 1, &n);
     char hex[17];
-    fnv1a64_hex(s, n, hex);
+    line_checksum(s, n, hex);
     lua_pushstring(L, hex);
     return 1;
 }
@@ -469,7 +477,7 @@ static int l_lines_next(lua_State *L)
         lua_pushinteger(L, (lua_Integer)n - 1);
         if (!checksum) return 5;
         char hex[17];
-        fnv1a64_hex(line, n - 1, hex);
+        line_checksum(line, n - 1, hex);
         lua_pushstring(L, hex);
         return 6;
     }
