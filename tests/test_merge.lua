@@ -94,6 +94,19 @@ test("a shard that did not finish its plan is refused, naming it and its count",
   t.eq(json.read_file(dir .. "/m/run.json").merged_partial, nil)
 end)
 
+test("a damaged line in a shard is named by the merge, which refuses the shard as unfinished", function()
+  local dir = t.tmpdir()
+  local s = shards(dir, scenario(dir), 2)
+  local path = s[2] .. "/trials.jsonl"
+  local text = fs.read(path)
+  local second = text:find("\n", 1, true) + 1
+  fs.write_or_fail(path, text:sub(1, second - 1) .. "[" .. text:sub(second + 1))   -- same length
+  local rc, out = tabula("merge", dir .. "/m", s[1], s[2])
+  t.eq(rc, 2, out)
+  t.contains(out, path .. ": 1 damaged line skipped, at line 2 (")
+  t.contains(out, "shard " .. s[2] .. " is unfinished (3 of 4 trials recorded)")
+end)
+
 test("a target holding another run's run.json is refused; the same run's is not", function()
   local dir = t.tmpdir()
   local scen = scenario(dir)
