@@ -33,16 +33,24 @@ end
 -- the line decoded (with opts.keys, opts.lenient); with opts.ids, a line its
 -- entry vouches for is not decoded (value nil; the entry holds id and status).
 -- info = { torn, torn_bytes, bad = { {line=, error=}... }, stale = why the
--- index was left | nil, unindexed = lines without an entry, entries = what the
--- index should hold (with opts.collect) }
+-- index was left | nil, unindexed = lines without an entry; with opts.collect,
+-- what the index should hold: its first `kept` lines as they are, then `entries` }
 local function walk(path, fn, opts)
-  local info = { torn = false, torn_bytes = 0, bad = {}, unindexed = 0 }
+  local info = { torn = false, torn_bytes = 0, bad = {}, unindexed = 0, kept = 0 }
   local reader = cjson.lines(path)
   if not reader then return info end
   local idx = opts.index ~= false and cjson.lines(path .. ".idx") or nil
   local entry   -- the next entry not yet matched to a line
+  -- with opts.collect: entries are held only from the first line the index does
+  -- not vouch for (until then the index's own lines are kept: info.kept)
+  local collecting = opts.collect and not idx
+  local collect = opts.collect and {} or nil
+  local function keep(e)
+    if collecting then collect[#collect + 1] = e elseif collect then info.kept = info.kept + 1 end
+  end
   local function stale(why)
     info.stale = info.stale or why
+    collecting = collect ~= nil
     if idx then idx:close(); idx = nil end
     entry = nil
   end
@@ -54,7 +62,6 @@ local function walk(path, fn, opts)
     else entry = e end
   end
   if idx then advance() end
-  local collect = opts.collect and {} or nil
   local line_opts = { decode = not opts.ids, checksum = idx ~= nil or collect ~= nil, keys = opts.keys, lenient = opts.lenient }
   local id_keys = { keys = { "trial_id", "status" } }
   while true do
@@ -76,7 +83,7 @@ local function walk(path, fn, opts)
           -- the record its entry names, changed: damaged (its entry is kept, so it stays so)
           info.bad[#info.bad + 1] = { line = lineno, changed = true, error = string.format(
             "its bytes changed after it was written: checksum mismatch with its index entry (trial %s)", tostring(e.id)) }
-          if collect then collect[#collect + 1] = e end
+          keep(e)
           if e.n == len then advance() else stale(string.format("line %d changed length", lineno)) end
           goto continue
         end
@@ -85,6 +92,7 @@ local function walk(path, fn, opts)
     end
     if not vouch then
       info.unindexed = info.unindexed + 1
+      collecting = collect ~= nil
       if opts.ids then
         local r, err = reader:decode(id_keys)
         if r ~= nil then kind, v = "record", r else kind, v = "bad", err end
@@ -92,12 +100,11 @@ local function walk(path, fn, opts)
     end
     if kind == "bad" then
       info.bad[#info.bad + 1] = { line = lineno, error = v }
+      if vouch then keep(vouch) end
     else
-      if collect then
-        if vouch then collect[#collect + 1] = vouch
-        elseif type(v) == "table" and v.trial_id ~= nil then
-          collect[#collect + 1] = { id = v.trial_id, s = v.status, b = offset, n = len, h = sum }
-        end
+      if vouch then keep(vouch)
+      elseif collect and type(v) == "table" and v.trial_id ~= nil then
+        keep({ id = v.trial_id, s = v.status, b = offset, n = len, h = sum })
       end
       fn(v, lineno, vouch, opts.text and reader:text() or nil)
     end
@@ -290,7 +297,13 @@ function M.each_id(path, fn, opts)
   local rebuilt = false
   if opts.rebuild and (info.stale or info.unindexed > 0) then
     local lines = {}
-    for i, e in ipairs(info.entries) do lines[i] = json.canonical(e) .. "\n" end
+    local old = info.kept > 0 and cjson.lines(path .. ".idx")
+    for i = 1, info.kept do
+      old:next({ decode = false })
+      lines[i] = old:text() .. "\n"
+    end
+    if old then old:close() end
+    for _, e in ipairs(info.entries) do lines[#lines + 1] = json.canonical(e) .. "\n" end
     fs.write_or_fail(path .. ".idx", table.concat(lines))
     rebuilt = true
   end
