@@ -12,8 +12,9 @@ local M = {}
 
 -- The index: a writer with {index = true} appends to PATH.idx, after each
 -- record is on disk, one entry { id = trial_id, s = status, b = the byte offset
--- of its line, n = its length (without the newline), h = its checksum } (the
--- checksum is FNV-1a over 64 bits, as 16 hex digits: tabula.c.json.checksum).
+-- of its line, n = its length (without the newline), h = its checksum } (64
+-- bits, 16 hex digits: FNV-1a's constants stepped over the line's 8-byte words;
+-- tabula.c.json.checksum).
 -- Readers check every line that has an entry against it: a line whose bytes
 -- no longer match (the same length and another checksum, or the same trial
 -- and another length) is a damaged record, skipped and named with its line.
