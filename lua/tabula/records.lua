@@ -124,9 +124,10 @@ end
 
 local reported = {}   -- what this process has said about its files (once each)
 
-local function say(line)
-  if reported[line] then return end
-  reported[line] = true
+-- say(key, line): line on stderr, unless this process said it already (by key)
+local function say(key, line)
+  if reported[key] then return end
+  reported[key] = true
   io.stderr:write(line, "\n")
 end
 
@@ -136,26 +137,27 @@ end
 function M.report(path, info, consequence)
   local bad = info.bad
   if #bad > 0 then
-    say(string.format("warning: %s: %d damaged line%s skipped, %s line %d (%s)%s", path, #bad, #bad == 1 and "" or "s",
-      #bad == 1 and "at" or "the first at", bad[1].line, bad[1].error, consequence and ("; " .. consequence) or ""))
+    say(string.format("%s\0bad\0%d\0%d", path, #bad, bad[1].line),
+      string.format("warning: %s: %d damaged line%s skipped, %s line %d (%s)%s", path, #bad, #bad == 1 and "" or "s",
+        #bad == 1 and "at" or "the first at", bad[1].line, bad[1].error, consequence and ("; " .. consequence) or ""))
   end
   if info.torn then
-    say(string.format("note: %s ends in a torn line (%d bytes, from an interrupted write); it is left out%s", path,
+    say(path .. "\0torn", string.format("note: %s ends in a torn line (%d bytes, from an interrupted write); it is left out%s", path,
       info.torn_bytes, consequence and ("; " .. consequence) or ""))
   end
 end
 
 local function stale_note(path, info, rebuilt)
   if info.stale then
-    say(string.format("note: %s.idx does not match %s (%s); %s", path, path, info.stale,
+    say(path .. "\0stale", string.format("note: %s.idx does not match %s (%s); %s", path, path, info.stale,
       rebuilt and "rebuilt it from the records" or "the records are read without it"))
   end
 end
 
--- each(path, fn [, {lenient=true, skip_bad=true, keys={...}, quiet=true, text=true}]) -> info: calls
--- fn(record, lineno [, text: the line as it is in the file, with text]) for every whole line, reading one line at a time (memory
--- does not grow with the file), each line checked against PATH.idx when there
--- is one (see above). With keys, records hold only those top-level fields.
+-- each(path, fn [, {lenient=true, skip_bad=true, keys={...}, quiet=true, text=true}])
+-- -> info: calls fn(record, lineno [, text: the line as it is in the file]) for
+-- every whole line, reading one line at a time (memory does not grow with the
+-- file), each line checked against PATH.idx when there is one (see above). With keys, records hold only those top-level fields.
 -- info = { torn = bool, torn_bytes = n, bad = { {line=, error=}... } }. A damaged
 -- line is an error naming the file and line, or with skip_bad is skipped and
 -- reported (M.report; quiet leaves that to the caller). A missing file reads as no records.
