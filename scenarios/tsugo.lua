@@ -426,7 +426,7 @@ function S.play(trial, env)
     local turns = 0
     local cl, cerr = closed_loop.run({ q = q, first = chosen, frame = frame, P = env.prompts, gnugo = env.gnugo, seed = trial.seed,
       say = function(turn_text, position)
-        conv[#conv + 1] = { role = "assistant", content = reply.text }
+        conv[#conv + 1] = agent.assistant(reply)
         conv[#conv + 1] = { role = "user", content = turn_text }
         turns = turns + 1
         local here = {}

@@ -380,7 +380,7 @@ function Trial:play()
       if reply.cached then rec.cached_calls = rec.cached_calls + 1 end
       for k in pairs(rec.usage) do rec.usage[k] = rec.usage[k] + ((reply.usage or {})[k] or 0) end
       rec.cost = rec.cost + (reply.cost or 0)
-      conv[#conv + 1] = { role = "assistant", content = reply.text }
+      conv[#conv + 1] = require("tabula.agent").assistant(reply)   -- the text and the provider's reasoning turn
       local action = { turn = self.turn, ply = self.board:ply(), model_text = reply.text, reasoning = reply.reasoning,
         usage = reply.usage, cost = reply.cost, cached = reply.cached, finish = reply.finish }
       table.insert(rec.actions, action)

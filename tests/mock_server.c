@@ -1,13 +1,22 @@
 /* mock_server.c — a model server for tests: listens on loopback and answers in
- * the wire formats of the OpenAI chat completions, Anthropic Messages and
- * Google Gemini generateContent APIs (plain and streaming), from a script.
+ * the wire formats of the OpenAI Responses and chat completions, Anthropic
+ * Messages and Google Gemini generateContent APIs (plain and streaming), from
+ * a script. It refuses, with a 400 in the service's words, what the service
+ * refuses for the model named in the request (mock_families.c): thinking modes
+ * and sampling parameters a family does not take, and reasoning carried wrongly
+ * (a changed signature or encrypted item, a reasoned turn sent back without
+ * it). Reasoning comes back signed: Anthropic thinking blocks with a signature
+ * (the thinking text empty unless display "summarized" is asked of an
+ * adaptive model), Responses reasoning items (summary when asked, encrypted
+ * content when included), Gemini thought parts (with includeThoughts) and a
+ * thoughtSignature on the answer's part.
  *
  *   mock_server [--port N] [--script FILE] [--delay-ms N]
  * prints "listening on PORT" once ready. The script is JSONL; each line a rule,
  * tried in order, the first that applies answers:
  *   {"match": "text in the last user message", "times": 1,
  *    "reply": "...", "reasoning": "...", "finish": "stop",
- *    "usage": {"input": 10, "cached": 2, "output": 5, "reasoning": 3},
+ *    "usage": {"input": 10, "cached": 2, "cache_write": 4, "output": 5, "reasoning": 3},
  *    "fault": "429|500|503|400|401|403|404|drop|malformed|sse_cut|bad_bytes|error200|
  *             null_content|number_content|trickle|big", "retry_after": 1,
  *    "delay_ms": 100, "echo_auth": true}
@@ -35,10 +44,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mock_families.h"
+
 typedef struct {
     char *match, *reply, *reasoning, *finish, *fault;
     int times, used, retry_after, delay_ms, echo_auth;
     int u_input, u_cached, u_output, u_reasoning;   /* -1: computed */
+    int u_cache_write;
 } rule;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -106,6 +118,7 @@ static int load_rules(const char *text)
         const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, "usage");
         r->u_input = getint(u, "input", -1);
         r->u_cached = getint(u, "cached", 0);
+        r->u_cache_write = getint(u, "cache_write", 0);
         r->u_output = getint(u, "output", -1);
         r->u_reasoning = getint(u, "reasoning", -1);
         cJSON_Delete(o);
@@ -146,12 +159,10 @@ static int respond(int fd, int status, const char *ctype, const char *extra, con
 
 /* ---- what the request asked ---- */
 
-typedef enum { P_OPENAI, P_ANTHROPIC, P_GEMINI, P_OTHER } provider;
-
 /* the text of the last user message, in each provider's shape */
 static char *last_user_text(provider pv, const cJSON *req)
 {
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(req, pv == P_GEMINI ? "contents" : "messages");
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(req, pv == P_GEMINI ? "contents" : pv == P_RESPONSES ? "input" : "messages");
     const cJSON *last = NULL, *m;
     cJSON_ArrayForEach(m, list) {
         const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
@@ -217,7 +228,14 @@ static char *error_body(provider pv, int status, const char *msg)
     return s;
 }
 
-typedef struct { const char *text, *reasoning, *finish; int in, cached, out, rsn; } answer;
+typedef struct {
+    const char *text, *reasoning, *finish;
+    int in, cached, out, rsn, cache_write;
+    int show_thinking;            /* Anthropic: the thinking text is returned (else empty, still signed) */
+    int summary, encrypted;       /* Responses: reasoning summary asked; encrypted content included */
+    int thoughts;                 /* Gemini: includeThoughts */
+    char sig[24], rs_id[24], enc[24];
+} answer;
 
 static void add_openai_usage(cJSON *o, const answer *a)
 {
@@ -237,6 +255,48 @@ static void add_gemini_usage(cJSON *o, const answer *a)
     cJSON_AddNumberToObject(u, "candidatesTokenCount", a->out - a->rsn);
     cJSON_AddNumberToObject(u, "thoughtsTokenCount", a->rsn);
     cJSON_AddNumberToObject(u, "totalTokenCount", a->in + a->out);
+}
+
+static void add_responses_usage(cJSON *o, const answer *a)
+{
+    cJSON *u = cJSON_AddObjectToObject(o, "usage");
+    cJSON_AddNumberToObject(u, "input_tokens", a->in);
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "input_tokens_details"), "cached_tokens", a->cached);
+    cJSON_AddNumberToObject(u, "output_tokens", a->out);
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(u, "output_tokens_details"), "reasoning_tokens", a->rsn);
+    cJSON_AddNumberToObject(u, "total_tokens", a->in + a->out);
+}
+
+/* a Responses reasoning item: its summary when asked, its encrypted content when included */
+static cJSON *reasoning_item(const answer *a)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "type", "reasoning");
+    cJSON_AddStringToObject(r, "id", a->rs_id);
+    cJSON *sum = cJSON_AddArrayToObject(r, "summary");
+    if (a->summary) {
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddStringToObject(t, "type", "summary_text");
+        cJSON_AddStringToObject(t, "text", a->reasoning);
+        cJSON_AddItemToArray(sum, t);
+    }
+    if (a->encrypted) cJSON_AddStringToObject(r, "encrypted_content", a->enc);
+    return r;
+}
+
+static cJSON *message_item(const char *text)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "type", "message");
+    cJSON_AddStringToObject(m, "id", "msg_mock");
+    cJSON_AddStringToObject(m, "status", "completed");
+    cJSON_AddStringToObject(m, "role", "assistant");
+    cJSON *c = cJSON_AddArrayToObject(m, "content"), *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "type", "output_text");
+    cJSON_AddStringToObject(t, "text", text);
+    cJSON_AddArrayToObject(t, "annotations");
+    cJSON_AddItemToArray(c, t);
+    return m;
 }
 
 static char *full_body(provider pv, const char *model, const answer *a)
@@ -265,8 +325,8 @@ static char *full_body(provider pv, const char *model, const answer *a)
         if (a->reasoning) {
             cJSON *t = cJSON_CreateObject();
             cJSON_AddStringToObject(t, "type", "thinking");
-            cJSON_AddStringToObject(t, "thinking", a->reasoning);
-            cJSON_AddStringToObject(t, "signature", "mock-signature");
+            cJSON_AddStringToObject(t, "thinking", a->show_thinking ? a->reasoning : "");
+            cJSON_AddStringToObject(t, "signature", a->sig);
             cJSON_AddItemToArray(content, t);
         }
         cJSON *t = cJSON_CreateObject();
@@ -275,16 +335,27 @@ static char *full_body(provider pv, const char *model, const answer *a)
         cJSON_AddItemToArray(content, t);
         cJSON_AddStringToObject(o, "stop_reason", strcmp(a->finish, "length") == 0 ? "max_tokens" : "end_turn");
         cJSON *u = cJSON_AddObjectToObject(o, "usage");
-        cJSON_AddNumberToObject(u, "input_tokens", a->in - a->cached);
+        cJSON_AddNumberToObject(u, "input_tokens", a->in - a->cached - a->cache_write);
         cJSON_AddNumberToObject(u, "cache_read_input_tokens", a->cached);
-        cJSON_AddNumberToObject(u, "cache_creation_input_tokens", 0);
+        cJSON_AddNumberToObject(u, "cache_creation_input_tokens", a->cache_write);
         cJSON_AddNumberToObject(u, "output_tokens", a->out);
+    } else if (pv == P_RESPONSES) {
+        cJSON_AddStringToObject(o, "id", "resp_mock");
+        cJSON_AddStringToObject(o, "object", "response");
+        cJSON_AddStringToObject(o, "model", model);
+        cJSON_AddStringToObject(o, "status", strcmp(a->finish, "length") == 0 ? "incomplete" : "completed");
+        if (strcmp(a->finish, "length") == 0)
+            cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "incomplete_details"), "reason", "max_output_tokens");
+        cJSON *output = cJSON_AddArrayToObject(o, "output");
+        if (a->reasoning) cJSON_AddItemToArray(output, reasoning_item(a));
+        cJSON_AddItemToArray(output, message_item(a->text));
+        add_responses_usage(o, a);
     } else {
         cJSON *cands = cJSON_AddArrayToObject(o, "candidates"), *c = cJSON_CreateObject();
         cJSON *content = cJSON_AddObjectToObject(c, "content");
         cJSON_AddStringToObject(content, "role", "model");
         cJSON *parts = cJSON_AddArrayToObject(content, "parts");
-        if (a->reasoning) {
+        if (a->reasoning && a->thoughts) {
             cJSON *p = cJSON_CreateObject();
             cJSON_AddStringToObject(p, "text", a->reasoning);
             cJSON_AddTrueToObject(p, "thought");
@@ -292,6 +363,7 @@ static char *full_body(provider pv, const char *model, const answer *a)
         }
         cJSON *p = cJSON_CreateObject();
         cJSON_AddStringToObject(p, "text", a->text);
+        if (a->reasoning) cJSON_AddStringToObject(p, "thoughtSignature", a->sig);
         cJSON_AddItemToArray(parts, p);
         cJSON_AddStringToObject(c, "finishReason", strcmp(a->finish, "length") == 0 ? "MAX_TOKENS" : "STOP");
         cJSON_AddItemToArray(cands, c);
@@ -323,11 +395,63 @@ static size_t piece_len(const char *s)
     return k;
 }
 
+/* a Responses event: {"type": type, extra...} */
+static int rsse(int fd, const char *type, cJSON *o)
+{
+    cJSON_AddStringToObject(o, "type", type);
+    return sse(fd, type, o);
+}
+
+/* the Responses API's events: output items added and done, text and summary
+ * deltas, and the whole response in response.completed (or .incomplete) */
+static void stream_responses(int fd, const char *model, const answer *a, int cut)
+{
+    int events = 0, index = 0;
+    cJSON *o = cJSON_CreateObject(), *r = cJSON_AddObjectToObject(o, "response");
+    cJSON_AddStringToObject(r, "id", "resp_mock");
+    cJSON_AddStringToObject(r, "status", "in_progress");
+    rsse(fd, "response.created", o);
+    for (int k = 0; k < 2; k++) {
+        const char *s = k == 0 ? (a->reasoning && a->summary ? a->reasoning : NULL) : a->text;
+        if (k == 0 && !a->reasoning) continue;
+        o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "output_index", index);
+        cJSON_AddItemToObject(o, "item", k == 0 ? reasoning_item(a) : message_item(""));
+        rsse(fd, "response.output_item.added", o);
+        while (s && *s) {
+            size_t n = piece_len(s);
+            char piece[64];
+            snprintf(piece, sizeof piece, "%.*s", (int)n, s);
+            s += n;
+            o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "output_index", index);
+            cJSON_AddStringToObject(o, "delta", piece);
+            rsse(fd, k == 0 ? "response.reasoning_summary_text.delta" : "response.output_text.delta", o);
+            if (cut && ++events >= 3) return;      /* the stream stops here, unfinished */
+        }
+        o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "output_index", index);
+        cJSON_AddItemToObject(o, "item", k == 0 ? reasoning_item(a) : message_item(a->text));
+        rsse(fd, "response.output_item.done", o);
+        index++;
+    }
+    if (cut) return;
+    char *full = full_body(P_RESPONSES, model, a);
+    o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "response", cJSON_Parse(full));
+    free(full);
+    rsse(fd, strcmp(a->finish, "length") == 0 ? "response.incomplete" : "response.completed", o);
+}
+
 static void stream_body(int fd, provider pv, const char *model, const answer *a, int cut)
 {
     const char *head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
     send_all(fd, head, strlen(head));
-    const char *parts[2] = {a->reasoning, a->text};
+    if (pv == P_RESPONSES) { stream_responses(fd, model, a, cut); return; }
+    const char *shown = a->reasoning;
+    if (pv == P_ANTHROPIC && a->reasoning && !a->show_thinking) shown = "";
+    if (pv == P_GEMINI && !a->thoughts) shown = NULL;
+    const char *parts[2] = {shown, a->text};
     int events = 0;
     if (pv == P_ANTHROPIC) {
         cJSON *o = cJSON_CreateObject(), *m = cJSON_AddObjectToObject(o, "message");
@@ -335,8 +459,9 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         cJSON_AddStringToObject(m, "id", "msg_mock");
         cJSON_AddStringToObject(m, "model", model);
         cJSON *u = cJSON_AddObjectToObject(m, "usage");
-        cJSON_AddNumberToObject(u, "input_tokens", a->in - a->cached);
+        cJSON_AddNumberToObject(u, "input_tokens", a->in - a->cached - a->cache_write);
         cJSON_AddNumberToObject(u, "cache_read_input_tokens", a->cached);
+        cJSON_AddNumberToObject(u, "cache_creation_input_tokens", a->cache_write);
         cJSON_AddNumberToObject(u, "output_tokens", 1);
         sse(fd, "message_start", o);
     }
@@ -379,6 +504,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
                 cJSON *p = cJSON_CreateObject();
                 cJSON_AddStringToObject(p, "text", piece);
                 if (k == 0) cJSON_AddTrueToObject(p, "thought");
+                if (k == 1 && !*s && a->reasoning) cJSON_AddStringToObject(p, "thoughtSignature", a->sig);
                 cJSON *parr = cJSON_CreateArray();
                 cJSON_AddItemToArray(parr, p);
                 cJSON *content = cJSON_AddObjectToObject(c, "content");
@@ -388,6 +514,15 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
                 sse(fd, NULL, o);
             }
             if (cut && ++events >= 3) return;      /* the stream stops here, unfinished */
+        }
+        if (pv == P_ANTHROPIC && k == 0) {
+            cJSON *o = cJSON_CreateObject(), *d;
+            cJSON_AddStringToObject(o, "type", "content_block_delta");
+            cJSON_AddNumberToObject(o, "index", k);
+            d = cJSON_AddObjectToObject(o, "delta");
+            cJSON_AddStringToObject(d, "type", "signature_delta");
+            cJSON_AddStringToObject(d, "signature", a->sig);
+            sse(fd, "content_block_delta", o);
         }
         if (pv == P_ANTHROPIC) {
             cJSON *o = cJSON_CreateObject();
@@ -474,11 +609,13 @@ static int handle(int fd, const char *method, const char *path, const char *head
         log_len = 0;
         if (req_log) req_log[0] = 0;
         for (int i = 0; i < nrules; i++) rules[i].used = 0;
+        mf_reset();
         int bad = strcmp(path, "/_script") == 0 && load_rules(body) != 0;
         pthread_mutex_unlock(&mu);
         return respond(fd, bad ? 400 : 200, "application/json", NULL, bad ? "{\"error\":\"bad script\"}" : "{}") == 0;
     }
     provider pv = strstr(path, "/chat/completions") ? P_OPENAI : strstr(path, "/messages") ? P_ANTHROPIC :
+                  strstr(path, "/responses") ? P_RESPONSES :
                   strstr(path, ":generateContent") || strstr(path, ":streamGenerateContent") ? P_GEMINI : P_OTHER;
     if (pv == P_OTHER) return respond(fd, 404, "application/json", NULL, "{\"error\":\"no such endpoint\"}") == 0;
     cJSON *req = cJSON_Parse(body);
@@ -517,13 +654,51 @@ static int handle(int fd, const char *method, const char *path, const char *head
     int keep = 1;
     const char *fault = found ? chosen.fault : NULL;
     int stream = wants_stream(pv, req, path);
-    answer a = {found && chosen.reply ? chosen.reply : "ok", found ? chosen.reasoning : NULL,
-                found && chosen.finish ? chosen.finish : "stop", 0, 0, 0, 0};
+    answer a;
+    memset(&a, 0, sizeof a);
+    a.text = found && chosen.reply ? chosen.reply : "ok";
+    a.reasoning = found ? chosen.reasoning : NULL;
+    a.finish = found && chosen.finish ? chosen.finish : "stop";
+    a.cache_write = found ? chosen.u_cache_write : 0;
+    int named = mf_reasoning_model(pv, model);    /* a named family: reasoning only as the service gives it */
+    char *refused = mf_refuse(pv, model, req);
+    if (a.reasoning) {
+        const cJSON *th = cJSON_GetObjectItemCaseSensitive(req, "thinking");
+        const cJSON *tt = cJSON_GetObjectItemCaseSensitive(th, "type"), *disp = cJSON_GetObjectItemCaseSensitive(th, "display");
+        const cJSON *rs = cJSON_GetObjectItemCaseSensitive(req, "reasoning");
+        const cJSON *tc = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(req, "generationConfig"), "thinkingConfig");
+        int thinking = cJSON_IsString(tt) && strcmp(tt->valuestring, "disabled") != 0;
+        if (pv == P_ANTHROPIC && named && !thinking) a.reasoning = NULL;   /* no thinking asked: none given */
+        a.show_thinking = !(cJSON_IsString(tt) && strcmp(tt->valuestring, "adaptive") == 0) ||
+                          (cJSON_IsString(disp) && strcmp(disp->valuestring, "summarized") == 0);
+        a.summary = !named || cJSON_GetObjectItemCaseSensitive(rs, "summary") != NULL;
+        a.thoughts = !named || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tc, "includeThoughts"));
+        const cJSON *inc, *incl = cJSON_GetObjectItemCaseSensitive(req, "include");
+        cJSON_ArrayForEach(inc, incl)
+            if (cJSON_IsString(inc) && strcmp(inc->valuestring, "reasoning.encrypted_content") == 0) a.encrypted = 1;
+    }
+    if (a.reasoning) {
+        mf_sign(pv == P_GEMINI ? a.text : a.reasoning, a.sig);
+        size_t n = strlen(a.text) + strlen(a.reasoning) + 2;
+        char *both = malloc(n);
+        snprintf(both, n, "%s\n%s", a.text, a.reasoning);
+        char h[24];
+        mf_sign(both, h);
+        free(both);
+        snprintf(a.rs_id, sizeof a.rs_id, "rs_%s", h + 4);
+        mf_sign(a.rs_id, a.enc);
+        if (named && !refused && (pv != P_RESPONSES || a.encrypted))
+            mf_issue(pv, a.text, pv == P_RESPONSES ? a.rs_id : a.sig);
+    }
     a.in = found && chosen.u_input >= 0 ? chosen.u_input : (int)(strlen(body) / 4) + 1;
     a.cached = found ? chosen.u_cached : 0;
     a.rsn = found && chosen.u_reasoning >= 0 ? chosen.u_reasoning : (a.reasoning ? (int)strlen(a.reasoning) / 4 + 1 : 0);
     a.out = found && chosen.u_output >= 0 ? chosen.u_output : (int)strlen(a.text) / 4 + 1 + a.rsn;
-    if (fault && (!strcmp(fault, "429") || !strcmp(fault, "500") || !strcmp(fault, "503") || !strcmp(fault, "400") ||
+    if (refused) {
+        char *e = error_body(pv, 400, refused);
+        keep = respond(fd, 400, "application/json", NULL, e) == 0;
+        free(e);
+    } else if (fault && (!strcmp(fault, "429") || !strcmp(fault, "500") || !strcmp(fault, "503") || !strcmp(fault, "400") ||
                   !strcmp(fault, "401") || !strcmp(fault, "403") || !strcmp(fault, "404"))) {
         int status = atoi(fault);
         char extra[64] = "";
@@ -584,6 +759,7 @@ static int handle(int fd, const char *method, const char *path, const char *head
         keep = respond(fd, 200, "application/json", NULL, b) == 0;
         free(b);
     }
+    free(refused);
     free(chosen.reply); free(chosen.reasoning); free(chosen.finish); free(chosen.fault);
     free(user);
     pthread_mutex_lock(&mu);

@@ -122,7 +122,7 @@ local function mock_model(reply)
   local mock = require "tests.mock"
   local s = mock.start({ { reply = reply } })
   local dir = t.tmpdir()
-  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai-chat", model = "m",
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
   return dir, s
 end

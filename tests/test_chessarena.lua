@@ -53,7 +53,7 @@ local function game(replies, opts)
   for i, r in ipairs(replies) do rules[i] = { reply = r, times = 1 } end
   local s = mock.start(rules)
   local dir = t.tmpdir()
-  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai-chat", model = "m",
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
   local player = "m@" .. (opts.mode or "blitz")
   local args = { "--arena", dir .. "/arena", "--players", player .. "," .. (opts.opponent or "random"),
@@ -215,7 +215,7 @@ test("blindfold: one conversation with the model's own replies and the opponent'
   local s = mock.start({ { match = "Your move?", reply = "I open. " .. ans("e2e4"), times = 1 },
     { reply = ans("d2d4") } })
   local dir = t.tmpdir()
-  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai-chat", model = "m",
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
   local ok, err = pcall(t.run_scenario, "scenarios/chessarena.lua", { "--arena", dir .. "/arena", "--players",
     "m@blindfold,random", "--start", "m@blindfold", "--games", "1", "--analysis-depth", "0", "--max-moves", "4",
@@ -297,7 +297,7 @@ test("an arena run killed mid-game replays that game from its start with the cac
   local s = mock.start({ { match = "Moves so far: 0.", reply = ans("e2e4") },
     { match = "Moves so far: 2.", reply = ans("d2d4"), delay_ms = 1500 } })
   local dir = t.tmpdir()
-  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai-chat", model = "m",
     base_url = %q, optional_key = true } }]], s.url .. "/v1"))
   local argv = { t.tabula_bin(), "run", t.root() .. "/scenarios/chessarena.lua", "--arena", dir .. "/arena",
     "--players", "m@blitz,random", "--start", "m@blitz", "--games", "1", "--analysis-depth", "0",

@@ -172,7 +172,7 @@ local function run_mock(extra, rules)
   local s = mock.start(rules)
   local dir = t.tmpdir()
   fs.write_atomic(dir .. "/models.lua", string.format([[return { mock = { provider = "%s", model = "m",
-    base_url = %q, optional_key = true, prices = { input = 1, output = 1 } } }]], extra.provider or "openai",
+    base_url = %q, optional_key = true, prices = { input = 1, output = 1 } } }]], extra.provider or "openai-chat",
     s.url .. (extra.provider == "gemini" and "/v1beta" or "/v1")))
   local args = { "--model", "mock", "--models", dir .. "/models.lua", "--data", data_file(), "--ids", "1,2,3,106",
     "--out", dir .. "/run", "--quiet" }
@@ -220,13 +220,16 @@ test("the reference's run defaults: thinking on with 131072 output tokens; --no-
 end)
 
 test("with --vision the image reaches the server in the provider's format", function()
-  for _, provider in ipairs({ "openai", "gemini" }) do
+  for _, provider in ipairs({ "openai", "openai-chat", "gemini" }) do
     local recs, log = run_mock({ provider = provider, args = { "--vision", "--ids", "1", "--image-detail", "high" } },
       { { reply = "<box>C</box>" } })
     t.eq(#recs, 1)
     t.ok(recs[1].image_sha256, "the record names the image")
     local body = log[1].body
     if provider == "openai" then
+      t.contains(body, '"detail":"high"')
+      t.contains(body, '"image_url":"data:image/png;base64,iVBORw0KGgo')
+    elseif provider == "openai-chat" then
       t.contains(body, '"detail":"high"')
       t.contains(body, '"url":"data:image/png;base64,iVBORw0KGgo')
     else

@@ -10,6 +10,7 @@ local test, T = t.suite()
 
 local PROVIDERS = {
   openai = { base = "/v1" },
+  ["openai-chat"] = { base = "/v1" },
   anthropic = { base = "/v1" },
   gemini = { base = "/v1beta" },
 }
@@ -77,13 +78,13 @@ end
 
 test("a persistent failure becomes an infrastructure error naming model and URL", function()
   local s = mock.start({ { fault = "503" } })
-  local a = agent.new(cfg_for("openai", s), fast())
+  local a = agent.new(cfg_for("openai-chat", s), fast())
   local r, err = a:reply(conv)
   t.eq(r, nil)
   t.eq(err.infra, true)
   t.eq(err.status, 503)
   t.eq(err.attempts, 3)
-  t.contains(err.message, "model mock-openai at " .. s.url .. "/v1/chat/completions: HTTP 503: mock fault 503")
+  t.contains(err.message, "model mock-openai-chat at " .. s.url .. "/v1/chat/completions: HTTP 503: mock fault 503")
   t.eq(s:requests(), 3)
   s:close()
 end)
@@ -134,7 +135,8 @@ test("images reach the server in each provider's format", function()
   local withimg = { { role = "user", content = { { type = "text", text = "Which option?" },
     { type = "image", data = png, detail = "high" } } } }
   local expect = {
-    openai = '"url":"data:image/png;base64,' .. b64 .. '"',
+    openai = '"image_url":"data:image/png;base64,' .. b64 .. '"',
+    ["openai-chat"] = '"url":"data:image/png;base64,' .. b64 .. '"',
     anthropic = '"source":{"data":"' .. b64 .. '","media_type":"image/png","type":"base64"}',
     gemini = '"inline_data":{"data":"' .. b64 .. '","mime_type":"image/png"}',
   }
@@ -152,7 +154,7 @@ test("model names: short forms, local servers, models files, built-ins, errors",
   local c = models.resolve("openai:gpt-5.5")
   t.eq({ c.provider, c.model, c.key_env }, { "openai", "gpt-5.5", "OPENAI_API_KEY" })
   c = models.resolve("local:http://127.0.0.1:8000/v1:qwen3-8b")
-  t.eq({ c.provider, c.base_url, c.model }, { "openai", "http://127.0.0.1:8000/v1", "qwen3-8b" })
+  t.eq({ c.provider, c.base_url, c.model }, { "openai-chat", "http://127.0.0.1:8000/v1", "qwen3-8b" })
   t.eq(models.resolve("replay:x.jsonl").file, "x.jsonl")
   t.eq(models.resolve("random").player, "random")
   t.contains(t.raises(function() models.resolve("foo:bar") end), "unknown model 'foo:bar'")

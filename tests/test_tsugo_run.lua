@@ -219,7 +219,7 @@ test("mock server, visual modalities: the PNG arrives in the OpenAI, Anthropic a
     t.eq(#recs, 2)
     t.ok(recs[1].image_sha256)
     local body = log[1].body
-    if provider == "openai" then t.contains(body, '"url":"data:image/png;base64,iVBORw0KGgo')
+    if provider == "openai" then t.contains(body, '"image_url":"data:image/png;base64,iVBORw0KGgo')
     elseif provider == "anthropic" then t.contains(body, '"media_type":"image/png"'); t.contains(body, '"data":"iVBORw0KGgo')
     else t.contains(body, '"inline_data":{"data":"iVBORw0KGgo') end
   end

@@ -3,8 +3,19 @@
 --
 --   local a = agent.new(cfg, { cache_dir = run .. "/cache", no_cache = false })
 --   local reply, err = a:reply(conversation, ctx)
---   reply = { text, reasoning, finish, usage = {input, cached, output, reasoning}, cost,
---             cached (replayed from the cache), attempts, seconds }
+--   reply = { text, reasoning, finish, usage = {input, cached, cache_write, output, reasoning}, cost,
+--             cached (replayed from the cache), attempts, seconds, turn }
+--   conversation[#conversation + 1] = agent.assistant(reply)   -- the text and the provider's turn
+--
+-- turn: the provider-native assistant turn (OpenAI reasoning items with their
+-- encrypted content, Anthropic thinking blocks with their signatures, Gemini
+-- parts with thought signatures), opaque to scenarios, sent back unchanged in
+-- the later requests of the conversation (and replayed from the cache alike).
+-- Settings are fitted to the model's family (tabula.model_settings): opts.explicit
+-- names the options the user set (a refused one is an error); opts.prompt_cache
+-- false turns off prompt-cache breakpoints. usage.input counts every input
+-- token, cached reads and cache writes included; cached and cache_write are
+-- the parts read from and written to the provider's prompt cache.
 --   err   = { infra = true, kind = "http"|"transport"|"malformed"|"budget", status, message }
 --
 -- conversation: list of { role = "system"|"user"|"assistant", content = text | parts },
@@ -28,6 +39,7 @@ local loop = require "tabula.loop"
 local models = require "tabula.models"
 local secrets = require "tabula.secrets"
 local budget = require "tabula.budget"
+local model_settings = require "tabula.model_settings"
 
 local M = {}
 
@@ -46,13 +58,78 @@ local function spend(reply)
 end
 
 local PROVIDERS = {
-  openai = "tabula.providers.openai",
+  openai = "tabula.providers.responses",          -- the OpenAI service: the Responses API
+  ["openai-chat"] = "tabula.providers.openai",    -- Chat Completions: compatible servers
   anthropic = "tabula.providers.anthropic",
   gemini = "tabula.providers.gemini",
 }
 
 local Agent = {}
 Agent.__index = Agent
+
+-- announce(cfg, adjusted, notes, opts): the one line at the start of a run
+-- (once per process and model)
+local announced = {}
+local function announce(cfg, adjusted, notes, opts)
+  if opts.quiet_settings or model_settings.quiet then return end
+  for _, line in ipairs(notes or {}) do
+    if not announced[line] then announced[line] = true; io.stderr:write("note: ", line, "\n") end
+  end
+  if #adjusted == 0 then return end
+  local line = model_settings.line(cfg, adjusted)
+  if announced[line] then return end
+  announced[line] = true
+  io.stderr:write(line, "\n")
+end
+
+-- the turns an agent was answered, remembered by the conversation they answered
+-- (a digest of its messages) and their text, so that a scenario appending the
+-- text alone still sends the provider's reasoning back
+local MAX_TURNS = 4096
+
+local function message_digest(m)
+  local c = m.content
+  if type(c) ~= "table" then return m.role .. "\0" .. tostring(c) end
+  local out = { m.role }
+  for _, p in ipairs(c) do out[#out + 1] = p.type == "image" and fs.sha256(p.data or "") or tostring(p.text) end
+  return table.concat(out, "\0")
+end
+
+-- digests(conversation) -> d with d[i] the digest of messages 1..i (d[0] = "")
+local function digests(conversation)
+  local d, h = { [0] = "" }, ""
+  for i, m in ipairs(conversation) do
+    h = fs.sha256(h .. "\1" .. message_digest(m))
+    d[i] = h
+  end
+  return d
+end
+
+function Agent:remember(conversation, reply)
+  if not reply.turn then return end
+  local key = digests(conversation)[#conversation] .. "\0" .. tostring(reply.text)
+  if not self.turns[key] then
+    self.turn_order[#self.turn_order + 1] = key
+    if #self.turn_order > MAX_TURNS then self.turns[table.remove(self.turn_order, 1)] = nil end
+  end
+  self.turns[key] = reply.turn
+end
+
+-- with_turns(conversation) -> the conversation with each assistant message of
+-- this agent's replies carrying its turn
+function Agent:with_turns(conversation)
+  if not self.provider.carries or #self.turn_order == 0 then return conversation end
+  local d, out, changed = nil, {}, false
+  for i, m in ipairs(conversation) do
+    out[i] = m
+    if m.role == "assistant" and m.turn == nil and type(m.content) == "string" then
+      d = d or digests(conversation)
+      local turn = self.turns[d[i - 1] .. "\0" .. m.content]
+      if turn then out[i] = { role = m.role, content = m.content, turn = turn }; changed = true end
+    end
+  end
+  return changed and out or conversation
+end
 
 -- per-model limits shared by every agent of the same model (name and server)
 local limits = {}
@@ -100,11 +177,30 @@ function M.new(cfg, opts)
     local mod = PROVIDERS[cfg.provider]
     if not mod then error("unknown provider " .. tostring(cfg.provider)) end
     a.provider = require(mod)
-    a.settings = {}
-    for k, v in pairs(cfg.settings or {}) do a.settings[k] = v end
-    for k, v in pairs(opts.settings or {}) do a.settings[k] = v end
+    local asked = {}
+    for k, v in pairs(cfg.settings or {}) do asked[k] = v end
+    for k, v in pairs(opts.settings or {}) do asked[k] = v end
+    -- what the model accepts (tabula.capabilities): refused defaults adjusted
+    -- and recorded, a refused explicit option an error before any call
+    local notes
+    a.settings, a.adjusted, notes, a.family = model_settings.fit(cfg, asked, opts.explicit)
+    a.settings.prompt_cache = opts.prompt_cache ~= false or nil
+    if a.settings.prompt_cache and opts.cache_dir then
+      a.settings.prompt_cache_key = "tabula-" .. fs.sha256(cfg.name .. "\0" .. opts.cache_dir):sub(1, 16)
+    end
+    a.turns, a.turn_order = {}, {}
+    announce(cfg, a.adjusted, notes, opts)
   end
   return a
+end
+
+-- assistant(reply) -> the assistant message to append to a conversation: the
+-- reply's text and its provider-native turn (reasoning items, signed thinking
+-- blocks, thought signatures), sent back unchanged in the next request. (A
+-- plain { role = "assistant", content = reply.text } of this agent's reply gets
+-- its turn back too: the agent remembers the turns it was answered.)
+function M.assistant(reply)
+  return { role = "assistant", content = reply.text, turn = reply.turn }
 end
 
 function Agent:is_builtin() return self.player ~= nil end
@@ -113,6 +209,10 @@ function Agent:is_builtin() return self.player ~= nil end
 function Agent:describe()
   local d = models.public(self.cfg)
   d.settings = self.settings
+  if self.provider then
+    d.family = self.family and self.family.name
+    d.settings_adjusted = self.adjusted
+  end
   if self.provider then d.seed_honoured = self.settings and self.settings.seed ~= nil and self.provider.honours_seed or nil end
   return d
 end
@@ -209,7 +309,8 @@ function Agent:attempt(req, stream, deadline)
   if self.limit then self.limit.reached = true end
   if res.status ~= 200 then
     local said = server_said(self.provider, stream and table.concat(raw) or res.body)
-    local e = infra("http", string.format("%s: HTTP %d: %s", where(cfg, url), res.status, said), res.status)
+    local e = infra("http", string.format("%s: HTTP %d: %s%s", where(cfg, url), res.status, said,
+      res.status == 400 and model_settings.hint(said) or ""), res.status)
     e.retry = res.status == 429 or res.status == 408 or res.status >= 500
     e.config = res.status == 400 or res.status == 401 or res.status == 403 or res.status == 404
     e.retry_after = tonumber(res.headers["retry-after"])
@@ -258,22 +359,32 @@ function Agent:cache_path(key)
   return fs.join(dir, key:sub(1, 2), key .. ".json")
 end
 
+-- the body as the response cache keys it: without fields that name the run
+-- rather than the request (OpenAI's prompt_cache_key)
+local function hashed_body(req)
+  if not req.unhashed then return req.body end
+  local b = {}
+  for k, v in pairs(req.body) do b[k] = v end
+  for _, k in ipairs(req.unhashed) do b[k] = nil end
+  return b
+end
+
 -- reply(conversation, ctx) -> reply | nil, err
 function Agent:reply(conversation, ctx)
   ctx = ctx or {}
   if self.player then return self.player:reply(conversation, ctx) end
   local stream = self.opts.stream
-  local req = self.provider.request(self.cfg, conversation, self.settings, stream)
+  local req = self.provider.request(self.cfg, self:with_turns(conversation), self.settings, stream)
   -- the cache key: provider, path, model, messages and settings (never a key), plus the sample index
   -- (computed only when the cache is on: hashing the whole request costs)
   local cpath = self.opts.cache_dir and not self.opts.no_cache and self:cache_path(fs.sha256(json.canonical({
-    provider = self.cfg.provider, base = self.cfg.base_url, path = req.path, body = req.body,
+    provider = self.cfg.provider, base = self.cfg.base_url, path = req.path, body = hashed_body(req),
     sample = ctx.sample or 0,
   })))
   if cpath then
     local text = fs.read(cpath)
     local hit = text and json.decode(text)
-    if hit then hit.cached = true; hit.cost = 0; return hit end
+    if hit then hit.cached = true; hit.cost = 0; self:remember(conversation, hit); return hit end
   end
   local l = self.limit or limiter(self.cfg, self.opts)
   self.limit = l
@@ -297,6 +408,7 @@ function Agent:reply(conversation, ctx)
       ticket:settle(reply)
       if cpath then self:store(cpath, reply) end
       reply.cached = false
+      self:remember(conversation, reply)
       return reply
     end
     last = err

@@ -1,8 +1,11 @@
 -- tabula.models — what --model names. A short form:
 --   openai:gpt-5.5   anthropic:claude-opus-4.7   gemini:gemini-3.1-pro
---   local:http://127.0.0.1:8000/v1:qwen3-8b   (any OpenAI-compatible server)
+--   local:http://127.0.0.1:8000/v1:qwen3-8b   (any OpenAI-compatible server: Chat Completions)
 --   openrouter:vendor/model  deepseek:deepseek-chat  together:...  dashscope:...
--- or a name from a models file (models.lua in the working directory, or --models FILE):
+-- or a name from a models file (models.lua in the working directory, or --models FILE;
+-- provider "openai" is the OpenAI service over the Responses API whatever its
+-- base_url, "openai-chat" any server over Chat Completions; family = "..." or
+-- capabilities = { ... } override tabula.capabilities for that model):
 --   return { ["my-model"] = { provider = "openai", base_url = "...", model = "...",
 --     key_env = "MY_KEY", settings = { temperature = 0 }, prices = { input = 1.25, cached = 0.125, output = 10 },
 --     max_in_flight = 16, rpm = 600 } }
@@ -16,14 +19,13 @@ local secrets = require "tabula.secrets"
 local M = {}
 
 M.PRESETS = {
-  openai = { provider = "openai", base_url = "https://api.openai.com/v1", key_env = "OPENAI_API_KEY",
-             max_tokens_field = "max_completion_tokens" },
+  openai = { provider = "openai", base_url = "https://api.openai.com/v1", key_env = "OPENAI_API_KEY" },
   anthropic = { provider = "anthropic", base_url = "https://api.anthropic.com/v1", key_env = "ANTHROPIC_API_KEY" },
   gemini = { provider = "gemini", base_url = "https://generativelanguage.googleapis.com/v1beta", key_env = "GEMINI_API_KEY" },
-  openrouter = { provider = "openai", base_url = "https://openrouter.ai/api/v1", key_env = "OPENROUTER_API_KEY" },
-  deepseek = { provider = "openai", base_url = "https://api.deepseek.com/v1", key_env = "DEEPSEEK_API_KEY" },
-  together = { provider = "openai", base_url = "https://api.together.xyz/v1", key_env = "TOGETHER_API_KEY" },
-  dashscope = { provider = "openai", base_url = "https://dashscope.aliyuncs.com/compatible-mode/v1", key_env = "DASHSCOPE_API_KEY" },
+  openrouter = { provider = "openai-chat", base_url = "https://openrouter.ai/api/v1", key_env = "OPENROUTER_API_KEY" },
+  deepseek = { provider = "openai-chat", base_url = "https://api.deepseek.com/v1", key_env = "DEEPSEEK_API_KEY" },
+  together = { provider = "openai-chat", base_url = "https://api.together.xyz/v1", key_env = "TOGETHER_API_KEY" },
+  dashscope = { provider = "openai-chat", base_url = "https://dashscope.aliyuncs.com/compatible-mode/v1", key_env = "DASHSCOPE_API_KEY" },
 }
 
 M.BUILTIN = { engine = true, random = true, human = true }
@@ -101,7 +103,7 @@ function M.resolve(name, models_file)
   local url, model = name:match("^local:(https?://.+):([^:/]+)$")
   if url then
     secrets.add_url(url)     -- local:http://user:pass@host/v1:m — redacted wherever it is written
-    return { name = name, provider = "openai", base_url = url, model = model, key_env = "LOCAL_API_KEY", optional_key = true }
+    return { name = name, provider = "openai-chat", base_url = url, model = model, key_env = "LOCAL_API_KEY", optional_key = true }
   end
   local prefix, rest = name:match("^(%w+):(.+)$")
   local preset = prefix and M.PRESETS[prefix]
@@ -134,11 +136,18 @@ function M.public(cfg)
   return p
 end
 
--- cost(prices, usage) = 1e-6 * (p_in * (input - cached) + p_cache * cached + p_out * output)
+-- cost(prices, usage) = 1e-6 * (p_in * (input - cached - cache_write) + p_cached * cached
+--   + p_write * (cache_write - cache_write_1h) + p_write_1h * cache_write_1h + p_out * output)
+-- (usage.input counts every input token; cached and cache_write are parts of it).
+-- The write premium: prices.cache_write (5-minute TTL, default 1.25 x input) and
+-- prices.cache_write_1h (one hour, default 2 x input), Anthropic's multipliers.
 function M.cost(prices, usage)
   if not prices then return 0 end
-  local cached = usage.cached or 0
-  return 1e-6 * ((prices.input or 0) * ((usage.input or 0) - cached) + (prices.cached or prices.input or 0) * cached
+  local p_in = prices.input or 0
+  local cached, written = usage.cached or 0, usage.cache_write or 0
+  local hour = usage.cache_write_1h or 0
+  return 1e-6 * (p_in * ((usage.input or 0) - cached - written) + (prices.cached or p_in) * cached
+    + (prices.cache_write or 1.25 * p_in) * (written - hour) + (prices.cache_write_1h or 2 * p_in) * hour
     + (prices.output or 0) * (usage.output or 0))
 end
 

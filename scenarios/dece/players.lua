@@ -142,7 +142,7 @@ local function model(p, ctx)
       used.cost = used.cost + require("tabula.models").cost(m.prices ~= json.null and m.prices or nil, reply.usage or {})
       text = reply.text or ""
       res.replies[#res.replies + 1] = text
-      conv[#conv + 1] = { role = "assistant", content = text }
+      conv[#conv + 1] = require("tabula.agent").assistant(reply)
       local tool, arg = tool_request(text)
       if M.extract_action_line(text) or not tool or not allowed[tool] or tools_left <= 0 then break end
       tools_left = tools_left - 1

@@ -43,6 +43,7 @@ function M.write(dir, s, no_html)
   -- without control sequences (it may quote ids and replies)
   local by_variant = fs.kind(dir .. "/run.json") == "file"
   local text = require("tabula.terminal").clean((by_variant and require("tabula.variants").report(s, dir) or s.report(dir)) or "")
+  require("tabula.model_settings").note_report(dir)   -- settings adjusted, prompt-cache share
   local md = s.name == "chessarena" and "leaderboard.md" or "report.md"
   if no_html then
     return text .. string.format("wrote %s/%s and %s/summary.json\n", dir, md, dir)

@@ -29,8 +29,9 @@ M.COMMON = {
   { "temperature", "number", nil, "sampling temperature" },
   { "top-p", "number", nil, "nucleus sampling" },
   { "max-tokens", "int", nil, "maximum output tokens" },
-  { "reasoning-effort", "string", nil, "reasoning effort (OpenAI-compatible servers)" },
-  { "thinking-budget", "int", nil, "thinking budget in tokens (Anthropic, Gemini)" },
+  { "reasoning-effort", "string", nil, "reasoning effort: none, minimal, low, medium, high, xhigh, max (mapped onto the model's own switch: README, Models)" },
+  { "thinking-budget", "int", nil, "thinking budget in tokens (a budget for models that take one, else mapped to an effort or level)" },
+  { "no-prompt-cache", "bool", false, "no prompt-cache breakpoints (Anthropic cache_control) nor OpenAI prompt_cache_key" },
   { "max-attempts", "int", 6, "HTTP attempts per call", min = 1 },
   { "quiet", "bool", false, "no progress lines" },
   { "verbose", "bool", false, "a progress line per finished trial (the default when stderr is not a terminal)" },
@@ -49,7 +50,7 @@ for _, o in ipairs(budget.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 -- when a run is continued
 M.HOW = { out = true, concurrency = true, quiet = true, retries = true, ["max-attempts"] = true,
   ["no-transcripts"] = true, workers = true, ["accept-changes"] = true, verbose = true, ["dry-run"] = true,
-  ["max-cost"] = true, ["max-calls"] = true, ["max-run-tokens"] = true, ["report-every"] = true }
+  ["max-cost"] = true, ["max-calls"] = true, ["max-run-tokens"] = true, ["report-every"] = true, ["no-prompt-cache"] = true }
 
 -- parse_shard("K/N") -> k, n (or a one-line error)
 function M.parse_shard(text)
@@ -158,6 +159,7 @@ function M.environment(s, opts, out)
   local agent_opts = failures.agent_options(opts)
   agent_opts.cache_dir, agent_opts.no_cache, agent_opts.stream = out .. "/cache", opts["no-cache"], opts.stream
   agent_opts.settings, agent_opts.max_attempts = settings, opts["max-attempts"]
+  agent_opts.explicit, agent_opts.prompt_cache = cli.given(opts), not opts["no-prompt-cache"]
   if s.participants then
     -- a match's participants: one agent each, with the run's timeouts, reply
     -- limits and cache, and the participant's own sampling settings
@@ -170,6 +172,7 @@ function M.environment(s, opts, out)
       local popts = {}
       for k, v in pairs(agent_opts) do popts[k] = v end
       popts.settings = p.settings or settings
+      if p.settings then popts.explicit = {} end   -- the participant's own settings: defaults, adjusted if refused
       env.agents[p.name], env.cfgs[p.name] = agent.new(pcfg, popts), pcfg
     end
   else
@@ -233,6 +236,23 @@ local function budget_model(env, cfg)
   return any or { name = "built-in players", prices = {} }
 end
 
+-- settings_adjusted(env) -> what the model (or each participant's) refused of
+-- the run's settings, for run.json and the report header
+function M.settings_adjusted(env)
+  if env.agent then return env.agent.adjusted end
+  local out, names = require("tabula.json").array(), {}
+  for name in pairs(env.agents or {}) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    for _, a in ipairs(env.agents[name].adjusted or {}) do
+      local c = { participant = name }
+      for k, v in pairs(a) do c[k] = v end
+      out[#out + 1] = c
+    end
+  end
+  return out
+end
+
 function M.execute(s, opts, forced)
   for k, v in pairs(forced or {}) do opts[k] = v end
   if s.settle_options then s.settle_options(opts) end    -- defaults that depend on other options
@@ -262,6 +282,7 @@ function M.execute(s, opts, forced)
     tabula_version = host.version, scenario = s.name, scenario_file = fs.absolute(s.path),
     scenario_sha256 = fs.sha256_file(s.path), model = env.agent and env.agent:describe(), agents = agents, options = opts,
     options_identity = identity, data = data, setup = setup, seed = opts.seed,
+    settings_adjusted = M.settings_adjusted(env),
     created = os.date("!%Y-%m-%dT%H:%M:%SZ"), trials_planned = s.plan and #trials or nil, records = s.records,
   }
   for k, v in pairs(extra or {}) do if meta[k] == nil then meta[k] = v end end   -- what the scenario's reports read

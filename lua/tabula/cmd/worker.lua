@@ -13,6 +13,7 @@ return {
       rc = workers.serve(function(job)
         local run = require("tabula.cmd.run").lib
         local s = run.load(job.scenario)
+        require("tabula.model_settings").quiet = true   -- the parent said what it adjusted
         local env, trials = run.environment(s, job.opts, job.out)
         local play_trial, close_play = run.player(s, job.opts, job.out, env)
         local by_id = {}

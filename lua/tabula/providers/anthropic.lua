@@ -1,12 +1,20 @@
--- tabula.providers.anthropic — the Anthropic Messages API. Thinking blocks are
--- the visible reasoning; cache reads count as cached input.
+-- tabula.providers.anthropic — the Anthropic Messages API. Thinking is adaptive
+-- (thinking.type "adaptive", output_config.effort, display "summarized") or
+-- budgeted (thinking.type "enabled", budget_tokens), as the model's family
+-- takes it (tabula.capabilities). The summarized thinking is the visible
+-- reasoning; the reply's thinking and redacted_thinking blocks, with their
+-- signatures, are kept in reply.turn and sent back unchanged when the turn is
+-- part of a later request. Prompt caching: cache_control breakpoints on the
+-- system prompt and, once the conversation has an assistant turn, on the first
+-- and the last user message. Usage: input counts cache reads and writes,
+-- cached the reads, cache_write the writes.
 local json = require "tabula.json"
 local b64 = require "tabula.base64"
 
-local M = { name = "anthropic" }
+local M = { name = "anthropic", carries = true }
 
 local function blocks_of(msg)
-  if type(msg.content) == "string" then return msg.content end
+  if type(msg.content) == "string" then return json.array({ { type = "text", text = msg.content } }) end
   local out = json.array()
   for _, p in ipairs(msg.content) do
     if p.type == "text" then
@@ -18,23 +26,46 @@ local function blocks_of(msg)
   return out
 end
 
+-- a message as the API takes it: a string stays a string unless a breakpoint goes on it
+local function content_of(msg, breakpoint)
+  if type(msg.content) == "string" and not breakpoint then return msg.content end
+  local blocks = blocks_of(msg)
+  if breakpoint and #blocks > 0 then blocks[#blocks].cache_control = { type = "ephemeral" } end
+  return blocks
+end
+
 function M.request(cfg, conversation, s, stream)
-  local messages, system = json.array(), nil
+  local messages, system = json.array(), {}
+  local first_user, last_user, has_assistant
+  for _, m in ipairs(conversation) do
+    if m.role == "assistant" then has_assistant = true
+    elseif m.role == "user" then first_user = first_user or m; last_user = m end
+  end
+  local cache = s.prompt_cache
   for _, m in ipairs(conversation) do
     if m.role == "system" then
-      system = (system and (system .. "\n\n") or "") .. (type(m.content) == "string" and m.content or "")
+      system[#system + 1] = type(m.content) == "string" and m.content or ""
+    elseif m.role == "assistant" and type(m.turn) == "table" and m.turn.provider == M.name then
+      messages[#messages + 1] = { role = "assistant", content = m.turn.content }   -- verbatim: signatures unchanged
     else
-      messages[#messages + 1] = { role = m.role, content = blocks_of(m) }
+      local bp = cache and has_assistant and m.role == "user" and (m == first_user or m == last_user)
+      messages[#messages + 1] = { role = m.role, content = content_of(m, bp) }
     end
   end
-  local body = { model = cfg.model, messages = messages, system = system, max_tokens = s.max_tokens or 4096 }
-  body.temperature = s.temperature
-  body.top_p = s.top_p
-  if s.thinking_budget or s.think then
-    body.thinking = { type = "enabled", budget_tokens = s.thinking_budget or 4096 }
-    if body.max_tokens <= body.thinking.budget_tokens then body.max_tokens = body.thinking.budget_tokens + 4096 end
+  local th = s.thinking
+  local thinking_on = th and not th.off
+  local body = { model = cfg.model, messages = messages, max_tokens = s.max_tokens or (thinking_on and 16000 or 4096) }
+  if #system > 0 then
+    local text = table.concat(system, "\n\n")
+    body.system = cache and json.array({ { type = "text", text = text, cache_control = { type = "ephemeral" } } }) or text
   end
-  if s.think == false then body.thinking = nil end
+  body.temperature, body.top_p, body.top_k = s.temperature, s.top_p, s.top_k
+  if thinking_on and th.budget then
+    body.thinking = { type = "enabled", budget_tokens = th.budget }
+  elseif thinking_on then
+    body.thinking = { type = "adaptive", display = "summarized" }
+    if th.effort then body.output_config = { effort = th.effort } end
+  end
   if stream then body.stream = true end
   return { path = "/messages", body = body }
 end
@@ -45,50 +76,92 @@ function M.auth_headers(key)
   return h
 end
 
+local function int(v) return math.tointeger(v) or 0 end
+
+-- usage: input = input_tokens + cache reads + cache writes (input_tokens counts neither)
 local function usage_of(u, acc)
   u = type(u) == "table" and u or {}
   -- the Messages API counts thinking inside output_tokens and reports no
   -- separate figure, so reasoning stays unknown (nil), not zero
   acc = acc or { input = 0, cached = 0, output = 0 }
-  local cached = math.tointeger(u.cache_read_input_tokens) or 0
-  if u.input_tokens then acc.input = (math.tointeger(u.input_tokens) or 0) + cached + (math.tointeger(u.cache_creation_input_tokens) or 0) end
-  if u.cache_read_input_tokens then acc.cached = cached end
-  if u.output_tokens then acc.output = math.tointeger(u.output_tokens) or 0 end
+  if u.cache_read_input_tokens then acc.cached = int(u.cache_read_input_tokens) end
+  if u.cache_creation_input_tokens then
+    acc.cache_write = int(u.cache_creation_input_tokens)
+    local cc = type(u.cache_creation) == "table" and u.cache_creation
+    if cc and int(cc.ephemeral_1h_input_tokens) > 0 then acc.cache_write_1h = int(cc.ephemeral_1h_input_tokens) end
+    if acc.cache_write == 0 then acc.cache_write = nil end
+  end
+  if u.input_tokens then acc.uncached = int(u.input_tokens) end
+  acc.input = (acc.uncached or 0) + acc.cached + (acc.cache_write or 0)
+  if u.output_tokens then acc.output = int(u.output_tokens) end
   return acc
 end
 
-local FINISH = { end_turn = "stop", stop_sequence = "stop", max_tokens = "length", tool_use = "tool_calls" }
+local function finish_usage(u)
+  u = u or usage_of(nil)
+  u.uncached = nil
+  return u
+end
+
+local FINISH = { end_turn = "stop", stop_sequence = "stop", max_tokens = "length", tool_use = "tool_calls", refusal = "content_filter" }
+
+-- reply_of(blocks, stop_reason, usage): text, summarized thinking, and the turn to carry
+local function reply_of(blocks, stop, usage)
+  local text, thinking, signed = {}, {}, false
+  for _, b in ipairs(blocks) do
+    if b.type == "text" then text[#text + 1] = b.text
+    elseif b.type == "thinking" then thinking[#thinking + 1] = b.thinking; signed = true
+    elseif b.type == "redacted_thinking" then signed = true end
+  end
+  local turn
+  if signed then
+    local content = json.array()
+    for i, b in ipairs(blocks) do content[i] = b end
+    turn = { provider = M.name, content = content }
+  end
+  return {
+    text = table.concat(text), reasoning = #thinking > 0 and table.concat(thinking, "\n\n") or nil,
+    finish = FINISH[stop] or tostring(stop), usage = finish_usage(usage), turn = turn,
+  }
+end
 
 function M.parse(d)
   if type(d.content) ~= "table" then return nil, "no content in the reply" end
-  local text, thinking = {}, {}
   for i, b in ipairs(d.content) do
     if type(b) ~= "table" then return nil, string.format("content[%d] is not an object", i) end
     if b.type == "text" and type(b.text) ~= "string" then
       return nil, string.format("content[%d].text is %s, not text", i, b.text == json.null and "null" or type(b.text))
     end
-    if b.type == "text" then text[#text + 1] = b.text
-    elseif b.type == "thinking" then thinking[#thinking + 1] = b.thinking end
   end
-  return {
-    text = table.concat(text), reasoning = #thinking > 0 and table.concat(thinking) or nil,
-    finish = FINISH[d.stop_reason] or tostring(d.stop_reason), usage = usage_of(d.usage),
-  }
+  return reply_of(d.content, d.stop_reason, usage_of(d.usage))
 end
 
 function M.stream()
-  local text, thinking, finish, usage, stopped = {}, {}, nil, nil, false
+  local blocks, finish, usage, stopped, top = {}, nil, nil, false, 0
   local acc = {}
+  -- block(index) -> the block at the event's index (0-based), made if absent
+  local function block(index, kind)
+    local i = (math.tointeger(index) or 0) + 1
+    if i > top then top = i end
+    blocks[i] = blocks[i] or { type = kind }
+    return blocks[i]
+  end
   function acc:event(_, data)
     local d = json.decode(data)
     if type(d) ~= "table" then return end
     if d.type == "message_start" and type(d.message) == "table" then
       usage = usage_of(d.message.usage, usage)
+    elseif d.type == "content_block_start" and type(d.content_block) == "table" then
+      local b = block(d.index, d.content_block.type)
+      for k, v in pairs(d.content_block) do b[k] = v end
     elseif d.type == "content_block_delta" and type(d.delta) == "table" then
-      if d.delta.type == "text_delta" then text[#text + 1] = d.delta.text
-      elseif d.delta.type == "thinking_delta" then thinking[#thinking + 1] = d.delta.thinking end
+      local dt = d.delta
+      local b = block(d.index, dt.type == "thinking_delta" and "thinking" or "text")
+      if dt.type == "text_delta" then b.text = (b.text or "") .. tostring(dt.text)
+      elseif dt.type == "thinking_delta" then b.thinking = (b.thinking or "") .. tostring(dt.thinking)
+      elseif dt.type == "signature_delta" then b.signature = (b.signature or "") .. tostring(dt.signature) end
     elseif d.type == "message_delta" then
-      if type(d.delta) == "table" and d.delta.stop_reason then finish = FINISH[d.delta.stop_reason] or d.delta.stop_reason end
+      if type(d.delta) == "table" and d.delta.stop_reason then finish = d.delta.stop_reason end
       usage = usage_of(d.usage, usage)
     elseif d.type == "message_stop" then
       stopped = true
@@ -98,8 +171,11 @@ function M.stream()
   end
   function acc:finish()
     if not stopped then return nil, "the stream ended before message_stop" end
-    return { text = table.concat(text), reasoning = #thinking > 0 and table.concat(thinking) or nil,
-      finish = finish or "unknown", usage = usage or usage_of(nil) }
+    local list = {}
+    for i = 1, top do if blocks[i] then list[#list + 1] = blocks[i] end end
+    local r = reply_of(list, finish, usage)
+    if r.finish == "nil" then r.finish = "unknown" end
+    return r
   end
   return acc
 end

@@ -1,10 +1,14 @@
 -- tabula.providers.gemini — Google Gemini generateContent (and
--- streamGenerateContent with alt=sse). Parts marked thought are the visible
--- reasoning; thoughtsTokenCount counts as reasoning output.
+-- streamGenerateContent with alt=sse). Thinking: thinkingConfig.thinkingLevel
+-- (Gemini 3) or thinkingBudget (2.5), never both, with includeThoughts so that
+-- the thought summaries (parts marked thought) are the visible reasoning;
+-- thoughtsTokenCount counts as reasoning output. The reply's parts, with their
+-- thoughtSignature, are kept in reply.turn and sent back unchanged when the
+-- turn is part of a later request.
 local json = require "tabula.json"
 local b64 = require "tabula.base64"
 
-local M = { name = "gemini" }
+local M = { name = "gemini", carries = true }
 
 local function parts_of(msg)
   if type(msg.content) == "string" then return { { text = msg.content } } end
@@ -23,12 +27,19 @@ function M.request(cfg, conversation, s, stream)
   for _, m in ipairs(conversation) do
     if m.role == "system" then
       system = { parts = parts_of(m) }
+    elseif m.role == "assistant" and type(m.turn) == "table" and m.turn.provider == M.name then
+      contents[#contents + 1] = { role = "model", parts = m.turn.parts }   -- thought signatures unchanged
     else
       contents[#contents + 1] = { role = m.role == "assistant" and "model" or "user", parts = parts_of(m) }
     end
   end
   local gc = { temperature = s.temperature, topP = s.top_p, maxOutputTokens = s.max_tokens, seed = s.seed }
-  if s.thinking_budget or s.think then
+  local th = s.thinking
+  if th and th.off then
+    gc.thinkingConfig = { thinkingBudget = 0 }
+  elseif th then
+    gc.thinkingConfig = { includeThoughts = true, thinkingLevel = th.level, thinkingBudget = th.budget }
+  elseif s.thinking_budget or s.think then   -- no family row: as asked
     gc.thinkingConfig = { thinkingBudget = s.thinking_budget or -1, includeThoughts = true }
   elseif s.think == false then
     gc.thinkingConfig = { thinkingBudget = 0 }
@@ -58,11 +69,13 @@ end
 
 local FINISH = { STOP = "stop", MAX_TOKENS = "length", SAFETY = "content_filter", RECITATION = "content_filter" }
 
-local function collect(d, text, thoughts)
+-- collect(d, text, thoughts, parts): one chunk's parts; returns its finishReason
+local function collect(d, text, thoughts, parts)
   local c = type(d.candidates) == "table" and d.candidates[1]
   if type(c) ~= "table" then return nil end
   local content = type(c.content) == "table" and c.content or {}
   for _, p in ipairs(type(content.parts) == "table" and content.parts or {}) do
+    if type(p) == "table" then parts[#parts + 1] = p end
     if type(p.text) == "string" then
       if p.thought == true then thoughts[#thoughts + 1] = p.text else text[#text + 1] = p.text end
     end
@@ -70,8 +83,21 @@ local function collect(d, text, thoughts)
   return c.finishReason
 end
 
+-- the turn to carry: the parts as received, when one holds a thought signature
+local function turn_of(parts)
+  for _, p in ipairs(parts) do
+    if p.thoughtSignature ~= nil then return { provider = M.name, parts = json.array(parts) } end
+  end
+  return nil
+end
+
+local function reply_of(text, thoughts, parts, finish, usage)
+  return { text = table.concat(text), reasoning = #thoughts > 0 and table.concat(thoughts) or nil,
+    finish = FINISH[finish] or tostring(finish), usage = usage or usage_of(nil), turn = turn_of(parts) }
+end
+
 function M.parse(d)
-  local text, thoughts = {}, {}
+  local text, thoughts, all = {}, {}, {}
   if type(d.candidates) ~= "table" or not d.candidates[1] then return nil, "no candidates in the reply" end
   local c = d.candidates[1]
   local parts = type(c) == "table" and type(c.content) == "table" and c.content.parts
@@ -80,25 +106,37 @@ function M.parse(d)
       return nil, string.format("candidates[1].content.parts[%d] holds no text", i)
     end
   end
-  local finish = collect(d, text, thoughts)
-  return { text = table.concat(text), reasoning = #thoughts > 0 and table.concat(thoughts) or nil,
-    finish = FINISH[finish] or tostring(finish), usage = usage_of(d.usageMetadata) }
+  local finish = collect(d, text, thoughts, all)
+  return reply_of(text, thoughts, all, finish, usage_of(d.usageMetadata))
 end
 
 function M.stream()
-  local text, thoughts, finish, usage = {}, {}, nil, nil
+  local text, thoughts, parts, finish, usage = {}, {}, {}, nil, nil
   local acc = {}
   function acc:event(_, data)
     local d = json.decode(data)
     if type(d) ~= "table" then return end
-    local f = collect(d, text, thoughts)
+    local f = collect(d, text, thoughts, parts)
     if f then finish = f end
     if d.usageMetadata then usage = usage_of(d.usageMetadata) end
   end
   function acc:finish()
     if not finish then return nil, "the stream ended before a finishReason" end
-    return { text = table.concat(text), reasoning = #thoughts > 0 and table.concat(thoughts) or nil,
-      finish = FINISH[finish] or tostring(finish), usage = usage or usage_of(nil) }
+    -- streamed parts arrive in pieces: the turn joins consecutive pieces of one kind
+    local joined = {}
+    for _, p in ipairs(parts) do
+      local last = joined[#joined]
+      if last and type(p.text) == "string" and type(last.text) == "string" and (p.thought == true) == (last.thought == true)
+        and last.thoughtSignature == nil then
+        last.text = last.text .. p.text
+        last.thoughtSignature = p.thoughtSignature
+      else
+        local c = {}
+        for k, v in pairs(p) do c[k] = v end
+        joined[#joined + 1] = c
+      end
+    end
+    return reply_of(text, thoughts, joined, finish, usage)
   end
   return acc
 end
