@@ -14,58 +14,8 @@ local json = require "tabula.json"
 local records = require "tabula.records"
 local test, T = t.suite()
 
--- the four families of the issue, and the older ones beside them
-local FAMILIES = {
-  claude = { provider = "anthropic", model = "claude-opus-4-7", base = "/v1" },
-  gpt = { provider = "openai", model = "gpt-5.5", base = "/v1" },
-  gemini = { provider = "gemini", model = "gemini-3-pro", base = "/v1beta" },
-  open = { provider = "openai-chat", model = "qwen3-8b", base = "/v1" },
-}
-local ORDER = { "claude", "gpt", "gemini", "open" }
-
-local function cfg(fam, server, extra)
-  local f = FAMILIES[fam] or fam
-  local base = f.base or (f.provider == "gemini" and "/v1beta" or "/v1")
-  local c = { name = "mock-" .. f.model, provider = f.provider, model = f.model,
-    base_url = (server and server.url or "http://127.0.0.1:9") .. base, prices = { input = 2, cached = 0.2, output = 8 } }
-  for k, v in pairs(extra or {}) do c[k] = v end
-  return c
-end
-
-local FAST = { backoff = 0.01, max_attempts = 2, timeout = 5, quiet_settings = true }
-local function fast(extra)
-  local o = {}
-  for k, v in pairs(FAST) do o[k] = v end
-  for k, v in pairs(extra or {}) do o[k] = v end
-  return o
-end
-
-local function bodies(server)
-  local out = {}
-  for i, e in ipairs(server:log()) do out[i] = json.decode(e.body) end
-  return out
-end
-
--- carried(fam, body) -> the reasoning the request sends back for the first assistant turn
-local function carried(fam, body)
-  local p = (FAMILIES[fam] or {}).provider
-  if p == "anthropic" then
-    for _, m in ipairs(body.messages) do
-      if m.role == "assistant" and type(m.content) == "table" then
-        for _, b in ipairs(m.content) do if b.type == "thinking" then return b end end
-      end
-    end
-  elseif p == "openai" then
-    for _, it in ipairs(body.input) do if it.type == "reasoning" then return it end end
-  elseif p == "gemini" then
-    for _, c in ipairs(body.contents) do
-      if c.role == "model" then
-        for _, part in ipairs(c.parts) do if part.thoughtSignature then return part end end
-      end
-    end
-  end
-  return nil
-end
+local F = require "tests.families"
+local FAMILIES, ORDER, cfg, fast, bodies, carried, models_file = F.FAMILIES, F.ORDER, F.cfg, F.fast, F.bodies, F.carried, F.models_file
 
 local conv = { { role = "system", content = "You play Xiangqi." }, { role = "user", content = "Your move?" } }
 
@@ -351,19 +301,6 @@ end)
 
 -- ---- whole scenarios over the mock, one per family ----
 
-local function models_file(dir, server)
-  local lines = { "return {" }
-  for _, fam in ipairs(ORDER) do
-    local f = FAMILIES[fam]
-    lines[#lines + 1] = string.format("  %s = { provider = %q, model = %q, base_url = %q, key_env = 'TABULA_NO_KEY', optional_key = true },",
-      fam, f.provider, f.model, server.url .. f.base)
-  end
-  lines[#lines + 1] = "}"
-  fs.write_atomic(dir .. "/models.lua", table.concat(lines, "\n") .. "\n")
-  return dir .. "/models.lua"
-end
-
-T.FAMILIES, T.ORDER, T.models_file, T.carried, T.bodies = FAMILIES, ORDER, models_file, carried, bodies
 
 test("XiangqiBench (sighted, restricted) over the mock as each family: turn 2 carries turn 1's reasoning; no 400", function()
   local s = mock.start({
