@@ -225,6 +225,12 @@ static char *refuse_anthropic(const char *model, const cJSON *req)
                     int valid = (thinking && *thinking) ? strcmp(sig, want) == 0 : token_issued(P_ANTHROPIC, sig);
                     if (!valid) { free(tok); return msgf("messages.%d.content.%d: Invalid `signature` in `thinking` block", i, j); }
                     if (tok && strcmp(sig, tok) == 0) signed_ok = 1;
+                } else if (bt && strcmp(bt, "redacted_thinking") == 0) {
+                    const char *data = str(b, "data");
+                    if (!data || strncmp(data, "red-", 4) != 0 || !token_issued(P_ANTHROPIC, data + 4)) {
+                        free(tok);
+                        return msgf("messages.%d.content.%d: Invalid `data` in `redacted_thinking` block", i, j);
+                    }
                 }
                 j++;
             }

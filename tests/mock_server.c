@@ -19,12 +19,13 @@
  *    "usage": {"input": 10, "cached": 2, "cache_write": 4, "output": 5, "reasoning": 3},
  *    "fault": "429|500|503|400|401|403|404|drop|malformed|sse_cut|bad_bytes|error200|
  *             null_content|number_content|trickle|big", "retry_after": 1,
- *    "delay_ms": 100, "echo_auth": true}
+ *    "delay_ms": 100, "echo_auth": true, "redacted": true}
  * bad_bytes: content with invalid UTF-8 and an escaped NUL; error200: a 200
  * reply holding {"error": ...}; null_content / number_content: content
  * (each provider's) that is not text; trickle: a 200 stream that sends one byte every 100 ms for
  * 10 s and never finishes; big: a 1 MB reply; echo_auth: the error message
  * repeats the request's Authorization header (a server that echoes keys).
+ * redacted: an Anthropic reply with reasoning also holds a redacted_thinking block.
  * "match" absent: any request; "times" absent: no limit. With no rule left the
  * reply is "ok". Control endpoints: GET /_stats, GET /_log (JSONL of requests),
  * POST /_reset (usage counts and log), POST /_script (replace the rules). */
@@ -50,7 +51,7 @@ typedef struct {
     char *match, *reply, *reasoning, *finish, *fault;
     int times, used, retry_after, delay_ms, echo_auth;
     int u_input, u_cached, u_output, u_reasoning;   /* -1: computed */
-    int u_cache_write;
+    int u_cache_write, redacted;
 } rule;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -119,6 +120,7 @@ static int load_rules(const char *text)
         r->u_input = getint(u, "input", -1);
         r->u_cached = getint(u, "cached", 0);
         r->u_cache_write = getint(u, "cache_write", 0);
+        r->redacted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "redacted"));
         r->u_output = getint(u, "output", -1);
         r->u_reasoning = getint(u, "reasoning", -1);
         cJSON_Delete(o);
@@ -234,6 +236,7 @@ typedef struct {
     int show_thinking;            /* Anthropic: the thinking text is returned (else empty, still signed) */
     int summary, encrypted;       /* Responses: reasoning summary asked; encrypted content included */
     int thoughts;                 /* Gemini: includeThoughts */
+    int redacted;                 /* Anthropic: a redacted_thinking block before the thinking */
     char sig[24], rs_id[24], enc[24];
 } answer;
 
@@ -284,6 +287,17 @@ static cJSON *reasoning_item(const answer *a)
     return r;
 }
 
+/* an Anthropic redacted_thinking block: opaque data the client returns unchanged */
+static cJSON *redacted_block(const answer *a)
+{
+    cJSON *b = cJSON_CreateObject();
+    char data[40];
+    snprintf(data, sizeof data, "red-%s", a->sig);
+    cJSON_AddStringToObject(b, "type", "redacted_thinking");
+    cJSON_AddStringToObject(b, "data", data);
+    return b;
+}
+
 static cJSON *message_item(const char *text)
 {
     cJSON *m = cJSON_CreateObject();
@@ -322,6 +336,7 @@ static char *full_body(provider pv, const char *model, const answer *a)
         cJSON_AddStringToObject(o, "role", "assistant");
         cJSON_AddStringToObject(o, "model", model);
         cJSON *content = cJSON_AddArrayToObject(o, "content");
+        if (a->reasoning && a->redacted) cJSON_AddItemToArray(content, redacted_block(a));
         if (a->reasoning) {
             cJSON *t = cJSON_CreateObject();
             cJSON_AddStringToObject(t, "type", "thinking");
@@ -452,7 +467,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
     if (pv == P_ANTHROPIC && a->reasoning && !a->show_thinking) shown = "";
     if (pv == P_GEMINI && !a->thoughts) shown = NULL;
     const char *parts[2] = {shown, a->text};
-    int events = 0;
+    int events = 0, off = pv == P_ANTHROPIC && a->redacted ? 1 : 0;   /* a redacted block comes first */
     if (pv == P_ANTHROPIC) {
         cJSON *o = cJSON_CreateObject(), *m = cJSON_AddObjectToObject(o, "message");
         cJSON_AddStringToObject(o, "type", "message_start");
@@ -464,6 +479,17 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         cJSON_AddNumberToObject(u, "cache_creation_input_tokens", a->cache_write);
         cJSON_AddNumberToObject(u, "output_tokens", 1);
         sse(fd, "message_start", o);
+        if (off) {
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "type", "content_block_start");
+            cJSON_AddNumberToObject(o, "index", 0);
+            cJSON_AddItemToObject(o, "content_block", redacted_block(a));
+            sse(fd, "content_block_start", o);
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "type", "content_block_stop");
+            cJSON_AddNumberToObject(o, "index", 0);
+            sse(fd, "content_block_stop", o);
+        }
     }
     for (int k = 0; k < 2; k++) {
         const char *s = parts[k];
@@ -471,7 +497,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         if (pv == P_ANTHROPIC) {
             cJSON *o = cJSON_CreateObject(), *b = cJSON_AddObjectToObject(o, "content_block");
             cJSON_AddStringToObject(o, "type", "content_block_start");
-            cJSON_AddNumberToObject(o, "index", k);
+            cJSON_AddNumberToObject(o, "index", k + off);
             cJSON_AddStringToObject(b, "type", k == 0 ? "thinking" : "text");
             cJSON_AddStringToObject(b, k == 0 ? "thinking" : "text", "");
             sse(fd, "content_block_start", o);
@@ -494,7 +520,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
                 sse(fd, NULL, o);
             } else if (pv == P_ANTHROPIC) {
                 cJSON_AddStringToObject(o, "type", "content_block_delta");
-                cJSON_AddNumberToObject(o, "index", k);
+                cJSON_AddNumberToObject(o, "index", k + off);
                 cJSON *d = cJSON_AddObjectToObject(o, "delta");
                 cJSON_AddStringToObject(d, "type", k == 0 ? "thinking_delta" : "text_delta");
                 cJSON_AddStringToObject(d, k == 0 ? "thinking" : "text", piece);
@@ -518,7 +544,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         if (pv == P_ANTHROPIC && k == 0) {
             cJSON *o = cJSON_CreateObject(), *d;
             cJSON_AddStringToObject(o, "type", "content_block_delta");
-            cJSON_AddNumberToObject(o, "index", k);
+            cJSON_AddNumberToObject(o, "index", k + off);
             d = cJSON_AddObjectToObject(o, "delta");
             cJSON_AddStringToObject(d, "type", "signature_delta");
             cJSON_AddStringToObject(d, "signature", a->sig);
@@ -527,7 +553,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         if (pv == P_ANTHROPIC) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "type", "content_block_stop");
-            cJSON_AddNumberToObject(o, "index", k);
+            cJSON_AddNumberToObject(o, "index", k + off);
             sse(fd, "content_block_stop", o);
         }
     }
@@ -660,6 +686,7 @@ static int handle(int fd, const char *method, const char *path, const char *head
     a.reasoning = found ? chosen.reasoning : NULL;
     a.finish = found && chosen.finish ? chosen.finish : "stop";
     a.cache_write = found ? chosen.u_cache_write : 0;
+    a.redacted = found && chosen.redacted;
     int named = mf_reasoning_model(pv, model);    /* a named family: reasoning only as the service gives it */
     char *refused = mf_refuse(pv, model, req);
     if (a.reasoning) {
@@ -723,6 +750,9 @@ static int handle(int fd, const char *method, const char *path, const char *head
             snprintf(b, sizeof b, "{\"content\":[{\"type\":\"text\",\"text\":%s}],\"stop_reason\":\"end_turn\"}", v);
         else if (pv == P_GEMINI)
             snprintf(b, sizeof b, "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":%s}]},\"finishReason\":\"STOP\"}]}", v);
+        else if (pv == P_RESPONSES)
+            snprintf(b, sizeof b, "{\"status\":\"completed\",\"output\":[{\"type\":\"message\",\"role\":\"assistant\","
+                     "\"content\":[{\"type\":\"output_text\",\"text\":%s}]}]}", v);
         else
             snprintf(b, sizeof b, "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":%s},\"finish_reason\":\"stop\"}]}", v);
         keep = respond(fd, 200, "application/json", NULL, b) == 0;

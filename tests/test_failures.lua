@@ -182,7 +182,7 @@ test("error bodies are shown with --stream and in 200 replies; non-text content 
   t.contains(err.message, "the model is overloaded, mock says")
   t.eq(err.kind, "malformed")
   s:close()
-  local base = { openai = "/v1", anthropic = "/v1", gemini = "/v1beta" }
+  local base = { openai = "/v1", ["openai-chat"] = "/v1", anthropic = "/v1", gemini = "/v1beta" }
   for provider, path in pairs(base) do
     for _, f in ipairs({ "null_content", "number_content" }) do
       s = mock.start({ { fault = f } })
@@ -191,6 +191,7 @@ test("error bodies are shown with --stream and in 200 replies; non-text content 
         :reply({ { role = "user", content = "hi" } })
       t.eq(r, nil, provider .. " " .. f)
       t.eq(err.kind, "malformed", provider .. " " .. f)
+      t.contains(err.message, provider == "gemini" and "holds no text" or "not text", provider .. " " .. f .. ": the content is named")
       t.eq(s:requests(), 2, "retried")
       s:close()
     end

@@ -215,6 +215,46 @@ for _, fam in ipairs({ "claude", "gpt", "gemini" }) do
   end)
 end
 
+test("claude: redacted_thinking blocks come back verbatim, in order, streamed and not", function()
+  local s = mock.start({ { match = "Your move?", reply = "think b1b9", reasoning = "R1", redacted = true }, { match = "Noted.", reply = "move b1b9" } })
+  for _, stream in ipairs({ false, true }) do
+    local a = agent.new(cfg("claude", s, { name = "r" .. tostring(stream) }), fast({ stream = stream }))
+    local r1 = assert(a:reply({ conv[1], conv[2] }))
+    t.eq({ r1.turn.content[1].type, r1.turn.content[2].type, r1.turn.content[3].type }, { "redacted_thinking", "thinking", "text" })
+    local r2, err = a:reply({ conv[1], conv[2], agent.assistant(r1), { role = "user", content = "Noted." } })
+    t.ok(r2, err and err.message)
+    local b = bodies(s)
+    t.eq(b[#b].messages[2].content[1], r1.turn.content[1], "the redacted block, unchanged")
+  end
+  -- a changed redacted block is refused
+  local a = agent.new(cfg("claude", s, { name = "forger" }), fast())
+  local r1 = assert(a:reply({ conv[1], conv[2] }))
+  local turn = json.decode(json.canonical(r1.turn))
+  turn.content[1].data = "red-sig-0000000000000000"
+  local _, err = a:reply({ conv[1], conv[2], { role = "assistant", content = r1.text, turn = turn }, { role = "user", content = "Noted." } })
+  t.contains(err.message, "Invalid `data` in `redacted_thinking` block")
+  s:close()
+end)
+
+test("a cached replay returns the same turn, and the next request carries it", function()
+  for _, f in ipairs({ "claude", "gpt", "gemini" }) do
+    local s = mock.start(RULES)
+    local dir = t.tmpdir()
+    local first = agent.new(cfg(f, s), fast({ cache_dir = dir .. "/cache" }))
+    local r1 = assert(first:reply({ conv[1], conv[2] }))
+    -- a resumed run: another agent (another process) replays turn 1 from the cache
+    local again = agent.new(cfg(f, s, { name = "resumed" }), fast({ cache_dir = dir .. "/cache" }))
+    local r1c = assert(again:reply({ conv[1], conv[2] }))
+    t.eq(r1c.cached, true, f)
+    t.eq(r1c.turn, r1.turn, f .. ": the same provider turn")
+    local r2, err = again:reply({ conv[1], conv[2], { role = "assistant", content = r1c.text }, { role = "user", content = "Noted." } })
+    t.ok(r2, f .. ": " .. tostring(err and err.message))
+    t.eq(s:requests(), 2, f .. ": turn 1 once, turn 2 once")
+    t.ok(carried(f, bodies(s)[2]), f)
+    s:close()
+  end
+end)
+
 test("the mock refuses what the services refuse (thinking modes, sampling, both thinking fields)", function()
   local s = mock.start({ { reply = "x" } })
   local function post(path, body)
