@@ -96,4 +96,28 @@ test("TsuGO (the suite, K = 4) as each family: temperature 0.7 adjusted where re
   end
 end)
 
+test("the cache-hit share and the adjusted settings in report.md and report.html", function()
+  local s = mock.start({
+    { match = "The game begins", reply = "```bash\nthink the chariot mates on b9\n```", reasoning = "b9.", usage = { input = 1000, cache_write = 900, output = 10 } },
+    { match = "Noted.", reply = "```bash\nmove b1b9\n```", usage = { input = 1100, cached = 900, cache_write = 100, output = 10 } } })
+  local dir = t.tmpdir()
+  -- a models file's sampling settings are defaults: refused ones are adjusted, not an error
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { c = { provider = "anthropic", model = "claude-opus-4-7",
+    base_url = %q, optional_key = true, settings = { temperature = 0.5 } } }]], s.url .. "/v1"))
+  fs.write_atomic(dir .. "/cases.jsonl", json.canonical({ id = "mate1", fen = "3k5/R8/9/9/9/9/9/9/1R7/4K4 w - - 0 1",
+    first_winning_move = "b1b9", win_in_plies = 1, category = "forced_mate" }) .. "\n")
+  local run = dir .. "/run"
+  t.run_scenario("scenarios/xiangqibench.lua", { "--model", "c", "--models", dir .. "/models.lua", "--cases", dir .. "/cases.jsonl",
+    "--trials", "1", "--out", run, "--quiet" })
+  s:close()
+  local md = fs.read(run .. "/report.md")
+  t.contains(md, "prompt cache: 42.9% of 2100 input tokens read from the cache (900)\n")
+  t.contains(md, "- `--temperature` asked 0.5, sent not sent: claude-adaptive refuses temperature")
+  local scen = require("tabula.cmd.run").lib.load("scenarios/xiangqibench.lua")
+  require("tabula.view").write(run, scen)
+  local html = fs.read(run .. "/report.html")
+  t.contains(html, "prompt cache 42.9% of input")
+  t.contains(html, "--temperature asked 0.5, sent not sent: claude-adaptive refuses temperature")
+end)
+
 return T

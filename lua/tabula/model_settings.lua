@@ -233,20 +233,47 @@ function M.hint(said)
   return ""
 end
 
+-- cache_share(dir) -> input, cached, written: the run's input tokens, those read
+-- from the provider's prompt cache, and those written to it (trials.jsonl usage;
+-- written nil when the records do not count writes)
+function M.cache_share(dir)
+  local records = require "tabula.records"
+  local input, cached, written = 0, 0, nil
+  for _, r in ipairs((records.read(dir .. "/trials.jsonl", { skip_bad = true }))) do
+    local u = type(r.usage) == "table" and r.usage or {}
+    input = input + (tonumber(u.input) or 0)
+    cached = cached + (tonumber(u.cached) or 0)
+    if u.cache_write then written = (written or 0) + (tonumber(u.cache_write) or 0) end
+  end
+  return input, cached, written
+end
+
 -- note_report(dir): report.md's header says which settings were adjusted (from
--- run.json), so that a reader of the numbers sees where the protocol was not followed
+-- run.json), so that a reader of the numbers sees where the protocol was not
+-- followed, and what share of the input the provider's prompt cache served
 function M.note_report(dir)
   local fs, json = require "tabula.fs", require "tabula.json"
   if fs.kind(dir .. "/run.json") ~= "file" or fs.kind(dir .. "/report.md") ~= "file" then return end
   local meta = json.decode(fs.read(dir .. "/run.json") or "")
-  local adj = type(meta) == "table" and meta.settings_adjusted
-  if type(adj) ~= "table" or #adj == 0 then return end
+  local adj = type(meta) == "table" and type(meta.settings_adjusted) == "table" and meta.settings_adjusted or {}
   local md = fs.read(dir .. "/report.md") or ""
-  if md:find("\nsettings_adjusted:", 1, true) then return end
-  local lines = { "", "settings_adjusted: the model refused these protocol settings; they were changed as shown", "" }
-  for _, a in ipairs(adj) do
-    lines[#lines + 1] = string.format("- `--%s` asked %s, sent %s: %s", a.setting, tostring(a.asked), tostring(a.sent), a.why)
+  if md:find("\n<!-- models -->\n", 1, true) then return end
+  local lines = { "", "<!-- models -->" }
+  if #adj > 0 then
+    lines[#lines + 1] = "settings_adjusted: the model refused these protocol settings; they were changed as shown"
+    lines[#lines + 1] = ""
+    for _, a in ipairs(adj) do
+      lines[#lines + 1] = string.format("- `--%s` asked %s, sent %s: %s", a.setting, tostring(a.asked), tostring(a.sent), a.why)
+    end
+    lines[#lines + 1] = ""
   end
+  local input, cached, written = M.cache_share(dir)
+  if cached > 0 or (written or 0) > 0 then
+    lines[#lines + 1] = string.format("prompt cache: %.1f%% of %d input tokens read from the cache (%d)%s",
+      input > 0 and 100 * cached / input or 0, input, cached, written and string.format(", %d written to it", written) or "")
+    lines[#lines + 1] = ""
+  end
+  if #lines == 2 then return end
   local head, rest = md:match("^([^\n]*\n)(.*)$")
   if not head then head, rest = md .. "\n", "" end
   fs.write_atomic(dir .. "/report.md", head .. table.concat(lines, "\n") .. "\n" .. rest)

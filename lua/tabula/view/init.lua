@@ -156,6 +156,9 @@ local function identity(meta)
   else add("model", meta.model) end
   local opts = meta.options_identity or meta.options
   if type(opts) == "table" then add("settings", json.canonical(opts)) end
+  for _, a in ipairs(type(meta.settings_adjusted) == "table" and meta.settings_adjusted or {}) do   -- refused by the model
+    add("settings adjusted", string.format("--%s asked %s, sent %s: %s", a.setting, tostring(a.asked), tostring(a.sent), a.why))
+  end
   local setup = meta.setup or {}
   if type(setup.prompts) == "table" and next(setup.prompts) then add("prompts (sha256)", json.canonical(setup.prompts)) end
   if type(meta.data) == "table" then add("data", json.canonical(meta.data)) end
@@ -175,18 +178,21 @@ end
 
 -- headline(recs) -> counts every run has: trials, outcomes, tokens, cost
 local function headline(recs, rows, unit)
-  local outcomes, tokens, cost = {}, 0, 0
-  for i, _ in ipairs(recs) do
+  local outcomes, tokens, cost, input, cached = {}, 0, 0, 0, 0
+  for i, rec in ipairs(recs) do
     local r = rows[i]
     outcomes[r.outcome or "?"] = (outcomes[r.outcome or "?"] or 0) + 1
     tokens = tokens + (r.tokens or 0)
     cost = cost + (r.cost or 0)
+    local u = type(rec.usage) == "table" and rec.usage or {}
+    input, cached = input + (tonumber(u.input) or 0), cached + (tonumber(u.cached) or 0)
   end
   local parts = {}
   for k, v in pairs(outcomes) do parts[#parts + 1] = k .. " " .. v end
   table.sort(parts)
-  return string.format('<p class="headline">%d %s (%s); %d tokens; $%.4f</p>', #recs, unit or "trials",
-    html.esc(table.concat(parts, ", ")), tokens, cost)
+  local share = cached > 0 and input > 0 and string.format("; prompt cache %.1f%% of input", 100 * cached / input) or ""
+  return string.format('<p class="headline">%d %s (%s); %d tokens; $%.4f%s</p>', #recs, unit or "trials",
+    html.esc(table.concat(parts, ", ")), tokens, cost, share)
 end
 
 local function trial_list(rows)
