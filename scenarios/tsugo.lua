@@ -296,7 +296,7 @@ end
 
 function S.setup(opts, env)
   env.prompts = prompt.set("tsugo", opts.prompts)
-  if opts.robustness and env.agent.settings then env.agent.settings.temperature = 0 end
+  if opts.robustness and env.agent.settings then env.agent:adjust({ temperature = 0 }) end
   if opts.extractor == "builtin" then
     -- the built-in extractor reads only the built-in engine player's narrative:
     -- any other reply would give a root-only tree and fabricated process metrics

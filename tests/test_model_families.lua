@@ -102,6 +102,17 @@ test("an explicit option the model refuses is an error naming the option, the mo
   s:close()
 end)
 
+test("a scenario's own setting (TsuGO's robustness temperature 0) is fitted too: adjusted, never an error", function()
+  local a = agent.new(cfg("gpt"), fast({ settings = { temperature = 1 }, explicit = { temperature = true } }))
+  t.eq({ a.settings.temperature, #a.adjusted }, { 1, 0 }, "the default 1 is taken")
+  a:adjust({ temperature = 0 })
+  t.eq(a.settings.temperature, nil)
+  t.eq({ a.adjusted[1].setting, a.adjusted[1].asked, a.adjusted[1].sent }, { "temperature", 0, "not sent" })
+  local g = agent.new(cfg("gemini"), fast({ settings = { temperature = 0.7 } }))
+  g:adjust({ temperature = 0 })
+  t.eq(g.settings.temperature, 0, "Gemini takes it")
+end)
+
 -- ---- golden request bodies ----
 
 local GOLDEN = t.root() .. "/tests/golden/requests"

@@ -182,16 +182,36 @@ function M.new(cfg, opts)
     for k, v in pairs(opts.settings or {}) do asked[k] = v end
     -- what the model accepts (tabula.capabilities): refused defaults adjusted
     -- and recorded, a refused explicit option an error before any call
-    local notes
-    a.settings, a.adjusted, notes, a.family = model_settings.fit(cfg, asked, opts.explicit)
-    a.settings.prompt_cache = opts.prompt_cache ~= false or nil
-    if a.settings.prompt_cache and opts.cache_dir then
-      a.settings.prompt_cache_key = "tabula-" .. fs.sha256(cfg.name .. "\0" .. opts.cache_dir):sub(1, 16)
-    end
+    a.asked = asked
+    a:fit(opts.explicit)
     a.turns, a.turn_order = {}, {}
-    announce(cfg, a.adjusted, notes, opts)
   end
   return a
+end
+
+-- fit(explicit): the settings sent, fitted to the model's family (tabula.model_settings)
+function Agent:fit(explicit)
+  local cfg, opts, notes = self.cfg, self.opts, nil
+  self.settings, self.adjusted, notes, self.family = model_settings.fit(cfg, self.asked, explicit)
+  self.settings.prompt_cache = opts.prompt_cache ~= false or nil
+  if self.settings.prompt_cache and opts.cache_dir then
+    self.settings.prompt_cache_key = "tabula-" .. fs.sha256(cfg.name .. "\0" .. opts.cache_dir):sub(1, 16)
+  end
+  announce(cfg, self.adjusted, notes, opts)
+end
+
+-- adjust(settings): a scenario's own settings over the run's (TsuGO's robustness
+-- protocol: temperature 0), fitted to the model like the others; a setting the
+-- model refuses is adjusted and recorded, never an error (the scenario chose it)
+function Agent:adjust(over)
+  if not self.provider then return end
+  local explicit = {}
+  for k in pairs(self.opts.explicit or {}) do explicit[k] = true end
+  for k, v in pairs(over) do
+    self.asked[k] = v
+    explicit[model_settings.OPTION[k] or k] = nil
+  end
+  self:fit(explicit)
 end
 
 -- assistant(reply) -> the assistant message to append to a conversation: the

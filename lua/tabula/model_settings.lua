@@ -224,6 +224,10 @@ local PARAMS = { { "temperature", "temperature" }, { "top_p", "top_p" }, { "topP
   { "reasoning", "reasoning_effort" }, { "effort", "reasoning_effort" }, { "thinking", "think" },
   { "max_tokens", "max_tokens" }, { "max_output_tokens", "max_tokens" }, { "maxOutputTokens", "max_tokens" } }
 function M.hint(said)
+  -- reasoning carried wrongly is not a setting to drop
+  for _, w in ipairs({ "signature", "encrypted", "redacted", "not persisted" }) do
+    if said:find(w, 1, true) then return "" end
+  end
   for _, p in ipairs(PARAMS) do
     if said:find(p[1], 1, true) then
       return string.format(" (the model refused a setting: try without --%s, or describe the model's capabilities in models.lua; see docs/API.md)",
