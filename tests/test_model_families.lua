@@ -353,7 +353,7 @@ end)
 -- ---- whole scenarios over the mock, one per family ----
 
 
-test("XiangqiBench (sighted, restricted) over the mock as each family: turn 2 carries turn 1's reasoning; no 400", function()
+test("XiangqiBench (sighted, restricted) over the mock as each family, streamed and not: turn 2 carries turn 1's reasoning; no 400", function()
   local s = mock.start({
     { match = "The game begins", reply = "```bash\nthink the chariot mates on b9\n```", reasoning = "The chariot on b1 can reach b9." },
     { match = "Noted.", reply = "```bash\nmove b1b9\n```", reasoning = "Mate now." } })
@@ -361,13 +361,14 @@ test("XiangqiBench (sighted, restricted) over the mock as each family: turn 2 ca
   local mf = models_file(dir, s)
   fs.write_atomic(dir .. "/cases.jsonl", json.canonical({ id = "mate1", fen = "3k5/R8/9/9/9/9/9/9/1R7/4K4 w - - 0 1",
     first_winning_move = "b1b9", win_in_plies = 1, category = "forced_mate" }) .. "\n")
-  for _, fam in ipairs(ORDER) do
+  for _, run in ipairs({ { "claude" }, { "gpt" }, { "gemini" }, { "open" }, { "claude", true }, { "gpt", true }, { "gemini", true } }) do
+    local fam, stream = run[1], run[2]
     s:script({
       { match = "The game begins", reply = "```bash\nthink the chariot mates on b9\n```", reasoning = "The chariot on b1 can reach b9." },
       { match = "Noted.", reply = "```bash\nmove b1b9\n```", reasoning = "Mate now." } })
-    local out = dir .. "/run-" .. fam
+    local out = dir .. "/run-" .. fam .. (stream and "-stream" or "")
     t.run_scenario("scenarios/xiangqibench.lua", { "--model", fam, "--models", mf, "--cases", dir .. "/cases.jsonl",
-      "--setting", "sighted,restricted", "--trials", "1", "--out", out, "--quiet" })
+      "--setting", "sighted,restricted", "--trials", "1", "--out", out, "--quiet", stream and "--stream" or "--no-stream" })
     local recs = records.read(out .. "/trials.jsonl")
     t.eq(#recs, 2, fam)
     for _, r in ipairs(recs) do
@@ -376,6 +377,8 @@ test("XiangqiBench (sighted, restricted) over the mock as each family: turn 2 ca
     end
     local b = bodies(s)
     t.eq(#b, 4, fam .. ": two trials of two calls, none refused")
+    local log = s:log()
+    t.eq(b[1].stream == true or log[1].path:find("streamGenerateContent", 1, true) ~= nil, stream == true, fam .. ": streamed as asked")
     local carrying = 0
     for _, body in ipairs(b) do if carried(fam, body) then carrying = carrying + 1 end end
     t.eq(carrying, fam == "open" and 0 or 2, fam .. ": each trial's turn 2 carries its turn 1's reasoning")
