@@ -73,6 +73,11 @@ test("the protocol defaults a model refuses are adjusted and recorded; the mappi
   t.eq(ms.fit(cfg("gemini"), { reasoning_effort = "medium" }, {}).thinking, { level = "high" })   -- gemini-3-pro: low, high
   t.eq(ms.fit(cfg({ provider = "anthropic", model = "claude-opus-4-1" }), { reasoning_effort = "high" }, {}).thinking, { budget = 24576 })
   t.eq(ms.fit(cfg({ provider = "openai", model = "o3" }), { reasoning_effort = "minimal" }, {}).thinking, { effort = "low" })
+  -- --no-think on OpenAI: the lowest effort there is (o-series cannot go below low)
+  t.eq(ms.fit(cfg("gpt"), { think = false }, {}).thinking, { effort = "none" })
+  t.eq(ms.fit(cfg({ provider = "openai", model = "gpt-5" }), { think = false }, {}).thinking, { effort = "minimal" })
+  sent, adj = ms.fit(cfg({ provider = "openai", model = "o3" }), { think = false }, {})
+  t.eq({ sent.thinking, adj[1].sent }, { { effort = "low" }, "effort low" })
   -- an adaptive-only Claude thinks by default; --no-think leaves thinking out
   t.eq(ms.fit(cfg("claude"), {}, {}).thinking, {})
   t.eq(ms.fit(cfg("claude"), { think = false }, {}).thinking, { off = true })

@@ -79,7 +79,7 @@ end
 function M.fit(cfg, settings, explicit)
   explicit = explicit or {}
   local fam = M.family(cfg)
-  local s, adjusted, notes = {}, {}, {}
+  local s, adjusted, notes = {}, require("tabula.json").array(), {}   -- adjusted: a JSON array even when empty
   for k, v in pairs(settings or {}) do s[k] = v end
   local who = string.format("model %s (family %s)", tostring(cfg.name), fam.name)
   -- refuse(setting, asked, sent, why, accepts): dropped/clamped, or an error if the user asked for it
@@ -109,8 +109,9 @@ function M.fit(cfg, settings, explicit)
     if budget ~= nil then refuse("thinking_budget", budget, nil, fam.name .. " has no reasoning switch", "has no reasoning: it accepts no --thinking-budget") end
     if think == true then refuse("think", true, nil, fam.name .. " has no reasoning switch", "has no reasoning: it accepts no --think") end
   elseif off then
-    if fam.thinking_off or mode == "adaptive" then th = { off = true }   -- adaptive: off by not asking
+    if mode == "effort" and has(fam.efforts, "none") then th = { effort = "none" }   -- off is the lowest effort
     elseif mode == "effort" and has(fam.efforts, "minimal") then th = { effort = "minimal" }
+    elseif mode ~= "effort" and (fam.thinking_off or mode == "adaptive") then th = { off = true }   -- adaptive: off by not asking
     else
       local lowest = mode == "level" and { level = fam.efforts[1] } or mode == "effort" and { effort = fam.efforts[1] } or {}
       local what = think == false and "think" or effort ~= nil and "reasoning_effort" or "thinking_budget"
