@@ -118,6 +118,17 @@ test("a scenario's own setting (TsuGO's robustness temperature 0) is fitted too:
   t.eq(g.settings.temperature, 0, "Gemini takes it")
 end)
 
+test("a 400 about a parameter says which option to try without", function()
+  local s = mock.start({ { reply = "x" } })
+  -- a models-file entry that claims the wrong family: tabula sends temperature, the service refuses it
+  local a = agent.new(cfg("claude", s, { family = "claude-budget" }), fast({ settings = { temperature = 0.5 } }))
+  local r, err = a:reply(conv)
+  t.eq(r, nil)
+  t.contains(err.message, "HTTP 400: temperature: Extra inputs are not permitted (the model refused a setting: try without --temperature")
+  t.eq(ms.hint("messages.1.content.0: Invalid `signature` in `thinking` block"), "", "not a setting to drop")
+  s:close()
+end)
+
 -- ---- golden request bodies ----
 
 local GOLDEN = t.root() .. "/tests/golden/requests"
