@@ -183,7 +183,7 @@ function Arena:llm_move(st, p, side)
     for k in pairs(info.usage) do info.usage[k] = info.usage[k] + ((reply.usage or {})[k] or 0) end
     info.cost = info.cost + (reply.cost or 0)
     info.replies[#info.replies + 1] = reply.text
-    conv[#conv + 1] = agent.assistant(reply)
+    conv[#conv + 1] = require("tabula.agent").assistant(reply)
     local why
     if p.mode == "bullet" and arena_prompts.bullet_extra_text(reply.text) then
       info.forbidden = info.forbidden + 1

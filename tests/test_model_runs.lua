@@ -46,6 +46,10 @@ test("ChessArena (Blitz, one game) as each family: the retry carries the first r
     elseif f == "gpt" then t.eq({ sent.temperature, sent.top_p }, { nil, 1 })
     elseif f == "gemini" then t.eq(sent.generationConfig.temperature, 0.2)
     else t.eq(sent.temperature, 0.2) end
+    -- recorded per participant in the arena's run.json
+    local adj = find(settings_adjusted(dir .. "/arena"), "temperature")
+    if f == "claude" or f == "gpt" then t.eq({ adj.participant, adj.asked, adj.sent }, { player, 0.2, "not sent" }, f)
+    else t.eq(adj, nil, f) end
     s:close()
   end
 end)
