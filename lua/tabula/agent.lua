@@ -228,7 +228,10 @@ function Agent:is_builtin() return self.player ~= nil end
 -- describe() -> for run.json: provider, model, base URL, settings, prices, key variable name
 function Agent:describe()
   local d = models.public(self.cfg)
-  d.settings = self.settings
+  -- the prompt cache key is a routing hint named after the run directory: not part of
+  -- the run's identity (shards of one run, each in its own directory, must agree)
+  d.settings = {}
+  for k, v in pairs(self.settings or {}) do if k ~= "prompt_cache_key" then d.settings[k] = v end end
   if self.provider then
     d.family = self.family and self.family.name
     d.settings_adjusted = self.adjusted
