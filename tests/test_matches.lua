@@ -152,7 +152,7 @@ local function llm_parts(dir)
     { name = "random", player = "random" }, { name = "heuristic", player = "heuristic" } } })
 end
 
-test("dece: --max-calls binds the model participant's calls over HTTP; the stop names the budget, exit 4", function()
+test("dece: --max-calls binds the model participant's calls over HTTP: exactly 5 calls; the stop names the budget, exit 4", function()
   local mock = require "tests.mock"
   local s = mock.start({ { reply = "ACTION: nothing-legal", usage = { input = 10, output = 5 } } })
   local dir = t.tmpdir()
@@ -166,7 +166,7 @@ test("dece: --max-calls binds the model participant's calls over HTTP; the stop 
   local spent = 0
   records.each(dir .. "/run/spend.jsonl", function(r) spent = spent + r.calls end)
   t.eq(spent, requests, "every call is counted")
-  t.ok(requests >= 5, "the budget was reached")
+  t.eq(requests, 5, "the budget binds per call: exactly the 5 calls allowed (one at a time), none past it")
 end)
 
 test("dece: a 401 stops the run with one line; nothing is recorded as a result", function()
