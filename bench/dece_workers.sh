@@ -12,7 +12,7 @@ GAMES=${GAMES:-azul,splendor,century,7wonders,carcassonne}
 W=$(mktemp -d /tmp/tabula_dece_workers.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 run() {  # run DIR WORKERS -> "wall user sys" seconds
-  /usr/bin/time -f "%e %U %S" -o "$W/$1.time" "$BIN" run scenarios/dece.lua --games "$GAMES" ${ARGS:-} \
+  /usr/bin/time -f "%e %U %S" -o "$W/$1.time" "$BIN" run scenarios/dece --games "$GAMES" ${ARGS:-} \
     --workers "$2" --quiet --out "$W/$1" > /dev/null
   cat "$W/$1.time"
 }

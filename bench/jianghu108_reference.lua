@@ -9,7 +9,7 @@
 -- when that option does not keep enough for the circumstance: below +REF_WIN
 -- centipawns in a won problem, below -REF_DRAW in a drawn one (every option loses).
 local jh = require "games.xiangqi.jianghu"
-local player = require "games.xiangqi.jianghu_engine"
+local player = require "scenarios.jianghu108.engine"
 local xq = require "games.xiangqi"
 local engine = require "tabula.engine"
 local loop = require "tabula.loop"

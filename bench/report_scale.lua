@@ -9,7 +9,7 @@
 local records = require "tabula.records"
 local json = require "tabula.json"
 local fs = require "tabula.fs"
-local report = require "games.xiangqi.report"
+local report = require "scenarios.xiangqibench.report"
 
 -- every record in memory as records.read read them before: a line at a time
 -- from f:lines, each decoded whole

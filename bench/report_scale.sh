@@ -14,7 +14,7 @@ BIN=${TABULA:-./tabula}
 [ -x /usr/bin/time ] || { echo "/usr/bin/time not installed (make deps)"; exit 0; }
 W=$(mktemp -d /tmp/tabula_report_scale.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-"$BIN" run scenarios/xiangqibench.lua --limit 40 --trials 1 --quiet --out "$W/template" > /dev/null
+"$BIN" run scenarios/xiangqibench --limit 40 --trials 1 --quiet --out "$W/template" > /dev/null
 measure() {   # label, command... -> "label wall_s rss_kb cpu_s"
   local label=$1; shift
   /usr/bin/time -f "$label %e %M %U %S" -o "$W/time" "$@" > /dev/null 2>&1

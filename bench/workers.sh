@@ -11,9 +11,9 @@ N=${WORKERS:-$(nproc)}
 W=$(mktemp -d /tmp/tabula_workers.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 now() { date +%s.%N; }
-s=$(now); "$BIN" run scenarios/xiangqibench.lua --workers 1 --quiet --no-transcripts --out "$W/one" > /dev/null; e=$(now)
+s=$(now); "$BIN" run scenarios/xiangqibench --workers 1 --quiet --no-transcripts --out "$W/one" > /dev/null; e=$(now)
 t1=$(echo "$s $e" | awk '{print $2-$1}')
-s=$(now); "$BIN" run scenarios/xiangqibench.lua --workers "$N" --quiet --no-transcripts --out "$W/many" > /dev/null; e=$(now)
+s=$(now); "$BIN" run scenarios/xiangqibench --workers "$N" --quiet --no-transcripts --out "$W/many" > /dev/null; e=$(now)
 tn=$(echo "$s $e" | awk '{print $2-$1}')
 same=$(python3 - "$W/one" "$W/many" <<'PY'
 import json, sys

@@ -14,9 +14,9 @@ OUT=$(mktemp -d)
 common=(--model engine --cases "$CASES" --trials 1 --concurrency 1 --quiet
         --engine-nodes "$BUDGET" --engine-search-nodes "$BUDGET")
 s=$(date +%s.%N)
-"$BIN" run scenarios/xiangqibench.lua "${common[@]}" --defender builtin --out "$OUT/builtin" > /dev/null
+"$BIN" run scenarios/xiangqibench "${common[@]}" --defender builtin --out "$OUT/builtin" > /dev/null
 m=$(date +%s.%N)
-"$BIN" run scenarios/xiangqibench.lua "${common[@]}" --defender fairy-stockfish --defender-depth 18 --out "$OUT/fsf" > /dev/null
+"$BIN" run scenarios/xiangqibench "${common[@]}" --defender fairy-stockfish --defender-depth 18 --out "$OUT/fsf" > /dev/null
 e=$(date +%s.%N)
 for d in builtin fsf; do
   "$BIN" report "$OUT/$d" > /dev/null

@@ -30,7 +30,7 @@ PORT=$(awk '{print $3}' "$DIR/mock.out")
 cat > "$DIR/models.lua" <<LUA
 return { mock = { provider = "openai", model = "mock", base_url = "http://127.0.0.1:$PORT/v1", optional_key = true, max_in_flight = 1000 } }
 LUA
-/usr/bin/time -f "%U %S %e" -o "$DIR/time" "$BIN" run scenarios/xiangqibench.lua --model mock --models "$DIR/models.lua" \
+/usr/bin/time -f "%U %S %e" -o "$DIR/time" "$BIN" run scenarios/xiangqibench --model mock --models "$DIR/models.lua" \
   --cases "$CASES" --trials 3 --concurrency "$C" --setting sighted --out "$DIR/run" --quiet --no-cache > /dev/null
 calls=$(grep -o '"calls":[0-9]*' "$DIR/run/trials.jsonl" | awk -F: '{s+=$2} END {print s}')
 trials=$(wc -l < "$DIR/run/trials.jsonl")

@@ -17,11 +17,11 @@
 -- Choices: Q from centipawns by Lichess's logistic fit, 1/(1 + e^(-0.00368208 cp))
 -- (--wp lichess; a mate for the mover is 1, against it 0); Stockfish at
 -- --engine-depth (default 12), one thread, evaluations cached in the run.
-local tasks = require "games.chess.tasks"
+local tasks = require "scenarios.chessarena.tasks"
 local chess = require "games.chess"
 local records = require "tabula.records"
 local prompt = require "tabula.prompt"
-local arena_prompts = require "games.chess.arena_prompts"
+local arena_prompts = require "scenarios.chessarena.prompts"
 local metrics = require "tabula.metrics"
 local engine = require "tabula.engine"
 local fs = require "tabula.fs"
@@ -157,6 +157,6 @@ function S.report(dir)
   return text
 end
 
-S.view = require("games.chess.tasks_view").selection
+S.view = require("scenarios.chessarena.tasks_view").selection
 
 return S

@@ -15,11 +15,11 @@
 -- far as the last moves, no legal moves, no hint);
 -- --puzzles takes JSONL or any of the Lichess CSV layouts (column order from the
 -- header); bands are 200-600, 600-1000, ... (--band-width).
-local tasks = require "games.chess.tasks"
+local tasks = require "scenarios.chessarena.tasks"
 local chess = require "games.chess"
 local records = require "tabula.records"
 local prompt = require "tabula.prompt"
-local arena_prompts = require "games.chess.arena_prompts"
+local arena_prompts = require "scenarios.chessarena.prompts"
 local fs = require "tabula.fs"
 local json = require "tabula.json"
 local cli = require "tabula.cli"
@@ -131,6 +131,6 @@ function S.report(dir)
   return text
 end
 
-S.view = require("games.chess.tasks_view").puzzles
+S.view = require("scenarios.chessarena.tasks_view").puzzles
 
 return S

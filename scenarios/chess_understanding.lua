@@ -9,7 +9,7 @@
 -- match the file's); precision and recall pool moves over all items (micro
 -- averages); generated items take, per FEN, a piece of the side to move, an empty
 -- square and a piece of the other side, chosen with --seed.
-local tasks = require "games.chess.tasks"
+local tasks = require "scenarios.chessarena.tasks"
 local chess = require "games.chess"
 local records = require "tabula.records"
 local prompt = require "tabula.prompt"
@@ -116,6 +116,6 @@ function S.report(dir)
   return text
 end
 
-S.view = require("games.chess.tasks_view").understanding
+S.view = require("scenarios.chessarena.tasks_view").understanding
 
 return S

@@ -1,7 +1,7 @@
 -- The fine-grained ChessArena tasks: ground truth, answer parsing and the
 -- scorers on small hand-checked sets; puzzle files in every layout; scripted runs.
 local t = require "tabula.testing"
-local tasks = require "games.chess.tasks"
+local tasks = require "scenarios.chessarena.tasks"
 local records = require "tabula.records"
 local json = require "tabula.json"
 local fs = require "tabula.fs"
@@ -138,7 +138,7 @@ test("puzzles ask through the Blitz/Standard template with no hint", function()
   assert(ok, err)
   local msgs = json.decode(log[1].body).messages
   local P = require("tabula.prompt").set("chessarena")
-  t.eq(msgs[1].content, require("games.chess.arena_prompts").system(P, "blitz", "white"))
+  t.eq(msgs[1].content, require("scenarios.chessarena.prompts").system(P, "blitz", "white"))
   t.contains(msgs[2].content, "Position (FEN): 7k/5ppp/8/8/8/8/8/RR4K1 w - - 1 2")
   t.eq(msgs[2].content:find("Legal moves", 1, true), nil)
   for _, m in ipairs(msgs) do t.eq(m.content:lower():find("puzzle", 1, true), nil, "no hint that it is a puzzle") end
@@ -164,7 +164,7 @@ end)
 
 test("move selection asks through each play mode's template; Blindfold with the real game's moves", function()
   t.need_program("/usr/games/stockfish")
-  local arena_prompts = require "games.chess.arena_prompts"
+  local arena_prompts = require "scenarios.chessarena.prompts"
   local P = require("tabula.prompt").set("chessarena")
   local game = { start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     moves = { "e2e4", "e7e5", "g1f3", "b8c6" }, white = "a", black = "b", result = "1/2-1/2" }

@@ -125,7 +125,7 @@ test("the move limit is 200 plies by default, a draw named move_limit; --max-mov
 end)
 
 test("every mode's system prompt: strategy, legal-move analysis, the six-line rules; Blitz and Standard share one", function()
-  local arena_prompts = require "games.chess.arena_prompts"
+  local arena_prompts = require "scenarios.chessarena.prompts"
   local P = require("tabula.prompt").set("chessarena")
   local texts = {}
   for _, mode in ipairs({ "bullet", "blitz", "standard", "blindfold" }) do

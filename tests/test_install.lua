@@ -14,7 +14,7 @@ test("make install DESTDIR=... PREFIX=...; run by name from elsewhere; make unin
   t.contains(sh(make .. " install"), "rc=0")
   local installed = d .. "/opt/tb/bin/tabula"
   t.eq(fs.kind(installed), "file")
-  t.eq(fs.kind(d .. "/opt/tb/share/tabula/scenarios/xiangqibench.lua"), "file")
+  t.eq(fs.kind(d .. "/opt/tb/share/tabula/scenarios/xiangqibench/init.lua"), "file")
   local out = sh(string.format("cd / && env -u TABULA_ROOT %s run xiangqibench --dry-run --limit 1", installed))
   t.contains(out, "no model was called")
   t.contains(sh(string.format("cd / && env -u TABULA_ROOT %s -e 'kit.number(\"Answer: 7\")'", installed)), "7\nrc=0")

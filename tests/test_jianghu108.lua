@@ -380,7 +380,7 @@ test("the picture has the cannon and soldier position marks", function()
 end)
 
 test("the engine player's E rule per circumstance", function()
-  local player = require "games.xiangqi.jianghu_engine"
+  local player = require "scenarios.jianghu108.engine"
   -- win: E only when the search's own move is elsewhere and clearly better
   t.eq({ player.decide("win", { A = 100, B = 300, C = -50 }, { move = "a0a1", score = 300 + player.WIN_MARGIN }) },
     { "E", "the search's own move is clearly better than every option" })
@@ -396,7 +396,7 @@ end)
 
 test("the engine player judges every option: right on most of a sample the old mate-or-E rule missed", function()
   local path = t.need_shared("jianghu108") .. "/江湖残局.json"
-  local player = require "games.xiangqi.jianghu_engine"
+  local player = require "scenarios.jianghu108.engine"
   local jh = require "games.xiangqi.jianghu"
   -- won problems without a short mate (the old player answered E), drawn ones
   -- whose options all lose but one, and two whose answer is E
@@ -423,7 +423,7 @@ test("bench/jianghu108_reference.sh prints the built-in player's figure beside F
   local dir = t.tmpdir()
   local two = { problems = { d.problems[1], d.problems[2] } }
   fs.write_atomic(dir .. "/two.json", json.encode(two))
-  local player = require "games.xiangqi.jianghu_engine"
+  local player = require "scenarios.jianghu108.engine"
   local right = 0
   for _, p in ipairs(jh.load(dir .. "/two.json")) do if player.choose(p) == p.correctAnswer then right = right + 1 end end
   local out = t.sh(string.format("cd %q && DATA=%q TABULA=%q bench/jianghu108_reference.sh 4", t.root(), dir .. "/two.json", t.tabula_bin()))

@@ -225,7 +225,7 @@ test("records: each_id reads the index and the records past it; a stale or broke
 end)
 
 test("report: streamed XiangqiBench summary equals the in-memory one, superseded errors dropped", function()
-  local report = require "games.xiangqi.report"
+  local report = require "scenarios.xiangqibench.report"
   local dir = tmpdir()
   local rc = xb({ "--workers", "1", "--out", dir, "--model", "random", "--setting", "sighted,restricted" })
   t.eq(rc, 0)

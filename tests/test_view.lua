@@ -221,7 +221,7 @@ test("view: Jianghu108's trial view draws the problem with the correct and the c
 end)
 
 test("view: the understanding view rings the square and tells right moves from wrong ones", function()
-  local tv = require("games.chess.tasks_view").understanding.trial({ fen = CHESS_START, square = "g1", kind = "normal",
+  local tv = require("scenarios.chessarena.tasks_view").understanding.trial({ fen = CHESS_START, square = "g1", kind = "normal",
     truth = { piece = "N", legal_moves = { "g1f3", "g1h3" } }, answer = { piece = "N", legal_moves = { "g1f3", "g1e2" } },
     reply = "<b>", status = "failure" })
   local svg = board.svg(tv.frames[1].board)

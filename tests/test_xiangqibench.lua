@@ -76,7 +76,7 @@ test("pass table: past the binomials' range (n > 1030) the values stay in [0, 1]
 end)
 
 test("pass table: every row, interval and case count as the k-by-k reference (uneven trials per case)", function()
-  local report = require "games.xiangqi.report"
+  local report = require "scenarios.xiangqibench.report"
   local rng = metrics.rng(11)
   local cases = {}
   for i = 1, 23 do   -- trial counts that make several groups of k and chunks of 32

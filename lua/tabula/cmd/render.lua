@@ -33,7 +33,7 @@ return {
     local png, err
     if what == "jianghu108" then
       local jh = require "games.xiangqi.jianghu"
-      local S = require("tabula.cmd.run").lib.load("scenarios/jianghu108.lua")
+      local S = require("tabula.cmd.run").lib.load("scenarios/jianghu108")
       local problems = jh.load(S.data_path(opts))
       for _, p in ipairs(problems) do
         if tostring(p.id) == opts.id then png, err = jh.image(p) end

@@ -78,6 +78,10 @@ end
 -- a name: scenarios/NAME.lua or scenarios/NAME/init.lua here, then under the root
 function M.find(name)
   local tries = { name, host.root .. "/" .. name }
+  -- a benchmark is a folder: scenarios/NAME (or the older spelling scenarios/NAME.lua,
+  -- kept so that commands and run.json files written before the folders still work)
+  local folder = name:gsub("/+$", ""):gsub("%.lua$", "")
+  for _, base in ipairs({ "", host.root .. "/" }) do tries[#tries + 1] = base .. folder .. "/init.lua" end
   if not name:find("/", 1, true) and not name:match("%.lua$") then
     for _, base in ipairs({ ".", host.root }) do
       tries[#tries + 1] = base .. "/scenarios/" .. name .. ".lua"
@@ -100,7 +104,7 @@ end
 
 -- load(path) -> the scenario module; its folder is put on package.path
 function M.load(path)
-  if not path then cli.fail("give a scenario file, e.g. tabula run scenarios/xiangqibench.lua") end
+  if not path then cli.fail("give a scenario file, e.g. tabula run scenarios/xiangqibench") end
   path = M.find(path)
   local chunk, err = loadfile(path)
   if not chunk then cli.fail("%s", err) end

@@ -1,10 +1,10 @@
--- games.xiangqi.view — XiangqiBench's parts of report.html (the S.view hook):
+-- scenarios.xiangqibench.view — XiangqiBench's parts of report.html (the S.view hook):
 -- pass@k / pass^k curves with intervals per setting, endings, and a trial view
 -- whose frames are the positions after every ply, with the agent's move and
 -- the defender's reply as arrows, simulated lines as numbered dashed arrows
 -- (beside the reply the defender really played), and illegal or rejected
 -- moves marked.
-local report = require "games.xiangqi.report"
+local report = require "scenarios.xiangqibench.report"
 
 local M = {}
 

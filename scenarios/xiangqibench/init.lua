@@ -1,10 +1,10 @@
--- scenarios/xiangqibench.lua — XiangqiBench: can an LLM agent convert a won
+-- scenarios/xiangqibench — XiangqiBench: can an LLM agent convert a won
 -- Xiangqi endgame into checkmate against an engine defender, through a REPL?
 -- (../shared/specs/xiangqibench.md)
 --
---   tabula run scenarios/xiangqibench.lua                        # engine player, own suite
---   tabula run scenarios/xiangqibench.lua --model openai:gpt-5.5 --setting sighted,restricted
---   tabula run scenarios/xiangqibench.lua --cases ../shared/data/xiangqibench/cases.jsonl \
+--   tabula run scenarios/xiangqibench                        # engine player, own suite
+--   tabula run scenarios/xiangqibench --model openai:gpt-5.5 --setting sighted,restricted
+--   tabula run scenarios/xiangqibench --cases ../shared/data/xiangqibench/cases.jsonl \
 --       --defender fairy-stockfish --defender-depth 18 --out runs/ref
 --   tabula report runs/ref
 --
@@ -30,7 +30,7 @@
 --    never chooses a perpetual check that loses. An engine defender gets the
 --    trial's start position and every move since (`position fen ... moves ...`).
 local xq = require "games.xiangqi"
-local commands = require "games.xiangqi.commands"
+local commands = require "scenarios.xiangqibench.commands"
 local records = require "tabula.records"
 local fs = require "tabula.fs"
 local json = require "tabula.json"
@@ -559,11 +559,11 @@ end
 
 -- report(dir) writes report.md and summary.json and returns the console summary
 function S.report(dir)
-  local report = require "games.xiangqi.report"
+  local report = require "scenarios.xiangqibench.report"
   local sm = report.write(dir)
   return report.console(sm)
 end
 
-S.view = require "games.xiangqi.view"
+S.view = require "scenarios.xiangqibench.view"
 
 return S

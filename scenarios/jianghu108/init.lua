@@ -1,9 +1,9 @@
--- scenarios/jianghu108.lua — Jianghu108: multiple-choice Xiangqi endgame
+-- scenarios/jianghu108 — Jianghu108: multiple-choice Xiangqi endgame
 -- studies, text or vision (../shared/specs/jianghu108.md).
 --
---   tabula run scenarios/jianghu108.lua --data ../shared/data/jianghu108/江湖残局.json --model openai:gpt-5.5
---   tabula run scenarios/jianghu108.lua --lang en --vision --image-detail high --model gemini:gemini-3.1-pro
---   tabula run scenarios/jianghu108.lua --dry-run --ids 1          # print the prompt and stop
+--   tabula run scenarios/jianghu108 --data ../shared/data/jianghu108/江湖残局.json --model openai:gpt-5.5
+--   tabula run scenarios/jianghu108 --lang en --vision --image-detail high --model gemini:gemini-3.1-pro
+--   tabula run scenarios/jianghu108 --dry-run --ids 1          # print the prompt and stop
 --
 -- Choices where the spec is silent (options where it matters):
 --  * The data is not shipped with the project (read it from its own place with
@@ -35,7 +35,7 @@
 --    servers, a thinking budget for Anthropic and Gemini).
 --  * The engine player judges every option with the built-in search (mate
 --    search and evaluation) and answers E by a rule per circumstance
---    (games/xiangqi/jianghu_engine.lua; bench/jianghu108_reference.sh).
+--    (scenarios/jianghu108/engine.lua; bench/jianghu108_reference.sh).
 local jh = require "games.xiangqi.jianghu"
 local notation = require "games.xiangqi.notation"
 local prompt = require "tabula.prompt"
@@ -178,7 +178,7 @@ function S.play(trial, env)
   local ctx = {
     key = trial.id, sample = trial.index, rng = env.rng_for(trial),
     legal_actions = jh.LETTERS, format = function(l) return "<box>" .. tostring(l) .. "</box>" end,
-    policy = function() return (require("games.xiangqi.jianghu_engine").choose(p)) end,
+    policy = function() return (require("scenarios.jianghu108.engine").choose(p)) end,
   }
   local reply, err = env.agent:reply(conv, ctx)
   if not reply then return nil, err end
@@ -197,9 +197,9 @@ function S.play(trial, env)
 end
 
 function S.report(dir)
-  return require("games.xiangqi.jianghu_report").write(dir)
+  return require("scenarios.jianghu108.report").write(dir)
 end
 
-S.view = require "games.xiangqi.jianghu_view"
+S.view = require "scenarios.jianghu108.view"
 
 return S

@@ -1,8 +1,8 @@
--- games.xiangqi.jianghu_engine — the built-in player of Jianghu108: every option
+-- scenarios.jianghu108.engine — the built-in player of Jianghu108: every option
 -- is judged with the built-in search, and E ("none of the above") is answered by
 -- a rule per circumstance.
 --
---   local choice, detail = require("games.xiangqi.jianghu_engine").choose(problem)
+--   local choice, detail = require("scenarios.jianghu108.engine").choose(problem)
 --
 -- How an option is judged: the position after its move is searched (alpha-beta
 -- with mate scores, NODES nodes), the score taken from Red's side. The start

@@ -1,4 +1,4 @@
--- games.xiangqi.report — XiangqiBench metrics, computed only from a run's
+-- scenarios.xiangqibench.report — XiangqiBench metrics, computed only from a run's
 -- records (run.json, trials.jsonl), so a report can be rebuilt at any time.
 -- Writes report.md and summary.json into the run directory.
 local metrics = require "tabula.metrics"

@@ -1,4 +1,4 @@
--- games.xiangqi.commands — the XiangqiBench REPL grammar (lpeg).
+-- scenarios.xiangqibench.commands — the XiangqiBench REPL grammar (lpeg).
 --
 -- Tolerant where models vary: command names in any case, "view-board" for
 -- view_board, extra spaces, a move written "move(h2e2)", "move: h2e2",

@@ -1,4 +1,4 @@
--- games.xiangqi.jianghu_report — Jianghu108 metrics from a run's records:
+-- scenarios.jianghu108.report — Jianghu108 metrics from a run's records:
 -- accuracy overall, by circumstance, by whether the answer is E, the chosen
 -- letters against the answers, tokens and cost. Writes report.md, summary.json.
 local records = require "tabula.records"

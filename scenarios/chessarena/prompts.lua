@@ -1,4 +1,4 @@
--- games.chess.arena_prompts — ChessArena's play-mode prompts (prompts/chessarena/),
+-- scenarios.chessarena.prompts — ChessArena's play-mode prompts (prompts/chessarena/),
 -- shared by the arena, move selection and puzzles, which the paper asks through
 -- the same templates: Blitz and Standard share one template (the modes differ
 -- in budget only), Bullet forbids reasoning, Blindfold is one conversation over

@@ -1,4 +1,4 @@
--- games.chess.arena_view — ChessArena's parts of report.html (the S.view
+-- scenarios.chessarena.view — ChessArena's parts of report.html (the S.view
 -- hook). An arena directory is the unit: the leaderboard, every player's
 -- rating with its RD band over the arena's games, per-player statistics, and
 -- one view per game (the position after every ply, the replies of model

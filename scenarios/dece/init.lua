@@ -1,11 +1,11 @@
--- scenarios/dece.lua — DECE: an arena of multi-player Eurogames for complete agent
+-- scenarios/dece — DECE: an arena of multi-player Eurogames for complete agent
 -- configurations (../shared/specs/dece.md; seed paper ../shared/seeds/002_*.txt).
 --
---   tabula run scenarios/dece.lua                                   # Random, Heuristic, ISMCTS on the five games
---   tabula run scenarios/dece.lua --participants parts.json --games azul,splendor --matches-per-game 48
---   tabula run scenarios/dece.lua --participants parts.json --schedule schedule.json --out runs/x
---   tabula run scenarios/dece.lua --participants parts.json --matched A,B --anchors X,Y --scenarios 12
---   tabula run scenarios/dece.lua --games azul --seats 4 --workers 2 --shard 1/2 --out runs/x1
+--   tabula run scenarios/dece                                   # Random, Heuristic, ISMCTS on the five games
+--   tabula run scenarios/dece --participants parts.json --games azul,splendor --matches-per-game 48
+--   tabula run scenarios/dece --participants parts.json --schedule schedule.json --out runs/x
+--   tabula run scenarios/dece --participants parts.json --matched A,B --anchors X,Y --scenarios 12
+--   tabula run scenarios/dece --games azul --seats 4 --workers 2 --shard 1/2 --out runs/x1
 --   tabula report runs/x
 --   tabula show runs/x azul-001                                    # each model participant's conversation
 --

@@ -1,10 +1,10 @@
--- games.chess.tasks_view — the fine-grained chess tasks' parts of report.html
+-- scenarios.chessarena.tasks_view — the fine-grained chess tasks' parts of report.html
 -- (each scenario's S.view): puzzles (PSA by rating band, the puzzle line with
 -- the model's moves), basic understanding (PMA, precision and recall by item
 -- kind; the asked square and the moves named against the true ones) and move
 -- selection (LR, TR, MAR; the chosen move against the engine's best).
 local chess = require "games.chess"
-local tasks = require "games.chess.tasks"
+local tasks = require "scenarios.chessarena.tasks"
 
 local M = {}
 

@@ -1,4 +1,4 @@
--- games.chess.tasks — the fine-grained ChessArena tasks' shared parts: ground
+-- scenarios.chessarena.tasks — the fine-grained ChessArena tasks' shared parts: ground
 -- truth for the basic-understanding items, answer parsing, win probabilities
 -- and the scorers (PMA / precision / recall, LR / TR / MAR, PSA by band).
 local chess = require "games.chess"

@@ -1,4 +1,4 @@
--- games.xiangqi.jianghu_view — Jianghu108's parts of report.html (the S.view
+-- scenarios.jianghu108.view — Jianghu108's parts of report.html (the S.view
 -- hook): accuracy by circumstance and by whether the answer is E (with Wilson
 -- intervals), the letters chosen against the answers (per-letter bias), and a
 -- trial view with the problem's position, the correct option and the chosen
@@ -6,7 +6,7 @@
 -- path in run.json); without it the view shows the problem as text.
 local jh = require "games.xiangqi.jianghu"
 local notation = require "games.xiangqi.notation"
-local report = require "games.xiangqi.jianghu_report"
+local report = require "scenarios.jianghu108.report"
 local fs = require "tabula.fs"
 
 local M = {}

@@ -1,12 +1,12 @@
--- scenarios/tsugo.lua — TsuGO: Go life-and-death problems in five input
+-- scenarios/tsugo — TsuGO: Go life-and-death problems in five input
 -- modalities, with four options or an open answer, robustness transforms, the
 -- reasoning turned into process search trees (SearchE, TokenE), and MCTS/UCT
 -- and GNU Go references (../shared/specs/tsugo.md).
 --
---   tabula run scenarios/tsugo.lua                               # offline: engine player, own suite
---   tabula run scenarios/tsugo.lua --model openai:gpt-5.5 --modality symbolic,grid,visual --extractor gemini:gemini-2.5-pro
---   tabula run scenarios/tsugo.lua --problems gogameguru.jsonl --candidates open --transform rot180,flip_h,colour
---   tabula run scenarios/tsugo.lua --robustness --transform rot180,flip_h,colour --temperature 0 --model M
+--   tabula run scenarios/tsugo                               # offline: engine player, own suite
+--   tabula run scenarios/tsugo --model openai:gpt-5.5 --modality symbolic,grid,visual --extractor gemini:gemini-2.5-pro
+--   tabula run scenarios/tsugo --problems gogameguru.jsonl --candidates open --transform rot180,flip_h,colour
+--   tabula run scenarios/tsugo --robustness --transform rot180,flip_h,colour --temperature 0 --model M
 --   tabula report RUN
 --
 -- Choices where the spec is silent (the modules under scenarios/tsugo/ say more):

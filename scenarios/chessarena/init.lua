@@ -1,10 +1,10 @@
--- scenarios/chessarena.lua — ChessArena: models play full chess games against
+-- scenarios/chessarena — ChessArena: models play full chess games against
 -- each other and reference players, rated with Glicko-1 (../shared/specs/chessarena.md).
 --
---   tabula run scenarios/chessarena.lua --arena arenas/main --players random,stockfish:skill=0 --games 10
---   tabula run scenarios/chessarena.lua --arena arenas/main \
+--   tabula run scenarios/chessarena --arena arenas/main --players random,stockfish:skill=0 --games 10
+--   tabula run scenarios/chessarena --arena arenas/main \
 --       --players openai:gpt-5.5@blitz+legal,anthropic:claude-opus-4.7@bullet --games 30 --concurrency 4
---   tabula run scenarios/chessarena.lua --arena arenas/main --games 0 --all    # the leaderboard only
+--   tabula run scenarios/chessarena --arena arenas/main --games 0 --all    # the leaderboard only
 --
 -- Players (one leaderboard row each): "random"; "stockfish:skill=N" (Skill
 -- Level N, depth 8), "stockfish:depth=N", "stockfish:nodes=N"; or a model with a
@@ -60,7 +60,7 @@ local rating = require "tabula.rating"
 local records = require "tabula.records"
 local metrics = require "tabula.metrics"
 local prompt = require "tabula.prompt"
-local arena_prompts = require "games.chess.arena_prompts"
+local arena_prompts = require "scenarios.chessarena.prompts"
 local engine = require "tabula.engine"
 local loop = require "tabula.loop"
 local json = require "tabula.json"
@@ -455,6 +455,6 @@ function S.report(dir, all, floor)
   return text
 end
 
-S.view = require "games.chess.arena_view"
+S.view = require "scenarios.chessarena.view"
 
 return S
