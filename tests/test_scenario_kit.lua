@@ -139,7 +139,8 @@ return kit.question { name = "dbl", summary = "doubling", items = "items.csv",
     "question.txt: unknown placeholder {{y}}")
   t.eq(fs.kind(d .. "/run2/trials.jsonl"), nil, "nothing ran")
   local found = require("tabula.cmd.run").lib.find("xiangqibench")
-  t.eq(fs.sha256_file(found), fs.sha256_file(t.root() .. "/scenarios/xiangqibench.lua"), "found by name")
+  t.eq(fs.sha256_file(found), fs.sha256_file(t.root() .. "/scenarios/xiangqibench/init.lua"), "found by name")
+  t.ok(require("tabula.cmd.run").lib.find("scenarios/xiangqibench.lua"):match("scenarios/xiangqibench/init%.lua$"), "the older spelling finds the folder")
   t.raises(function() require("tabula.cmd.run").lib.find("no_such_scenario") end, "no scenario no_such_scenario")
 end)
 
