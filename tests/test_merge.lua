@@ -7,15 +7,7 @@ local json = require "tabula.json"
 local records = require "tabula.records"
 local test, T = t.suite()
 
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
--- tabula(...) -> exit code, what it printed (stdout and stderr)
-local function tabula(...)
-  local args = {}
-  for i, a in ipairs({ ... }) do args[i] = q(a) end
-  local out = t.sh(q(t.tabula_bin()) .. " " .. table.concat(args, " "))
-  return tonumber(out:match("rc=(%d+)\n$")), out
-end
+local q, tabula = t.quote, t.tabula
 
 -- a scenario of 8 trials with records of `pad` bytes; with a marker file
 -- given, its second trial stops the run once with a configuration error (as a

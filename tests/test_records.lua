@@ -9,16 +9,7 @@ local records = require "tabula.records"
 local cjson = require "tabula.c.json"
 local test, T = t.suite()
 
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
--- tabula(...) -> exit code, what it printed (stdout and stderr)
-local function tabula(...)
-  local args = {}
-  for i, a in ipairs({ ... }) do args[i] = q(a) end
-  local out = t.sh(q(t.tabula_bin()) .. " " .. table.concat(args, " "))
-  local rc = tonumber(out:match("rc=(%d+)\n$"))
-  return rc, out
-end
+local q, tabula = t.quote, t.tabula
 
 -- lines(path) -> the file's lines (without newlines)
 local function lines(path)

@@ -8,15 +8,7 @@ local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local test, T = t.suite()
 
-local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
--- tabula(...) -> exit code, what it printed (stdout and stderr)
-local function tabula(...)
-  local args = {}
-  for i, a in ipairs({ ... }) do args[i] = q(a) end
-  local out = t.sh(q(t.tabula_bin()) .. " " .. table.concat(args, " "))
-  return tonumber(out:match("rc=(%d+)\n$")), out
-end
+local q, tabula = t.quote, t.tabula
 
 local function xb_run(dir)
   local rc, out = tabula("run", "scenarios/xiangqibench.lua", "--limit", "2", "--trials", "1", "--quiet", "--out", dir)

@@ -149,4 +149,15 @@ function M.tabula_bin()
   return require("tabula.c.host").exe or (M.root() .. "/tabula")
 end
 
+-- quote(s) -> s as one single-quoted shell word
+function M.quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+-- tabula(...) -> exit code, what the binary under test printed (stdout and stderr)
+function M.tabula(...)
+  local args = {}
+  for i, a in ipairs({ ... }) do args[i] = M.quote(a) end
+  local out = M.sh(M.quote(M.tabula_bin()) .. " " .. table.concat(args, " "))
+  return tonumber(out:match("rc=(%d+)\n$")), out
+end
+
 return M
