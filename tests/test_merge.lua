@@ -186,4 +186,18 @@ test("a full disk: the merge stops naming the records file, and leaves no torn f
   if not ok then error(err, 0) end
 end)
 
+test("a DECE shard (records in matches.jsonl) is refused in one line, never merged as a run without records", function()
+  local dir = t.tmpdir()
+  for k = 1, 2 do
+    local d = dir .. "/s" .. k
+    fs.mkdir_p(d)
+    fs.write_or_fail(d .. "/run.json", json.encode({ scenario = "dece", options = { shard = k .. "/2" }, trials_planned = 1 }))
+    fs.write_or_fail(d .. "/matches.jsonl", json.encode({ match_id = "azul-" .. k }) .. "\n")
+  end
+  local rc, out = tabula("merge", dir .. "/m", dir .. "/s1", dir .. "/s2")
+  t.eq(rc, 2, out)
+  t.contains(out, "keeps its records in matches.jsonl (dece)")
+  t.eq(fs.kind(dir .. "/m/trials.jsonl"), nil, "nothing written")
+end)
+
 return T

@@ -116,6 +116,12 @@ local function main(opts, args)
     local meta = json.read_file(d .. "/run.json")
     local shard = meta.options and meta.options.shard
     if not shard then cli.fail("merge: %s is not a shard (it was not run with --shard K/N)", d) end
+    -- a scenario with its own records file (DECE's matches.jsonl and event logs) is not
+    -- joined by this merge yet: refused, rather than merged as a run with no records
+    if fs.kind(d .. "/trials.jsonl") ~= "file" and fs.kind(d .. "/matches.jsonl") == "file" then
+      cli.fail("merge: %s keeps its records in matches.jsonl (%s); tabula merge joins trials.jsonl runs only, so run this scenario's schedule in one run (it uses every core with --workers)",
+        d, tostring(meta.scenario))
+    end
     local k, n = run.parse_shard(shard)
     count = count or n
     if n ~= count then cli.fail("merge: %s is shard %s, but %s is shard %s", d, shard, dirs[1], metas[1].options.shard) end
