@@ -8,11 +8,7 @@ local json = require "tabula.json"
 local fs = require "tabula.fs"
 local test, T = t.suite()
 
-local function suite()
-  local list = {}
-  for line in fs.read(t.root() .. "/games/go/suite.jsonl"):gmatch("[^\n]+") do list[#list + 1] = json.decode(line) end
-  return list
-end
+local function suite() return (require("tabula.records").read(t.root() .. "/games/go/suite.jsonl")) end
 
 local function inside(b, pt)
   local x, y = go.sgf_xy(pt)

@@ -9,11 +9,7 @@ local json = require "tabula.json"
 local fs = require "tabula.fs"
 local test, T = t.suite()
 
-local function suite()
-  local list = {}
-  for line in fs.read(t.root() .. "/games/go/suite.jsonl"):gmatch("[^\n]+") do list[#list + 1] = json.decode(line) end
-  return list
-end
+local function suite() return (require("tabula.records").read(t.root() .. "/games/go/suite.jsonl")) end
 
 local function set(list) local s = {} for _, v in ipairs(list or {}) do s[v] = true end return s end
 
