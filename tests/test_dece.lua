@@ -383,4 +383,31 @@ test("dece run: the five games by default; --seats within each game's own range"
   t.ok(fs.read(dir .. "/run/report.md"):find("D/5 %d"), "D per seat of a five-seat match is D/5")
 end)
 
+
+test("dece run: the heaviest games start first (G.match_work); a CPU-bound run keeps one match per worker", function()
+  local dir = tmpdir()
+  fs.write_atomic(dir .. "/parts.json", json.encode({ participants = BUILTIN }))
+  t.ok(require("games.splendor").match_work > require("games.azul").match_work)
+  local rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
+    "--games", "azul,splendor", "--matches-per-game", "3", "--draws", "50", "--workers", "1", "--quiet" })
+  t.eq(rc, 0)
+  local order = {}
+  for i, r in ipairs(records.read(dir .. "/run/matches.jsonl")) do order[i] = r.match_id end
+  t.eq(order, { "splendor-001", "splendor-002", "splendor-003", "azul-001", "azul-002", "azul-003" })
+  -- the schedule (the run's identity) keeps its own order
+  t.eq(json.read_file(dir .. "/run/schedule.json").matches[1].id, "azul-001")
+  -- trials in flight: one per worker for DECE's built-in players, the default with a model
+  -- or when --concurrency is given
+  local run = require("tabula.cmd.run").lib
+  local S = run.load(t.root() .. "/scenarios/dece.lua")
+  local cpu = { cpu_bound = function() return true end }
+  t.eq(S.cpu_bound({ participants = dir .. "/parts.json", games = { "azul" }, seed = 1, seats = 3 }), true)
+  t.eq(run.concurrency({ concurrency = 4 }, cpu, 2), 2)
+  t.eq(run.concurrency({ concurrency = 4 }, cpu, 1), 1)
+  local given = require("tabula.cli").parse({ { "concurrency", "int", 4, "trials at once" } }, { "--concurrency", "6" })
+  t.eq(run.concurrency(given, cpu, 2), 6, "given on the command line")
+  t.eq(run.concurrency({ concurrency = 4 }, { cpu_bound = function() return false end }, 2), 4)
+  t.eq(run.concurrency({ concurrency = 4 }, {}, 2), 4)
+end)
+
 return T

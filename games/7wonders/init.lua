@@ -830,4 +830,6 @@ function G.estimate(s)
   return est
 end
 
+G.match_work = 22   -- seconds per baseline match with ISMCTS at 1024 simulations (games/README.md)
+
 return G

@@ -395,4 +395,6 @@ function G.tile_census(s)
   return c
 end
 
+G.match_work = 23   -- seconds per baseline match with ISMCTS at 1024 simulations (games/README.md)
+
 return G

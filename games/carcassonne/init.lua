@@ -220,4 +220,6 @@ function G.svg(o) return require("games.carcassonne.svg").svg(o) end
 local ai = require "games.carcassonne.ai"
 G.heuristic, G.heuristic_all, G.estimate = ai.heuristic, ai.heuristic_all, ai.estimate
 
+G.match_work = 105   -- seconds per baseline match with ISMCTS at 1024 simulations (games/README.md)
+
 return G

@@ -409,4 +409,6 @@ end
 -- copy with the generator reseeded is a determinization
 function G.determinize(s, _, rand) return kit.reseeded(s, rand) end
 
+G.match_work = 28   -- seconds per baseline match with ISMCTS at 1024 simulations (games/README.md)
+
 return G

@@ -466,4 +466,6 @@ function G.determinize(s, seat, rand)
   return d
 end
 
+G.match_work = 59   -- seconds per baseline match with ISMCTS at 1024 simulations (games/README.md)
+
 return G

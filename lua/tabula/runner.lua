@@ -93,10 +93,11 @@ function M.store(store)
   return store.file or "trials.jsonl", store.id or "trial_id"
 end
 
--- run{ dir, meta, trials | planner, total, store, begin, play, concurrency, retries, progress, pool, budget }
+-- run{ dir, meta, trials | planner, total, store, begin, play, concurrency, retries, progress, pool, budget, weight }
 --   -> recorded, errors, over (the budget that stopped the run, if one did,
 --   with the final spend once the calls in flight ended)
 -- budget is the run's ledger (tabula.budget.new): it binds every model call.
+-- weight(trial), if given, orders a fixed plan's trials heaviest first (longest_first).
 -- play(trial) -> record | nil, infra_error. A record needs trial_id and status
 -- ("success" / "failure"); an infra error is { infra = true, message = ... }.
 -- With a worker pool (tabula.workers), trials are played in worker processes
@@ -125,6 +126,23 @@ local function on_interrupt(count, total)
   end)
 end
 
+-- longest_first(trials, weight): with weight(trial) -> the trial's expected work
+-- (any positive scale), order the trials heaviest first, ties in plan order: the
+-- workers that free up take the shorter trials last, so no worker is left playing
+-- a long trial alone at the end (longest-processing-time-first). Only the order in
+-- which trials start changes; records are the same.
+function M.longest_first(trials, weight)
+  if not weight then return trials end
+  local key = {}
+  for i, t in ipairs(trials) do key[t] = { weight(t) or 0, i } end
+  table.sort(trials, function(a, b)
+    local ka, kb = key[a], key[b]
+    if ka[1] ~= kb[1] then return ka[1] > kb[1] end
+    return ka[2] < kb[2]
+  end)
+  return trials
+end
+
 function M.run(spec)
   local file, id_field = M.store(spec.store)
   local done, info = M.prepare(spec.dir, spec.meta, spec.accept_changes, spec.store)
@@ -134,6 +152,7 @@ function M.run(spec)
   for _, t in ipairs(spec.trials or {}) do
     if not done[t.id] then pending[#pending + 1] = t end
   end
+  M.longest_first(pending, spec.weight)
   local total = spec.total or #pending
   local function recorded_now()
     local n = 0

@@ -214,12 +214,25 @@ end
 -- workers(opts, cfg, s) -> how many worker processes: --workers, else every
 -- core when the player is the CPU-bound built-in engine (or the scenario says
 -- its run is CPU-bound: s.cpu_bound(opts)), else one
+function M.cpu_bound(opts, cfg, s)
+  return (s and s.cpu_bound and s.cpu_bound(opts)) or (not (s and s.participants) and cfg.provider == "builtin" and cfg.name == "engine")
+end
+
 function M.workers(opts, cfg, s)
   if opts.workers then return opts.workers end
-  if (s and s.cpu_bound and s.cpu_bound(opts)) or (not (s and s.participants) and cfg.provider == "builtin" and cfg.name == "engine") then
-    return require("tabula.workers").cores()
-  end
+  if M.cpu_bound(opts, cfg, s) then return require("tabula.workers").cores() end
   return 1
+end
+
+-- concurrency(opts, s, nworkers) -> trials in flight: --concurrency when given;
+-- when the scenario says its trials compute in the process (s.cpu_bound(opts):
+-- DECE's ISMCTS, which never yields), one trial per worker, since such trials
+-- run one after another in a worker, and a trial queued behind another in a busy
+-- worker would wait while an idle worker had nothing left to take; else the
+-- default (model calls and engine processes overlap)
+function M.concurrency(opts, s, nworkers)
+  if cli.given(opts).concurrency or not (s.cpu_bound and s.cpu_bound(opts)) then return opts.concurrency end
+  return math.min(opts.concurrency or nworkers, nworkers)
 end
 
 -- budget_model(env, cfg) -> the model a --max-cost budget is checked against:
@@ -307,7 +320,8 @@ function M.execute(s, opts, forced)
   local ok, recorded, errors, over = pcall(runner.run, {
     dir = out, meta = meta, trials = (not s.planner) and trials or nil, planner = planner, total = total,
     store = s.records, begin = s.begin and function() s.begin(opts, out) end,
-    concurrency = opts.concurrency, retries = opts.retries,
+    concurrency = M.concurrency(opts, s, nworkers), retries = opts.retries,
+    weight = s.weight and function(trial) return s.weight(trial, opts) end,
     accept_changes = opts["accept-changes"],
     play = play, pool = pool, budget = budget.new(opts, budget_model(env, cfg), out),
     progress = progress,
