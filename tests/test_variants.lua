@@ -74,6 +74,13 @@ test("--variant: the report has one row per variant (console, report.md, summary
   t.eq({ sm.variants.base.all.n, sm.variants.terse.all.n }, { 4, 4 })
   -- the variant's own records: ids with its suffix only
   for _, r in ipairs((records.read(d .. "/run/variants/terse/trials.jsonl"))) do t.eq(r.variant, "terse") end
+  -- the viewer too: a headline and panels per variant, each over its own 4 trials
+  local page = fs.read(d .. "/run/report.html")
+  t.contains(page, '<p class="headline">base: 4 trials')
+  t.contains(page, '<p class="headline">terse: 4 trials')
+  t.ok(not page:find('<p class="headline">8 trials', 1, true), "the arms pooled in the viewer")
+  t.contains(page, "base: Success")
+  t.contains(page, "terse: Success")
 end)
 
 return T

@@ -1,6 +1,7 @@
 -- How a run stops early: a model server that cannot be reached at all stops
 -- it at once (one line naming the URL), and Ctrl-C (SIGINT) says what is
--- recorded, kills the workers and exits 130.
+-- recorded, kills the workers, writes report.html of the recorded trials and
+-- exits 130.
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local records = require "tabula.records"
@@ -59,6 +60,10 @@ local function interrupt(sig)
   local n = n_recorded()
   t.ok(n < 40)
   t.contains(out, string.format("interrupted: %d of 40 trials recorded; run the same command to continue", n))
+  -- report.html of what is recorded, saying so
+  t.contains(out, "wrote " .. dir .. "/run/report.html (the trials recorded so far)")
+  t.contains(fs.read(dir .. "/run/report.html"), "Written when the run was interrupted, at ")
+  t.contains(fs.read(dir .. "/run/report.html"), string.format(": %d of 40 trials recorded.", n))
   -- a SIGKILL is delivered asynchronously: on a loaded machine a worker may still be
   -- running for a moment after the parent exited (bounded wait, then it must be gone)
   for _, pid in ipairs(workers) do
@@ -73,6 +78,8 @@ local function interrupt(sig)
     ids[r.trial_id] = true
   end
   t.eq(n_recorded(), 40)
+  -- the run's end replaced the interrupted page
+  t.ok(not fs.read(dir .. "/run/report.html"):find("interrupted", 1, true), "a stale report.html")
   s:close()
 end
 

@@ -93,11 +93,12 @@ function M.store(store)
   return store.file or "trials.jsonl", store.id or "trial_id"
 end
 
--- run{ dir, meta, trials | planner, total, store, begin, play, concurrency, retries, progress, pool, budget, weight }
+-- run{ dir, meta, trials | planner, total, store, begin, play, concurrency, retries, progress, pool, budget, weight, on_interrupt }
 --   -> recorded, errors, over (the budget that stopped the run, if one did,
 --   with the final spend once the calls in flight ended)
 -- budget is the run's ledger (tabula.budget.new): it binds every model call.
 -- weight(trial), if given, orders a fixed plan's trials heaviest first (longest_first).
+-- on_interrupt(), if given, runs after Ctrl-C/SIGTERM killed the workers, before the exit.
 -- play(trial) -> record | nil, infra_error. A record needs trial_id and status
 -- ("success" / "failure"); an infra error is { infra = true, message = ... }.
 -- With a worker pool (tabula.workers), trials are played in worker processes
@@ -111,7 +112,9 @@ end
 -- signal handler), prints "interrupted: N of M trials recorded; run the same
 -- command to continue" and exits with 128 + the signal (130 for Ctrl-C): the
 -- records written so far are on disk, the trials in flight run again on resume.
-local function on_interrupt(count, total)
+-- then(), if given, runs last (report.html of what is recorded); a second signal
+-- while it runs ends the process at once.
+local function on_interrupt(count, total, after)
   local fd = proc.trap()
   return loop.spawn(function()
     while true do
@@ -120,6 +123,11 @@ local function on_interrupt(count, total)
       if got and #got > 0 then
         io.stderr:write(string.format("\ninterrupted: %d of %d trials recorded; run the same command to continue\n", count(), total()))
         io.stderr:flush()
+        if after then
+          proc.untrap()
+          pcall(after)
+          io.stderr:flush()
+        end
         os.exit(128 + got:byte(1))
       end
     end
@@ -161,8 +169,9 @@ function M.run(spec)
     end
     return n
   end
-  local interrupt = on_interrupt(recorded_now, function() return spec.trials and #spec.trials or math.max(total, #pending) end)
   local writer = records.writer(spec.dir .. "/" .. file, { index = id_field == "trial_id" })
+  local interrupt = on_interrupt(recorded_now, function() return spec.trials and #spec.trials or math.max(total, #pending) end,
+    spec.on_interrupt and function() writer:close(); spec.on_interrupt() end)
   local finished, errors = 0, 0
   if spec.trials and #pending < #spec.trials then
     io.stderr:write(string.format("resuming: %d of %d trials already recorded\n", #spec.trials - #pending, #spec.trials))

@@ -322,6 +322,11 @@ function M.execute(s, opts, forced)
     store = s.records, begin = s.begin and function() s.begin(opts, out) end,
     concurrency = M.concurrency(opts, s, nworkers), retries = opts.retries,
     weight = s.weight and function(trial) return s.weight(trial, opts) end,
+    on_interrupt = function()   -- report.html of what is recorded, as at every end
+      local path, err = require("tabula.view.live").interrupted(s, out)
+      io.stderr:write(path and string.format("wrote %s (the trials recorded so far)\n", path)
+        or string.format("warning: report.html could not be written (%s)\n", err))
+    end,
     accept_changes = opts["accept-changes"],
     play = play, pool = pool, budget = budget.new(opts, budget_model(env, cfg), out),
     progress = progress,
@@ -337,7 +342,11 @@ function M.execute(s, opts, forced)
       over, recorded, total or #trials))
     return budget.EXIT, out
   end
-  if s.report then io.write(require("tabula.cmd.report").lib.write(out, s)) end   -- report.md, summary.json, report.html
+  if s.report then io.write(require("tabula.cmd.report").lib.write(out, s))   -- report.md, summary.json, report.html
+  else   -- the viewer's page of the records (replacing one written at an interrupt)
+    local path, size = require("tabula.view").write(out, s)
+    io.write(string.format("wrote %s (%d KB)\n", path, math.ceil(size / 1024)))
+  end
   return errors > 0 and 3 or 0, out
 end
 

@@ -457,13 +457,20 @@ end
 
 -- live_note(live, n, planned) -> the line a page written during the run opens with
 local function live_note(live, n, planned)
+  if live.interrupted then
+    return string.format('<p class="live">Written when the run was interrupted, at %s: %d%s trials recorded. '
+      .. "Running the same command continues the run; its end writes the final page.</p>",
+      html.esc(live.at), n, planned and (" of " .. planned) or "")
+  end
   return string.format('<p class="live">Written during the run, at %s: %d%s trials recorded so far. '
     .. "This page is rewritten every %s seconds while the run lasts; the run's end writes the final one.</p>",
     html.esc(live.at), n, planned and (" of " .. planned) or "", html.esc(live.every))
 end
 
 -- build(dir, S [, opts]) -> the report.html text of a run; opts.live = { at, every }
--- for a page written during the run (tabula.view.live)
+-- for a page written during the run (tabula.view.live), or { at, interrupted = true }
+-- for the page written when the run was interrupted. A run with --variant gets a
+-- headline and overview panels per variant (its trials alone: pooling would mix arms).
 function M.build(dir, S, opts)
   opts = opts or {}
   local hook = S.view or {}
@@ -502,7 +509,29 @@ function M.build(dir, S, opts)
     chunks[i] = pool.svg[n] and ('<svg xmlns="http://www.w3.org/2000/svg">' .. shared.done[n] .. "</svg>") or shared.done[n]
   end
   local meta = src.meta or {}
-  local overview = hook.overview and hook.overview(src, M.kit) or M.default_overview(src)
+  local function overview_of(s2) return hook.overview and hook.overview(s2, M.kit) or M.default_overview(s2) end
+  local order = type(meta.setup) == "table" and meta.setup.variant_order
+  local overview, head
+  if type(order) == "table" and #order > 0 then   -- one headline and one set of panels per variant
+    overview, head = {}, {}
+    for _, name in ipairs(order) do
+      local sub, vrows = {}, {}
+      for k, v in pairs(src) do sub[k] = v end
+      sub.recs = {}
+      for i, rec in ipairs(src.recs) do
+        local v = rec.variant or (type(rec.trial_id) == "string" and rec.trial_id:match("@([%w_.-]+)$"))
+        if v == name then sub.recs[#sub.recs + 1] = rec; vrows[#vrows + 1] = rows[i]; rows[i].variant = name end
+      end
+      head[#head + 1] = (headline(sub.recs, vrows, src.unit):gsub('^<p class="headline">', '<p class="headline">' .. html.esc(name) .. ": "))
+      for _, panel in ipairs(overview_of(sub)) do
+        panel.title = name .. ": " .. tostring(panel.title or "")
+        overview[#overview + 1] = panel
+      end
+    end
+    head = table.concat(head)
+  else
+    overview, head = overview_of(src), headline(src.recs, rows, src.unit)
+  end
   -- the Latin-letter switch only where a Xiangqi board is drawn
   local letters = false
   for _, list in ipairs({ views, chunks }) do
@@ -514,7 +543,7 @@ function M.build(dir, S, opts)
       local m = type(meta.model) == "table" and meta.model.name or meta.model or src.subtitle
       return m and m ~= "" and (" — " .. tostring(m)) or ""
     end)(),
-    identity = meta, headline = (opts.live and live_note(opts.live, #src.recs, meta.trials_planned) or "") .. headline(src.recs, rows, src.unit),
+    identity = meta, headline = (opts.live and live_note(opts.live, #src.recs, meta.trials_planned) or "") .. head,
     panels = overview,
     rows = rows, views = views, shared = chunks, list_title = src.list_title,
   })

@@ -22,6 +22,17 @@ function M.write(S, dir, every)
   return true
 end
 
+-- interrupted(S, dir): report.html of the trials recorded when the run was
+-- interrupted (Ctrl-C, SIGTERM) -> the path | nil, message
+function M.interrupted(S, dir)
+  local path
+  local ok, err = pcall(function()
+    path = require("tabula.view").write(dir, S, { live = { at = os.date("!%Y-%m-%d %H:%M:%S UTC"), interrupted = true } })
+  end)
+  if not ok then return nil, tostring(err) end
+  return path
+end
+
 -- start(S, dir, seconds) -> a handle with :stop(); seconds nil or <= 0: nothing runs
 function M.start(S, dir, seconds)
   local h = { writes = 0 }
