@@ -186,18 +186,47 @@ test("a full disk: the merge stops naming the records file, and leaves no torn f
   if not ok then error(err, 0) end
 end)
 
-test("a DECE shard (records in matches.jsonl) is refused in one line, never merged as a run without records", function()
+test("DECE shards (records in matches.jsonl, event logs in matches/) merge into the unsharded run: same matches, same report", function()
   local dir = t.tmpdir()
-  for k = 1, 2 do
-    local d = dir .. "/s" .. k
-    fs.mkdir_p(d)
-    fs.write_or_fail(d .. "/run.json", json.encode({ scenario = "dece", options = { shard = k .. "/2" }, trials_planned = 1 }))
-    fs.write_or_fail(d .. "/matches.jsonl", json.encode({ match_id = "azul-" .. k }) .. "\n")
+  fs.write_or_fail(dir .. "/parts.json", json.encode({ participants = { { name = "random", player = "random" },
+    { name = "heuristic", player = "heuristic" }, { name = "ismcts", player = "ismcts", simulations = 8, steps = 18 } } }))
+  local function dece(out, ...)   -- in a process of its own (an in-process run keeps its lock)
+    local rc2, text = tabula("run", "scenarios/dece", "--participants", dir .. "/parts.json", "--out", out, "--games", "azul",
+      "--matches-per-game", "3", "--draws", "50", "--workers", "1", "--quiet", ...)
+    t.eq(rc2, 0, text)
   end
-  local rc, out = tabula("merge", dir .. "/m", dir .. "/s1", dir .. "/s2")
+  dece(dir .. "/whole")
+  dece(dir .. "/s1", "--shard", "1/2")
+  -- an unfinished shard is refused, naming it
+  local rc, out = tabula("merge", dir .. "/m", dir .. "/s1")
   t.eq(rc, 2, out)
-  t.contains(out, "keeps its records in matches.jsonl (dece)")
-  t.eq(fs.kind(dir .. "/m/trials.jsonl"), nil, "nothing written")
+  t.contains(out, "shards missing: 2/2")
+  dece(dir .. "/s2", "--shard", "2/2")
+  rc, out = tabula("merge", dir .. "/m", dir .. "/s1", dir .. "/s2")
+  t.eq(rc, 0, out)
+  t.contains(out, "merged 2 shards into " .. dir .. "/m: 3 trials")
+  local function matches(d)
+    local by = {}
+    for _, r in ipairs((records.read(d .. "/matches.jsonl"))) do
+      r.seconds, r.wall_seconds = nil, nil
+      by[r.match_id] = json.canonical(r)
+    end
+    return by
+  end
+  t.eq(matches(dir .. "/m"), matches(dir .. "/whole"))
+  for _, id in ipairs({ "azul-001", "azul-002", "azul-003" }) do
+    t.eq(fs.kind(dir .. "/m/matches/" .. id .. ".jsonl"), "file", id .. "'s event log")
+  end
+  t.eq(fs.read(dir .. "/m/schedule.json"), fs.read(dir .. "/whole/schedule.json"))
+  rc, out = tabula("report", dir .. "/m", "--no-html")
+  t.eq(rc, 0, out)
+  local a, b = json.read_file(dir .. "/m/summary.json"), json.read_file(dir .. "/whole/summary.json")
+  t.eq(json.canonical(a), json.canonical(b), "the merged run reports as the unsharded one")
+  t.contains(fs.read(dir .. "/m/report.md"), "3 of 3 scheduled matches finished.")
+  -- merging again into a directory holding records is refused
+  rc, out = tabula("merge", dir .. "/m", dir .. "/s1", dir .. "/s2")
+  t.eq(rc, 2, out)
+  t.contains(out, "already holds records (matches.jsonl)")
 end)
 
 return T

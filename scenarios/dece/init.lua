@@ -72,7 +72,7 @@ S.refuse = {
   trials = "DECE plays each scheduled match once (--matches-per-game sets how many per game)",
   variant = "DECE's prompt sets belong to each participant's harness (give them in the participants file)",
 }
-S.records = { file = "matches.jsonl", id = "match_id" }
+S.records = { file = "matches.jsonl", id = "match_id", logs = "matches", files = { "schedule.json" } }   -- (tabula merge joins shards)
 -- the run's identity is the participants' manifests and the schedule (run.json's identity)
 S.identity_options = {}
 

@@ -7,7 +7,8 @@
 -- plan is refused, naming it (--partial merges it anyway, listed in run.json
 -- under merged_partial); so is a target holding another run. The records are
 -- copied line by line (unchanged; damaged lines are skipped and reported) with
--- a new index, the transcripts (texts shared between trials once), spend.jsonl
+-- a new index (a scenario with its own records file, e.g. DECE's matches.jsonl,
+-- has it merged the same way, with its per-match event logs and its schedule), the transcripts (texts shared between trials once), spend.jsonl
 -- (every shard's lines: a budget counts them all) and the response caches;
 -- run.json is the unsharded run's, with the shard directories listed under
 -- merged_from. Every file is written to a temporary file, fsynced and renamed;
@@ -80,6 +81,15 @@ end
 
 -- refusals(dir, meta) -> why this shard cannot be merged as finished (nil if it can), lock:
 -- its run lock held by a run, or its plan not finished
+-- store(meta) -> the records file and its id field (a scenario's own records,
+-- run.json's records: DECE's matches.jsonl by match_id), its folder of per-trial
+-- logs (DECE's matches/, event logs a match resumes from) and the files every
+-- shard holds the same copy of (DECE's schedule.json)
+local function store(meta)
+  local s = type(meta.records) == "table" and meta.records or {}
+  return s.file or "trials.jsonl", s.id or "trial_id", s.logs, s.files or {}
+end
+
 local function refusals(dir, meta)
   local why, lock = {}, nil
   if fs.kind(dir .. "/.lock") == "file" then
@@ -92,12 +102,16 @@ local function refusals(dir, meta)
     end
   end
   local done, recorded = {}, 0
-  records.each_id(dir .. "/trials.jsonl", function(r)
-    if r.trial_id ~= nil and r.status ~= "error" and not done[r.trial_id] then
-      done[r.trial_id] = true
+  local file, idf = store(meta)
+  local function count(r)
+    local id = r[idf]
+    if id ~= nil and r.status ~= "error" and not done[id] then
+      done[id] = true
       recorded = recorded + 1
     end
-  end)
+  end
+  if idf == "trial_id" then records.each_id(dir .. "/" .. file, count)
+  else records.each(dir .. "/" .. file, count, { skip_bad = true, keys = { idf, "status" } }) end
   local planned = meta.trials_planned or 0
   if recorded < planned then
     why[#why + 1] = string.format("shard %s is unfinished (%d of %d trials recorded)", dir, recorded, planned)
@@ -109,19 +123,15 @@ local function main(opts, args)
   local out = args[1] or cli.fail("merge: give the output directory, then the shard directories")
   local dirs = { table.unpack(args, 2) }
   if #dirs == 0 then cli.fail("merge: give the shard directories to join after %s", out) end
-  if fs.kind(out .. "/trials.jsonl") == "file" then cli.fail("merge: %s already holds records; give a new directory", out) end
+  for _, f in ipairs({ "trials.jsonl", "matches.jsonl" }) do
+    if fs.kind(out .. "/" .. f) == "file" then cli.fail("merge: %s already holds records (%s); give a new directory", out, f) end
+  end
   local metas, by_k, meta_of, count, ident = {}, {}, {}, nil, nil
   for i, d in ipairs(dirs) do
     if fs.kind(d .. "/run.json") ~= "file" then cli.fail("merge: %s is not a run directory (no run.json)", d) end
     local meta = json.read_file(d .. "/run.json")
     local shard = meta.options and meta.options.shard
     if not shard then cli.fail("merge: %s is not a shard (it was not run with --shard K/N)", d) end
-    -- a scenario with its own records file (DECE's matches.jsonl and event logs) is not
-    -- joined by this merge yet: refused, rather than merged as a run with no records
-    if fs.kind(d .. "/trials.jsonl") ~= "file" and fs.kind(d .. "/matches.jsonl") == "file" then
-      cli.fail("merge: %s keeps its records in matches.jsonl (%s); tabula merge joins trials.jsonl runs only, so run this scenario's schedule in one run (it uses every core with --workers)",
-        d, tostring(meta.scenario))
-    end
     local k, n = run.parse_shard(shard)
     count = count or n
     if n ~= count then cli.fail("merge: %s is shard %s, but %s is shard %s", d, shard, dirs[1], metas[1].options.shard) end
@@ -166,18 +176,39 @@ local function main(opts, args)
   locks[#locks + 1] = failures.lock_dir(out)   -- held until the merge ends
 
   -- records: copied unchanged, shard by shard; a trial in two shards is refused
+  local file, idf, logs, shared = store(metas[1])
   local seen, planned, out_lines = {}, 0, {}
   for k = 1, count do
     local d = by_k[k]
-    for _, l in ipairs(lines(d .. "/trials.jsonl", { "trial_id" })) do
-      local id = type(l[2]) == "table" and l[2].trial_id
+    for _, l in ipairs(lines(d .. "/" .. file, { idf })) do
+      local id = type(l[2]) == "table" and l[2][idf]
       local other = id and seen[id]
       if other and other ~= d then cli.fail("merge: trial %s is recorded in both %s and %s", id, other, d) end
       if id then seen[id] = d end
       out_lines[#out_lines + 1] = l[1]
     end
   end
-  records.write_file(out .. "/trials.jsonl", out_lines, { index = true })
+  records.write_file(out .. "/" .. file, out_lines, { index = idf == "trial_id" })
+  -- the scenario's per-trial logs (a log in two shards is refused) and its shared files
+  -- (the same in every shard, since they are part of the run's identity)
+  if logs then
+    local from = {}
+    for k = 1, count do
+      local ld = by_k[k] .. "/" .. logs
+      for _, name in ipairs(fs.kind(ld) == "dir" and fs.list(ld) or {}) do
+        if from[name] then cli.fail("merge: %s/%s is in both %s and %s", logs, name, from[name], by_k[k]) end
+        from[name] = by_k[k]
+      end
+      copy_tree(ld, out .. "/" .. logs)
+    end
+  end
+  for _, f in ipairs(shared) do
+    local first = fs.read(by_k[1] .. "/" .. f)
+    for k = 2, count do
+      if fs.read(by_k[k] .. "/" .. f) ~= first then cli.fail("merge: %s differs between %s and %s", f, by_k[1], by_k[k]) end
+    end
+    if first then fs.write_or_fail(out .. "/" .. f, first) end
+  end
 
   -- transcripts (texts shared between trials are stored once) and images
   local tlines, texts, shas, transcribed = {}, {}, {}, 0
