@@ -85,7 +85,7 @@ test("dece on the runner: main's records for the same seeds, with two worker pro
   -- the run directory: run.json with the identity, the schedule, and a transcript per match
   local meta = json.read_file(dir .. "/run/run.json")
   t.eq(meta.order, { "random", "heuristic", "ismcts", "m" })
-  t.eq(meta.records, { file = "matches.jsonl", id = "match_id" })
+  t.eq(meta.records, { file = "matches.jsonl", id = "match_id", logs = "matches", files = { "schedule.json" } })
   t.eq(#json.read_file(dir .. "/run/schedule.json").matches, 4)
   -- running again: everything is recorded, nothing is played twice
   rc, out = tabula({ "run", DECE, "--participants", dir .. "/parts.json", "--games", "azul", "--matches-per-game", "4",

@@ -591,7 +591,9 @@ local S = { name = "slow", summary = "waits for the live report" }
 function S.plan() return { { id = "t1" }, { id = "t2" }, { id = "t3" } } end
 function S.play(trial, env)
   local rec = { trial_id = trial.id, status = "success", reason = "done" }
-  if trial.id == "t2" and env.opts["report-every"] > 0 then
+  if trial.id == "t2" and env.opts["report-every"] == 0 then
+    rec.note = fs.kind(env.opts.out .. "/report.html") and "a page" or "no page"
+  elseif trial.id == "t2" then
     -- until a page counts trial 1 (a first page may come before trial 1 is recorded)
     for _ = 1, 600 do
       local page = fs.read(env.opts.out .. "/report.html")
@@ -613,8 +615,12 @@ return S
   t.contains(note, "every 0.1 seconds")
   -- --report-every 0: no page during the run
   t.run_scenario(dir .. "/slow.lua", { "--out", dir .. "/run2", "--report-every", "0", "--quiet", "--workers", "1" })
-  t.eq(#records.read(dir .. "/run2/trials.jsonl"), 3)
-  t.eq(fs.kind(dir .. "/run2/report.html"), nil, "no page written during the run")
+  local recs2 = records.read(dir .. "/run2/trials.jsonl")
+  t.eq(#recs2, 3)
+  for _, r in ipairs(recs2) do if r.trial_id == "t2" then t.eq(r.note, "no page", "a page written during the run") end end
+  -- the page the run's end writes (every run's end writes one), with no note of a live page
+  t.eq(fs.kind(dir .. "/run2/report.html"), "file")
+  t.ok(not fs.read(dir .. "/run2/report.html"):find('<p class="live">', 1, true), "a live page's note in the final page")
 end)
 
 test("view: tabula report --index DIR lists the runs under DIR with their scenario, model, trials, success and link", function()

@@ -181,11 +181,12 @@ function S.cpu_bound(opts)
   return true
 end
 
--- weight(match, opts): the game's relative work per match (G.match_work, default 1), so the
--- runner starts the longest games first and no worker is left playing them alone at the end
+-- weight(match, opts): the game's relative work per match (G.match_work), so the runner
+-- starts the longest games first and no worker is left playing them alone at the end; a
+-- game that has not measured its own starts first (its length is unknown)
 function S.weight(m, opts)
   local G = arena(opts).games[m.game]
-  return G and G.match_work or 1
+  return G and G.match_work or math.huge
 end
 
 -- plan(opts) -> the scheduled matches (trials), nil, what run.json keeps for the report
