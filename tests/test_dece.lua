@@ -410,4 +410,41 @@ test("dece run: the heaviest games start first (G.match_work); a CPU-bound run k
   t.eq(run.concurrency({ concurrency = 4 }, {}, 2), 4)
 end)
 
+
+test("dece match: with memory, the next decision sends the earlier reply back with its reasoning (each family), also after a resume", function()
+  local fam = require "tests.families"
+  local mock = require "tests.mock"
+  for _, f in ipairs({ "claude", "gpt", "gemini" }) do
+    local s = mock.start({ { match = "Decision 1 ", reply = "ACTION: take:white,blue,green", reasoning = "Three colours now.", times = 1 },
+                           { reply = "ACTION: buy:everything" } })
+    local dir = tmpdir()
+    local mf = fam.models_file(dir, s)
+    local list = { { name = "llm", model = f, models_file = mf, harness = { memory = "full" } }, BUILTIN[1], BUILTIN[2] }
+    local m = { id = "splendor-1", game = "splendor", seats = { "llm", "random", "heuristic" }, setup_seed = 3 }
+    local ok, rec = pcall(match.play, arena_for(dir, list, { "splendor" }), m)
+    if not ok then s:close(); error(rec, 0) end
+    t.eq(rec.decisions[1], 2, f)
+    local b = fam.bodies(s)
+    t.eq(#b, 2, f)
+    t.ok(fam.carried(f, b[2]), f .. ": the second decision carries the first reply's reasoning")
+    -- resumed from the event log (cut after decision 1): the same request again
+    local path = dir .. "/matches/splendor-1.jsonl"
+    local lines = {}
+    for l in fs.read(path):gmatch("[^\n]+") do
+      lines[#lines + 1] = l
+      if l:find('"step"', 1, true) and l:find("take:white,blue,green", 1, true) then break end
+    end
+    fs.write_atomic(path, table.concat(lines, "\n") .. "\n")
+    local s2 = mock.start({ { reply = "ACTION: buy:everything" } })
+    fam.models_file(dir, s2)
+    ok, rec = pcall(match.play, arena_for(dir, list, { "splendor" }), m)
+    local b2 = fam.bodies(s2)
+    s:close(); s2:close()
+    if not ok then error(rec, 0) end
+    t.ok(rec.resumed_steps and rec.resumed_steps > 0, f)
+    t.eq(#b2, 1, f)
+    t.eq(json.canonical(fam.carried(f, b2[1])), json.canonical(fam.carried(f, b[2])), f .. ": the resumed decision carries it too")
+  end
+end)
+
 return T

@@ -112,7 +112,7 @@ function M.play_log(arena, m, path)
       if c.failure == "invalid" or c.failure == "budget" then acc.invalid[s] = acc.invalid[s] + 1 end
     end
     if c.fallback then acc.fallbacks[s] = acc.fallbacks[s] + 1 end
-    if ps[s].kind == "model" and c.prompt then players.remember(acc.memory[s], ps[s].manifest.harness, c.prompt, c.reply) end
+    if ps[s].kind == "model" and c.prompt then players.remember(acc.memory[s], ps[s].manifest.harness, c.prompt, c.reply, c.turn) end
   end
   -- replay what the log holds
   local writer
@@ -174,7 +174,8 @@ function M.play_log(arena, m, path)
         agent = arena.agents[p.name], P = arena.prompts[p.name], budget_used = acc.budget[seat] })
       choices[k] = { seat = seat, action = res.action, counted = counted, seconds = loop.now() - t0,
         usage = res.usage, calls = res.calls, tools = res.tools, failure = res.failure, why = res.why,
-        fallback = res.fallback, prompt = res.prompt, reply = res.reply, step = step }
+        fallback = res.fallback, prompt = res.prompt, reply = res.reply, step = step,
+        turn = (p.kind == "model" and p.manifest.harness.memory ~= "none" and p.manifest.harness.memory ~= "notes") and res.turn or nil }
     end
     writer:write({ k = "step", step = step, choices = choices })
     for _, c in ipairs(choices) do

@@ -51,12 +51,14 @@ local function tool_request(text)
   return name, arg
 end
 
--- remember(memory, harness, user, reply): what the next decision keeps of this one
-function M.remember(mem, h, user, reply)
+-- remember(memory, harness, user, reply [, turn]): what the next decision keeps of this
+-- one; turn is the provider's own form of the reply (reasoning items, signed thinking
+-- blocks, thought signatures: tabula.agent), sent back with it as the provider asks
+function M.remember(mem, h, user, reply, turn)
   if h.memory == "full" or h.memory:match("^last:") then
     mem.messages = mem.messages or {}
     table.insert(mem.messages, { role = "user", content = user })
-    table.insert(mem.messages, { role = "assistant", content = reply })
+    table.insert(mem.messages, { role = "assistant", content = reply, turn = turn })
     local keep = tonumber(h.memory:match("^last:(%d+)$") or "")
     while keep and #mem.messages > 2 * keep do table.remove(mem.messages, 1) end
   elseif h.memory == "notes" then
@@ -141,6 +143,7 @@ local function model(p, ctx)
       used.output = used.output + ((reply.usage or {}).output or 0)
       used.cost = used.cost + require("tabula.models").cost(m.prices ~= json.null and m.prices or nil, reply.usage or {})
       text = reply.text or ""
+      res.turn = reply.turn
       res.replies[#res.replies + 1] = text
       conv[#conv + 1] = require("tabula.agent").assistant(reply)
       local tool, arg = tool_request(text)
