@@ -1,0 +1,470 @@
+-- Wingspan rules: the data manifest (170 birds by habitat, colour, nest, sums; 26 bonus cards
+-- with their bird counts; 8 goal tiles; the mat), invariants over random playouts (cards,
+-- bonus cards conserved; egg limits; cubes), the four actions with their column costs and
+-- gains, row activation right to left, the feeder, the tray, rounds and goals, final scoring
+-- and the tie-break, every power family on hand-built positions (pink powers as other seats'
+-- decisions out of turn), hidden information (perturbation and determinization), the
+-- observation size, the heuristic against Random, the drawing, an arena run, a model over the
+-- mock server, and the rules audit (RULES-AUDIT.md) with its bird coverage.
+local t = require "tabula.testing"
+local G = require "games.wingspan"
+local D = require "games.wingspan.data"
+local kit = require "games.kit"
+local json = require "tabula.json"
+local rt = require "games.rules_test"
+local ismcts = require "games.ismcts"
+local test, T = t.suite()
+
+local B = G.BIRD
+
+-- invariant: 170 bird cards and 26 bonus cards accounted for; eggs within limits; cubes
+local function invariant(s, where)
+  where = where or ""
+  local birds, bonus = G.census(s)
+  if birds ~= 170 then error(string.format("%s: %d bird cards instead of 170", where, birds), 0) end
+  if bonus ~= 26 then error(string.format("%s: %d bonus cards instead of 26", where, bonus), 0) end
+  local seen = {}
+  local function card(id)
+    if seen[id] then error(where .. ": bird " .. id .. " in two places", 0) end
+    seen[id] = true
+  end
+  for _, id in ipairs(s.deck) do card(id) end
+  for _, id in ipairs(s.tray) do card(id) end
+  for _, e in ipairs(s.discard) do card(e.id) end
+  if #s.tray > D.TRAY then error(where .. ": more than three birds in the tray", 0) end
+  if #s.feeder > D.DICE then error(where .. ": more than five dice in the feeder", 0) end
+  for i = 1, s.n do
+    local p = s.players[i]
+    for _, id in ipairs(p.hand) do card(id) end
+    for _, h in ipairs(D.HABITATS) do
+      if #p.rows[h] > D.COLUMNS then error(where .. ": more than five birds in a row", 0) end
+      for _, x in ipairs(p.rows[h]) do
+        card(x.id)
+        if x.eggs < 0 or x.eggs > B[x.id].eggs then error(where .. ": " .. x.id .. " holds " .. x.eggs .. " eggs", 0) end
+        if not G.lives(B[x.id], h) then error(where .. ": " .. x.id .. " in the " .. h, 0) end
+      end
+    end
+    for _, f in ipairs(D.FOODS) do if p.food[f] < 0 then error(where .. ": negative food", 0) end end
+    if s.cubes[i] < 0 or s.cubes[i] > D.CUBES[s.round] then error(where .. ": cubes out of range", 0) end
+  end
+end
+
+-- monotone: bird points, cached food and tucked cards never go down; goal points only grow
+local last = setmetatable({}, { __mode = "k" })
+local function monotone(s, where)
+  invariant(s, where)
+  local prev, now = last[s] or {}, {}
+  for i = 1, s.n do
+    local _, b = G.score_of(s.players[i])
+    now[i] = { b.birds, b.cached, b.tucked, b.goals }
+    if prev[i] then
+      for k = 1, 4 do
+        if now[i][k] < prev[i][k] then error(string.format("%s: seat %d: a monotone count went down (%d)", where, i, k), 0) end
+      end
+    end
+  end
+  last[s] = now
+end
+
+-- fresh(n, seed): a match past setup (every seat keeps no bird, the first bonus card), seat 1
+-- to choose an action with 5 food (one of each) and an empty hand
+local function fresh(n, seed)
+  local s = G.setup(n or 3, seed or 1)
+  while s.phase == "setup" do
+    local seat = G.current_seats(s)[1]
+    assert(G.apply(s, seat, s.ask.kind == "setup_birds" and "done" or G.legal_actions(s, seat)[1].id))
+  end
+  return s
+end
+
+-- grab(s, id): take bird id from wherever it is (deck, tray, discard, hands)
+local function grab(s, id)
+  local function from(list) for i, x in ipairs(list) do if x == id then table.remove(list, i); return true end end end
+  if from(s.deck) or from(s.tray) then return id end
+  for i, e in ipairs(s.discard) do if e.id == id then table.remove(s.discard, i); return id end end
+  for i = 1, s.n do if from(s.players[i].hand) then return id end end
+  error("bird " .. id .. " is not free")
+end
+local function put(s, seat, hab, id, eggs)
+  grab(s, id)
+  local row = s.players[seat].rows[hab]
+  row[#row + 1] = { id = id, eggs = eggs or 0, cache = 0, tucked = 0 }
+  return row[#row]
+end
+local function give(s, seat, list) for _, id in ipairs(list) do grab(s, id); local h = s.players[seat].hand; h[#h + 1] = id end end
+local function food(s, seat, f)
+  for _, x in ipairs(D.FOODS) do s.players[seat].food[x] = f[x] or 0 end
+end
+-- on_top(s, list): list[1] is the next card drawn from the deck, then list[2], ...
+local function on_top(s, list)
+  for k = #list, 1, -1 do grab(s, list[k]); s.deck[#s.deck + 1] = list[k] end
+end
+local function ids(list)
+  local r = {}
+  for i, a in ipairs(list) do r[i] = a.id end
+  return r
+end
+local function legal(s) return ids(G.legal_actions(s, G.current_seats(s)[1])) end
+local function act(s, list)
+  for _, id in ipairs(list) do
+    local seat = G.current_seats(s)[1]
+    local ok, err = G.apply(s, seat, id)
+    if not ok then error("seat " .. tostring(seat) .. ": " .. id .. ": " .. tostring(err) .. " (legal: " .. table.concat(legal(s), " ") .. ")", 2) end
+  end
+end
+local function sorted(list) local c = { table.unpack(list) }; table.sort(c); return c end
+
+-- the data -------------------------------------------------------------------------------------
+
+test("wingspan: data manifest: 170 birds by habitat, power colour, nest; point, food, egg and wingspan sums", function()
+  t.eq(#D.BIRDS, 170)
+  local ids_, hab, colour, nest, nhab = {}, {}, {}, {}, {}
+  local pts, foodc, eggs, wing, any, wild = 0, 0, 0, 0, 0, 0
+  for _, b in ipairs(D.BIRDS) do
+    t.ok(not ids_[b.id], "bird ids unique: " .. b.id); ids_[b.id] = true
+    for _, h in ipairs(b.habitats) do hab[h] = (hab[h] or 0) + 1 end
+    nhab[#b.habitats] = (nhab[#b.habitats] or 0) + 1
+    colour[b.colour] = (colour[b.colour] or 0) + 1
+    nest[b.nest] = (nest[b.nest] or 0) + 1
+    pts, foodc, eggs, wing = pts + b.points, foodc + #b.cost, eggs + b.eggs, wing + b.wingspan
+    if b.any then any = any + 1 end
+    for _, c in ipairs(b.cost) do if c == "wild" then wild = wild + 1 end end
+    t.ok((b.colour == "none") == (b.family == nil), b.id .. ": a power exactly when it has a colour")
+    if b.family then t.ok(G.POWER[b.family] and G.POWER_WORDS[b.family], b.id .. ": family " .. b.family .. " implemented") end
+  end
+  t.eq(hab, { forest = 83, grassland = 83, wetland = 85 })
+  t.eq(nhab, { [1] = 116, [2] = 27, [3] = 27 })
+  t.eq(colour, { brown = 116, white = 36, pink = 12, none = 6 })
+  t.eq(nest, { bowl = 38, cavity = 38, ground = 38, platform = 38, star = 16, none = 2 })
+  t.eq(pts, 683); t.eq(foodc, 372); t.eq(eggs, 485); t.eq(wing, 10791)
+  t.eq(any, 31, "birds paying one food of several"); t.eq(wild, 34, "wild food symbols")
+  local to_pay = 0
+  for _, b in ipairs(D.BIRDS) do to_pay = to_pay + (b.any and 1 or #b.cost) end
+  t.eq(to_pay, 334, "food paid to play every bird once (a slash cost is one food)")
+  -- three no-cost birds (the vultures and the condor), the two cowbirds lay no eggs
+  local free, noeggs = {}, {}
+  for _, b in ipairs(D.BIRDS) do
+    if #b.cost == 0 then free[#free + 1] = b.id end
+    if b.eggs == 0 then noeggs[#noeggs + 1] = b.id end
+  end
+  t.eq(free, { "black_vulture", "california_condor", "turkey_vulture" })
+  t.eq(noeggs, { "bronzed_cowbird", "brown_headed_cowbird" })
+  -- the published spot checks
+  local e = B.bald_eagle
+  t.eq({ e.habitats, e.cost, e.points, e.nest, e.eggs, e.wingspan, e.colour, e.family, e.p1 },
+       { { "wetland" }, { "fish", "fish", "rodent" }, 9, "platform", 1, 203, "white", "feeder_all", "f" })
+  t.eq(B.american_white_pelican.wingspan, 274); t.eq(B.ruby_throated_hummingbird.wingspan, 10)
+end)
+
+test("wingspan: data manifest: 26 bonus cards and the birds each one counts; 8 goal tiles; the mat, dice, cubes", function()
+  t.eq(#D.BONUS, 26)
+  local want = { anatomist = 39, backyard_birder = 71, bird_counter = 25, bird_feeder = 75, cartographer = 37,
+    enclosure_builder = 54, falconer = 22, fishery_manager = 30, food_web_expert = 16, forester = 40, historian = 19,
+    large_bird_specialist = 57, nest_box_builder = 54, omnivore_specialist = 28, passerine_specialist = 60, photographer = 58,
+    platform_builder = 54, prairie_manager = 31, rodentologist = 25, viticulturalist = 37, wetland_scientist = 45,
+    wildlife_gardener = 54 }
+  local got, per, tiers = {}, 0, 0
+  for _, c in ipairs(D.BONUS) do
+    if c.per then per = per + 1 else tiers = tiers + 1 end
+    if want[c.id] then
+      local k = 0
+      for _, b in ipairs(D.BIRDS) do if G.qualifies(b.id, c) then k = k + 1 end end
+      got[c.id] = k
+    end
+  end
+  t.eq(got, want, "birds counted by each bird-list bonus card")
+  t.eq(per, 8); t.eq(tiers, 18)
+  -- goal tiles: 8 tiles, 16 distinct sides
+  t.eq(#D.GOAL_TILES, 8)
+  local sides = {}
+  for _, tile in ipairs(D.GOAL_TILES) do for _, g in ipairs(tile) do t.ok(not sides[g], g); sides[g] = true end end
+  local k = 0
+  for _ in pairs(sides) do k = k + 1 end
+  t.eq(k, 16)
+  t.eq(D.GOAL_GREEN, { { 4, 1, 0 }, { 5, 2, 1 }, { 6, 3, 2 }, { 7, 4, 3 } })
+  t.eq(D.ROW_GAIN, { forest = { 1, 1, 2, 2, 3, 3 }, grassland = { 2, 2, 3, 3, 4, 4 }, wetland = { 1, 1, 2, 2, 3, 3 } })
+  t.eq(D.ROW_TRADE, { false, true, false, true, false, true })
+  t.eq(D.EGG_COST, { 0, 1, 1, 2, 2 }); t.eq(D.CUBES, { 8, 7, 6, 5 })
+  t.eq(#D.DIE_FACES, 6); t.eq(D.DICE, 5)
+end)
+
+-- setup ---------------------------------------------------------------------------------------
+
+test("wingspan: setup: 5 birds, 2 bonus cards, 5 food each; keep birds for food; tray of 3, feeder of 5, 4 goals, 8 cubes", function()
+  local s = G.setup(3, 7)
+  invariant(s)
+  t.eq(s.phase, "setup"); t.eq(G.current_seats(s), { 1 })
+  t.eq(#s.tray, 3); t.eq(#s.feeder, 5); t.eq(#s.goals, 4); t.eq(s.cubes, { 8, 8, 8 })
+  local tiles = {}
+  for _, g in ipairs(s.goals) do
+    for ti, tile in ipairs(D.GOAL_TILES) do if tile[1] == g or tile[2] == g then t.ok(not tiles[ti], "one side of each tile"); tiles[ti] = true end end
+  end
+  local p = s.players[1]
+  t.eq(#p.dealt, 5); t.eq(#p.dealt_bonus, 2)
+  t.eq(#legal(s), 6, "keep any of 5, or done")
+  local a, b = p.dealt[1], p.dealt[2]
+  act(s, { "keep:" .. a, "keep:" .. b, "done" })
+  t.eq(p.hand, { a, b }); t.eq(#s.discard, 3)
+  t.eq(legal(s), { "drop:invertebrate", "drop:seed", "drop:fish", "drop:fruit", "drop:rodent" })
+  act(s, { "drop:fish" })
+  t.eq(legal(s), { "drop:invertebrate", "drop:seed", "drop:fruit", "drop:rodent" }, "no fish left to give")
+  act(s, { "drop:rodent" })
+  t.eq(p.food, { invertebrate = 1, seed = 1, fish = 0, fruit = 1, rodent = 0 })
+  local keep = p.dealt_bonus[2]
+  t.eq(legal(s), { "bonus:" .. p.dealt_bonus[1], "bonus:" .. keep })
+  -- seat 2 cannot see what seat 1 kept or gave back while the setup lasts
+  local o2 = G.observation(s, 2)
+  t.eq(o2.players[1].food, nil); t.eq(o2.players[1].hand_count, nil)
+  act(s, { "bonus:" .. keep })
+  t.eq(p.bonus, { keep }); t.eq(#s.bonus_discard, 1)
+  t.eq(G.current_seats(s), { 2 })
+  for seat = 2, 3 do act(s, { "done" }); act(s, { G.legal_actions(s, seat)[1].id }) end
+  t.eq(s.phase, "play"); t.eq(G.current_seats(s), { 1 }); t.eq(s.ask.kind, "action")
+  t.eq(G.observation(s, 2).players[1].hand_count, 2, "after setup the hand sizes are public")
+  invariant(s)
+end)
+
+-- the actions -----------------------------------------------------------------------------------
+
+test("wingspan: play a bird: its habitats, its food, 0/1/1/2/2 eggs by column; a full row takes no more", function()
+  local s = fresh(3, 2)
+  give(s, 1, { "mallard" })
+  t.eq(legal(s), { "play:mallard:wetland", "food", "eggs", "cards" }, "the mallard lives only in wetlands")
+  local w = put(s, 1, "wetland", "killdeer", 0)
+  t.eq(legal(s), { "food", "eggs", "cards" }, "column 2 costs an egg and no bird holds one")
+  w.eggs = 1
+  act(s, { "play:mallard:wetland" })
+  t.eq(legal(s), { "pay:i", "pay:s" }, "invertebrate or seed")
+  act(s, { "pay:s" })                     -- the one egg comes from the killdeer: no choice
+  local p = s.players[1]
+  t.eq(p.rows.wetland[2].id, "mallard"); t.eq(w.eggs, 0); t.eq(p.food.seed, 0); t.eq(s.cubes[1], 7)
+  t.eq(p.hand, {}); t.eq(G.current_seats(s), { 2 })
+  local q = s.players[2]
+  food(s, 2, { seed = 5, invertebrate = 5 })
+  for _, id in ipairs({ "bairds_sparrow", "cassins_sparrow", "grasshopper_sparrow" }) do put(s, 2, "grassland", id, 0) end
+  give(s, 2, { "chipping_sparrow" })
+  q.rows.grassland[1].eggs = 1
+  t.eq(G.can_play(q, "chipping_sparrow", "grassland"), false, "column 4 costs 2 eggs")
+  t.ok(G.can_play(q, "chipping_sparrow", "forest"), "column 1 of the forest costs none")
+  q.rows.grassland[2].eggs = 1
+  t.ok(G.can_play(q, "chipping_sparrow", "grassland"))
+  act(s, { "play:chipping_sparrow:grassland", "pay:i" })
+  t.eq(legal(s), { "egg:grassland:1", "egg:grassland:2" }, "the first egg: from either bird")
+  act(s, { "egg:grassland:2" })            -- the second comes from the other one
+  t.eq({ q.rows.grassland[1].eggs, q.rows.grassland[2].eggs }, { 0, 0 })
+  t.eq(q.rows.grassland[4].id, "chipping_sparrow")
+  local r = s.players[3]
+  put(s, 3, "forest", "downy_woodpecker", 1)
+  for _, id in ipairs({ "blue_jay", "northern_cardinal", "pine_siskin", "red_crossbill" }) do put(s, 3, "forest", id, 1) end
+  give(s, 3, { "juniper_titmouse" })
+  food(s, 3, { seed = 5, invertebrate = 5 })
+  t.eq(#r.rows.forest, 5)
+  t.eq(G.can_play(r, "juniper_titmouse", "forest"), false, "a row holds five birds")
+  invariant(s)
+end)
+
+test("wingspan: food payment: wild takes any food, a slash cost takes one, 2 food pay for 1 only when needed", function()
+  local function f(tbl) local x = { invertebrate = 0, seed = 0, fish = 0, fruit = 0, rodent = 0 }; for k, v in pairs(tbl) do x[k] = v end; return x end
+  t.eq(G.payments(f { seed = 1, fish = 1 }, B.blue_jay), { "sf" })
+  t.eq(G.payments(f { seed = 2, fish = 1 }, B.blue_jay), { "sf", "ss" })
+  t.eq(G.payments(f { invertebrate = 1, fruit = 1 }, B.american_robin), { "b", "i" })
+  t.eq(G.payments(f { fish = 2, invertebrate = 1, seed = 1 }, B.bald_eagle), { "isff" }, "no rodent: two food for it")
+  t.eq(G.payments(f { fish = 4 }, B.bald_eagle), { "ffff" })
+  t.eq(G.payments(f { fish = 3, rodent = 1 }, B.bald_eagle), { "ffr" }, "a direct payment exists: no 2-for-1")
+  t.eq(G.payments(f { fish = 1 }, B.bald_eagle), {})
+  t.eq(G.payments(f {}, B.turkey_vulture), { "" }, "no food cost")
+  t.eq(G.payments(f { invertebrate = 1, seed = 1, fish = 1, fruit = 1, rodent = 1 }, B.whooping_crane),
+    sorted({ "isf", "isb", "isr", "ifb", "ifr", "ibr", "sfb", "sfr", "sbr", "fbr" }), "three wild: any three different of five")
+end)
+
+test("wingspan: gain food: 1/1/2/2/3/3 dice by forest birds, a card for one more on spaces 2/4/6, the two-food die, reroll when all faces match", function()
+  local s = fresh(3, 3)
+  s.feeder = { "seed", "seed", "fish", "fruit", "invertebrate/seed" }
+  act(s, { "food" })
+  t.eq(legal(s), { "take:s", "take:f", "take:b", "take:x:i", "take:x:s" })
+  act(s, { "take:x:i" })
+  t.eq(s.players[1].food.invertebrate, 2); t.eq(s.feeder, { "seed", "seed", "fish", "fruit" })
+  t.eq(G.current_seats(s), { 2 })
+  put(s, 2, "forest", "hooded_warbler")
+  give(s, 2, { "mallard" })
+  act(s, { "food" })
+  t.eq(legal(s), { "trade:mallard", "notrade" })
+  act(s, { "trade:mallard" })
+  t.eq(s.ask.n, 2, "one die for one bird, one more for the card")
+  t.eq(s.discard[#s.discard], { id = "mallard", by = 2 })
+  act(s, { "take:s", "take:f" })
+  t.eq(s.players[2].food, { invertebrate = 1, seed = 2, fish = 2, fruit = 1, rodent = 1 })
+  t.eq(G.current_seats(s), { 3 })
+  s.feeder = { "fish" }
+  act(s, { "food" })
+  t.eq(legal(s), { "take:f", "reroll" }, "one die left shows one face: the feeder may be rerolled")
+  act(s, { "reroll" })
+  t.eq(#s.feeder, 5)
+  act(s, { legal(s)[1] })
+  t.eq(#s.feeder, 4)
+  s.feeder = {}
+  put(s, 1, "forest", "wild_turkey"); put(s, 1, "forest", "american_woodcock")
+  act(s, { "food" })
+  t.eq(#s.feeder, 5, "an empty feeder is refilled before food is taken")
+  t.eq(s.ask.n, 2, "two forest birds: two dice, no trade space")
+  invariant(s)
+end)
+
+test("wingspan: lay eggs: 2/2/3/3/4/4 by grassland birds, never past a bird's limit, a food for one more on spaces 2/4/6", function()
+  local s = fresh(3, 4)
+  local wc = put(s, 1, "forest", "american_woodcock", 1)
+  act(s, { "eggs" })
+  t.eq(wc.eggs, 2, "the one bird with room takes one egg; the second is lost")
+  t.eq(G.current_seats(s), { 2 })
+  local k = put(s, 2, "grassland", "killdeer", 0)
+  local tk = put(s, 2, "forest", "wild_turkey", 0)
+  act(s, { "eggs" })
+  t.eq(legal(s), { "trade:invertebrate", "trade:seed", "trade:fish", "trade:fruit", "trade:rodent", "notrade" })
+  act(s, { "trade:fish" })
+  t.eq(s.ask.n, 3); t.eq(s.players[2].food.fish, 0)
+  t.eq(legal(s), { "lay:forest:1", "lay:grassland:1" })
+  act(s, { "lay:grassland:1", "lay:grassland:1", "lay:forest:1" })
+  t.eq({ k.eggs, tk.eggs }, { 2, 1 })
+  t.eq({ s.ask.kind, s.ask.bird }, { "egg_spend", "killdeer" }, "then the grassland's brown power")
+  act(s, { "skip" })
+  t.eq(G.current_seats(s), { 3 })
+end)
+
+test("wingspan: draw cards: 1/1/2/2/3/3 from the tray or the deck, an egg for one more on spaces 2/4/6, the tray refilled at the end of the turn", function()
+  local s = fresh(3, 5)
+  local tray = { table.unpack(s.tray) }
+  act(s, { "cards" })
+  t.eq(legal(s), { "tray:" .. tray[1], "tray:" .. tray[2], "tray:" .. tray[3], "deck" })
+  local deck = #s.deck
+  act(s, { "tray:" .. tray[2] })
+  local p = s.players[1]
+  t.eq(p.hand, { tray[2] }); t.eq(p.shown, { tray[2] }, "a card from the tray is known to all")
+  t.eq(s.tray, { tray[1], tray[3], s.tray[3] }); t.eq(#s.deck, deck - 1, "refilled from the deck")
+  local k = put(s, 2, "wetland", "killdeer", 1)
+  act(s, { "cards" })
+  t.eq(legal(s), { "trade:wetland:1", "notrade" })
+  act(s, { "trade:wetland:1" })
+  t.eq(k.eggs, 0); t.eq(s.ask.n, 2)
+  act(s, { "tray:" .. s.tray[1] })
+  t.eq(#s.tray, 2, "the tray waits for the end of the turn"); t.eq(#legal(s), 3)
+  act(s, { "deck" })
+  t.eq(#s.tray, 3); t.eq(#s.players[2].hand, 2); t.eq(#s.players[2].shown, 1)
+  t.eq(G.current_seats(s), { 3 })
+end)
+
+test("wingspan: activation: the row's brown powers run right to left after the action; white powers do not run again", function()
+  local s = fresh(3, 6)
+  put(s, 1, "wetland", "black_tern")
+  put(s, 1, "wetland", "franklins_gull", 1)
+  put(s, 1, "wetland", "black_necked_stilt")
+  act(s, { "cards" })
+  t.eq(s.ask.kind, "mat_trade")
+  act(s, { "notrade" })
+  t.eq(s.ask.n, 2, "three birds: two cards")
+  act(s, { "deck", "deck" })
+  t.eq({ s.ask.kind, s.ask.bird }, { "egg_spend", "franklins_gull" }, "column 2 first (the stilt in column 3 is white)")
+  t.eq(legal(s), { "egg:wetland:2", "skip" })
+  act(s, { "egg:wetland:2" })
+  t.eq({ s.ask.kind, s.ask.bird }, { "draw_discard", "black_tern" }, "then column 1")
+  act(s, { "use" })
+  local p = s.players[1]
+  t.eq(#p.hand, 5); t.eq(s.ask.kind, "discard", "the tern's discard is owed at the end of the turn")
+  act(s, { "discard:" .. p.hand[1] })
+  t.eq(#p.hand, 4); t.eq(G.current_seats(s), { 2 })
+  invariant(s)
+end)
+
+test("wingspan: rounds: 8/7/6/5 action cubes each, the first player passes on, a goal scored at each round end, four rounds", function()
+  local s = fresh(3, 9)
+  local rand = kit.generator(3)
+  local turns, firsts = {}, {}
+  while not G.is_terminal(s) do
+    if s.ask.kind == "action" then
+      if not turns[s.round] then firsts[s.round] = s.ask.seat end
+      turns[s.round] = (turns[s.round] or 0) + 1
+      t.eq(s.cubes[s.ask.seat], D.CUBES[s.round] - (turns[s.round] - 1) // 3)
+    end
+    local l = legal(s)
+    act(s, { l[rand(#l)] })
+  end
+  t.eq(turns, { 24, 21, 18, 15 }); t.eq(firsts, { 1, 2, 3, 1 })
+  t.eq(#s.round_goals, 4)
+  for i = 1, 3 do t.eq(#s.players[i].goal_points, 4) end
+  t.eq(G.current_seats(s), {}); t.eq(G.legal_actions(s, 1), {})
+  invariant(s)
+end)
+
+test("wingspan: round goals: what each goal counts; green side places 4/1/0 .. 7/4/3, ties share rounded down, 0 scores nothing; blue side 1 each up to 5", function()
+  local s = fresh(3, 10)
+  local p = s.players[1]
+  put(s, 1, "forest", "acorn_woodpecker", 2)
+  put(s, 1, "grassland", "bobolink", 1)
+  put(s, 1, "wetland", "atlantic_puffin", 1)
+  put(s, 1, "wetland", "anhinga", 0)
+  local want = { ["birds:wetland"] = 2, ["eggs_hab:forest"] = 2, ["nest_birds:cavity"] = 2, ["eggs_nest:platform"] = 1,
+    egg_sets = 1, total_birds = 4, ["nest_birds:ground"] = 2, ["eggs_nest:bowl"] = 1, ["birds:forest"] = 1, ["eggs_hab:wetland"] = 1 }
+  for g, n in pairs(want) do t.eq(G.goal_count(p, g), n, g) end
+  t.eq(G.goal_points({ 3, 3, 1 }, 1, "green"), { 2, 2, 0 })
+  t.eq(G.goal_points({ 0, 2, 1 }, 4, "green"), { 0, 7, 4 })
+  t.eq(G.goal_points({ 2, 2, 2 }, 2, "green"), { 2, 2, 2 })
+  t.eq(G.goal_points({ 1, 5, 3, 2 }, 3, "green"), { 0, 6, 3, 2 })
+  t.eq(G.goal_points({ 7, 3, 0 }, 1, "blue"), { 5, 3, 0 })
+  -- at the end of round 1, with "total birds": seats 1 and 2 tie for first
+  s.goals[1] = "total_birds"
+  put(s, 2, "forest", "wild_turkey"); put(s, 2, "forest", "hooded_warbler"); put(s, 2, "forest", "blue_winged_warbler"); put(s, 2, "forest", "prothonotary_warbler")
+  while s.round == 1 do act(s, { s.ask.kind == "action" and "cards" or "deck" }) end
+  t.eq(s.round_goals[1].counts, { 4, 4, 0 }); t.eq(s.round_goals[1].points, { 2, 2, 0 })
+  t.eq(p.goal_points, { 2 }); t.eq(s.players[3].goal_points, { 0 })
+  local o = G.observation(s, 3)
+  t.eq(o.goals[1].points, { 2, 2, 0 }); t.eq(o.players[1].breakdown.goals, 2)
+end)
+
+test("wingspan: final score: bird points, eggs, cached food, tucked cards, goals and bonus cards; ties go to the most food left, then share", function()
+  local s = fresh(3, 12)
+  for i = 1, 3 do
+    for _, c in ipairs(s.players[i].bonus) do s.bonus_deck[#s.bonus_deck + 1] = c end
+    s.players[i].bonus = {}
+  end
+  local p1, p2 = s.players[1], s.players[2]
+  put(s, 1, "wetland", "bald_eagle", 1)
+  local aw = put(s, 1, "forest", "acorn_woodpecker", 2); aw.cache = 3
+  local coot = put(s, 1, "wetland", "american_coot"); coot.tucked = 2
+  p1.goal_points = { 2, 0, 1 }
+  for i, c in ipairs(s.bonus_deck) do if c == "rodentologist" then table.remove(s.bonus_deck, i) end end
+  p1.bonus = { "rodentologist" }
+  local total, b = G.score_of(p1, true)
+  t.eq(b, { birds = 17, eggs = 3, cached = 3, tucked = 2, goals = 3, bonus = 2 }); t.eq(total, 30)
+  t.eq(G.observation(s, 2).scores[1], 28, "another seat sees the score without the hidden bonus card")
+  t.eq(G.observation(s, 1).players[1].score_with_bonus, 30)
+  p2.goal_points = { 30 }
+  food(s, 1, { seed = 2 })
+  local r = G.ranking(s)
+  t.eq(r.scores, { 30, 30, 0 }); t.eq(r.ranks, { 2, 1, 3 }, "the tie goes to the seat with more food left")
+  food(s, 2, { fish = 2 })
+  t.eq(G.ranking(s).ranks, { 1, 1, 3 })
+end)
+
+test("wingspan: bonus cards: per-bird and tiered cards count the birds in play (and the hand for the Visionary Leader)", function()
+  local s = fresh(3, 13)
+  local p = s.players[1]
+  put(s, 1, "forest", "blue_jay", 1)
+  put(s, 1, "forest", "blue_gray_gnatcatcher")
+  put(s, 1, "grassland", "american_goldfinch", 2)
+  put(s, 1, "wetland", "black_tern")
+  local function pts(id) return G.bonus_points(p, G.BONUS[id]) end
+  local want = { photographer = 3, wildlife_gardener = 4, omnivore_specialist = 2, food_web_expert = 2, ecologist = 2,
+    oologist = 0, bird_feeder = 0, cartographer = 0, anatomist = 0, passerine_specialist = 0, large_bird_specialist = 0,
+    breeding_manager = 0, visionary_leader = 0 }
+  for id, v in pairs(want) do t.eq(pts(id), v, id) end
+  t.eq(G.bonus_count(p, G.BONUS.oologist), 2)
+  give(s, 1, { "mallard", "killdeer", "wild_turkey", "anhinga", "osprey" })
+  t.eq(pts("visionary_leader"), 4)
+  give(s, 1, { "brown_pelican", "canada_goose", "sandhill_crane" })
+  t.eq(pts("visionary_leader"), 7)
+  put(s, 1, "grassland", "american_kestrel"); put(s, 1, "grassland", "barn_owl")
+  put(s, 1, "grassland", "burrowing_owl"); put(s, 1, "grassland", "dickcissel")
+  t.eq(G.bonus_count(p, G.BONUS.passerine_specialist), 3, "goldfinch 23, gnatcatcher 15, dickcissel 25 cm: 30 cm or less")
+  t.eq(G.bonus_points(p, G.BONUS.rodentologist), 6, "kestrel, barn owl, burrowing owl eat rodents: 2 each")
+end)
+
+return T
