@@ -105,9 +105,11 @@ local function ids(list)
   return r
 end
 local function legal(s) return ids(G.legal_actions(s, G.current_seats(s)[1])) end
+-- act(s, ids): apply each id for the seat that must choose ("*": its first legal action)
 local function act(s, list)
   for _, id in ipairs(list) do
     local seat = G.current_seats(s)[1]
+    if id == "*" then id = legal(s)[1] end
     local ok, err = G.apply(s, seat, id)
     if not ok then error("seat " .. tostring(seat) .. ": " .. id .. ": " .. tostring(err) .. " (legal: " .. table.concat(legal(s), " ") .. ")", 2) end
   end
@@ -300,7 +302,7 @@ test("wingspan: gain food: 1/1/2/2/3/3 dice by forest birds, a card for one more
   t.eq(legal(s), { "take:f", "reroll" }, "one die left shows one face: the feeder may be rerolled")
   act(s, { "reroll" })
   t.eq(#s.feeder, 5)
-  act(s, { legal(s)[1] })
+  act(s, { "*" })
   t.eq(#s.feeder, 4)
   s.feeder = {}
   put(s, 1, "forest", "wild_turkey"); put(s, 1, "forest", "american_woodcock")
@@ -465,6 +467,336 @@ test("wingspan: bonus cards: per-bird and tiered cards count the birds in play (
   put(s, 1, "grassland", "burrowing_owl"); put(s, 1, "grassland", "dickcissel")
   t.eq(G.bonus_count(p, G.BONUS.passerine_specialist), 3, "goldfinch 23, gnatcatcher 15, dickcissel 25 cm: 30 cm or less")
   t.eq(G.bonus_points(p, G.BONUS.rodentologist), 6, "kestrel, barn owl, burrowing owl eat rodents: 2 each")
+end)
+
+-- powers, family by family ----------------------------------------------------------------------
+
+test("wingspan: powers: gain food from the supply (one bird; every player); a bird without a power does nothing", function()
+  local s = fresh(3, 11)
+  put(s, 1, "forest", "blue_gray_gnatcatcher")
+  put(s, 1, "forest", "baltimore_oriole")
+  put(s, 1, "forest", "hooded_warbler")
+  s.feeder = { "fish", "seed", "fish", "fish", "fish" }
+  act(s, { "food" })
+  t.eq(s.ask.n, 2, "three forest birds: two dice, a trade space but no card in hand")
+  act(s, { "take:f", "take:f" })
+  t.eq(s.players[1].food, { invertebrate = 2, seed = 1, fish = 3, fruit = 2, rodent = 1 }, "gnatcatcher: 1 invertebrate; oriole: 1 fruit")
+  t.eq(s.players[2].food.fruit, 2); t.eq(s.players[3].food.fruit, 2, "the oriole feeds everyone")
+  t.eq(G.current_seats(s), { 2 })
+  -- white: 3 fish from the supply
+  give(s, 2, { "brown_pelican" }); food(s, 2, { fish = 2 })
+  act(s, { "play:brown_pelican:wetland" })
+  t.eq(s.players[2].food.fish, 3)
+end)
+
+test("wingspan: powers: gain food from the birdfeeder (one type, every die of a type, each player in turn, the fewest birds)", function()
+  local s = fresh(3, 14)
+  put(s, 1, "forest", "great_crested_flycatcher")
+  s.feeder = { "invertebrate", "fish", "fish", "fruit", "rodent" }
+  act(s, { "food", "take:f" })
+  t.eq(s.players[1].food.invertebrate, 2, "the flycatcher's invertebrate, the only choice, taken at once")
+  t.eq(s.feeder, { "fish", "fruit", "rodent" })
+  -- white: every fish die
+  give(s, 2, { "bald_eagle" }); food(s, 2, { fish = 2, rodent = 1 })
+  s.feeder = { "fish", "fish", "seed", "fish", "rodent" }
+  act(s, { "play:bald_eagle:wetland" })
+  t.eq(s.players[2].food.fish, 3); t.eq(s.feeder, { "seed", "rodent" })
+  -- each player a die, from the player chosen, out of turn
+  put(s, 3, "forest", "annas_hummingbird")
+  act(s, { "food", "take:s" })
+  t.eq(legal(s), { "start:1", "start:2", "start:3" })
+  act(s, { "start:1" })
+  t.eq(G.current_seats(s), { 1 }, "seat 1 chooses a die during seat 3's turn")
+  t.eq(legal(s), { "take:r", "reroll" })
+  act(s, { "take:r" })
+  t.eq(G.current_seats(s), { 2 }); t.eq(#s.feeder, 5, "the empty feeder was refilled")
+  act(s, { "*" })
+  t.eq(G.current_seats(s), { 3 })
+  act(s, { "*" })
+  t.eq(s.players[1].food.rodent, 2)
+  -- the fewest birds in the forest: seat 2 alone (seat 1 has two, seat 3 one)
+  t.eq(G.current_seats(s), { 1 })
+  put(s, 1, "forest", "hermit_thrush")
+  s.feeder = { "seed", "seed", "seed", "seed", "fish" }
+  act(s, { "food", "take:s", "take:s" })
+  t.eq(G.current_seats(s), { 2 }, "the thrush gives seat 2 a die")
+  local fish = s.players[2].food.fish
+  act(s, { "take:f" })
+  t.eq(s.players[2].food.fish, fish + 1)
+  t.eq(legal(s), { "reroll", "skip" }, "the flycatcher: no invertebrate, but both dice left show seed")
+  act(s, { "skip" })
+  t.eq(G.current_seats(s), { 2 })
+end)
+
+test("wingspan: powers: cache food (from the supply; from the feeder, cache or keep)", function()
+  local s = fresh(3, 15)
+  local ch = put(s, 1, "forest", "carolina_chickadee")
+  s.feeder = { "fish", "seed", "fruit", "rodent", "invertebrate" }
+  act(s, { "food", "take:f" })
+  t.eq(ch.cache, 1); t.eq(s.players[1].food.seed, 1, "cached from the supply")
+  local aw = put(s, 2, "forest", "acorn_woodpecker")
+  act(s, { "food", "take:b" })
+  t.eq({ s.ask.kind, s.ask.bird }, { "cache_choice", "acorn_woodpecker" })
+  t.eq(legal(s), { "cache", "keep" })
+  act(s, { "cache" })
+  t.eq(aw.cache, 1); t.eq(s.players[2].food.seed, 1)
+  local _, b = G.score_of(s.players[2])
+  t.eq(b.cached, 1, "a cached food is a point")
+end)
+
+test("wingspan: powers: predators: a card under the wingspan is tucked, else discarded; the vultures take a die when another's predator succeeds", function()
+  local s = fresh(3, 16)
+  local owl = put(s, 1, "forest", "barred_owl")
+  put(s, 2, "forest", "black_vulture")
+  on_top(s, { "black_necked_stilt" })
+  s.feeder = { "fish", "seed", "fruit", "rodent", "invertebrate" }
+  act(s, { "food", "take:f" })
+  t.eq(owl.tucked, 1, "74 cm is under 75")
+  t.eq(G.current_seats(s), { 2 }); t.eq(s.ask.kind, "die", "seat 2's vulture, out of turn")
+  act(s, { "take:s" })
+  t.eq(s.players[2].food.seed, 2)
+  t.eq(G.current_seats(s), { 2 }); t.eq(s.ask.kind, "action")
+  local hawk = put(s, 2, "forest", "coopers_hawk")
+  on_top(s, { "black_bellied_whistling_duck" })
+  act(s, { "food", "*", "*" })
+  t.eq(hawk.tucked, 0); t.eq(s.discard[#s.discard], { id = "black_bellied_whistling_duck", by = 0 }, "76 cm is not under 75: discarded face up")
+  t.eq(G.current_seats(s), { 3 })
+  invariant(s)
+end)
+
+test("wingspan: powers: predators that roll the dice outside the feeder and cache on a hit", function()
+  local hits, misses = 0, 0
+  for seed = 1, 12 do
+    local s = fresh(3, 100 + seed)
+    local k = put(s, 1, "grassland", "american_kestrel")
+    s.feeder = { "fish" }
+    act(s, { "eggs", "notrade" })
+    t.eq(#s.last_roll, 4, "four dice are outside the feeder")
+    local hit = false
+    for _, f in ipairs(s.last_roll) do if f == "rodent" then hit = true end end
+    t.eq(k.cache, hit and 1 or 0)
+    if hit then hits = hits + 1 else misses = misses + 1 end
+    if seed == 1 then
+      s.feeder = { "fish", "fish", "fish", "fish", "fish" }
+      act(s, { "eggs" })          -- seat 2 lays nowhere
+      act(s, { "eggs" })
+      s.players[1].rows.grassland[1].cache = 0
+      s.last_roll = nil
+      act(s, { "eggs", "notrade" })
+      t.eq(#s.last_roll, 0, "all five dice in the feeder: nothing to roll"); t.eq(k.cache, 0)
+    end
+  end
+  t.ok(hits > 0 and misses > 0, "both outcomes seen: " .. hits .. " hits, " .. misses .. " misses")
+end)
+
+test("wingspan: powers: tuck a card from hand (then draw, gain food or lay), discard food to tuck two from the deck", function()
+  local s = fresh(3, 17)
+  local coot = put(s, 1, "wetland", "american_coot")
+  give(s, 1, { "mallard", "killdeer" })
+  act(s, { "cards", "deck" })
+  t.eq({ s.ask.kind, #legal(s) }, { "tuck", 4 }, "three cards in hand, or skip")
+  act(s, { "tuck:mallard" })
+  t.eq(coot.tucked, 1); t.eq(#s.players[1].hand, 3, "tucked one, drew one")
+  local goose = put(s, 2, "grassland", "canada_goose")
+  local deck = #s.deck
+  act(s, { "eggs", "notrade" })
+  t.eq(goose.eggs, 2)
+  t.eq(legal(s), { "use", "skip" })
+  act(s, { "use" })
+  t.eq(goose.tucked, 2); t.eq(s.players[2].food.seed, 0); t.eq(#s.deck, deck - 2)
+  local bb = put(s, 3, "grassland", "brewers_blackbird")
+  give(s, 3, { "wild_turkey" })
+  act(s, { "eggs", "notrade", "tuck:wild_turkey" })
+  t.eq(bb.tucked, 1); t.eq(bb.eggs, 3, "two from the action, one from the power")
+  local nut = put(s, 1, "forest", "pygmy_nuthatch")
+  act(s, { "food", "notrade", "*" })
+  act(s, { "tuck:" .. s.players[1].hand[1] })
+  t.eq(legal(s), { "food:invertebrate", "food:seed" })
+  act(s, { "food:seed" })
+  t.eq(nut.tucked, 1)
+  local _, b = G.score_of(s.players[1])
+  t.eq(b.tucked, 2, "a tucked card is a point")
+  invariant(s)
+end)
+
+test("wingspan: powers: lay eggs (on any bird, on this bird, every player on a nest type, each bird of a nest type when played)", function()
+  local s = fresh(3, 18)
+  local sp = put(s, 1, "grassland", "bairds_sparrow")
+  local tk = put(s, 1, "forest", "wild_turkey")
+  act(s, { "eggs", "notrade", "lay:grassland:1", "lay:grassland:1" })
+  t.eq({ sp.eggs, tk.eggs }, { 2, 1 }, "the sparrow's egg goes on the one bird with room")
+  local q = put(s, 2, "grassland", "california_quail")
+  act(s, { "eggs", "notrade" })
+  t.eq(q.eggs, 3)
+  local jay = put(s, 1, "forest", "blue_jay")
+  local lz = put(s, 3, "grassland", "lazuli_bunting")
+  local rb = put(s, 3, "forest", "american_robin")
+  act(s, { "eggs", "notrade", "lay:grassland:1", "lay:forest:1" })
+  t.eq(s.ask.kind, "lay"); t.eq(legal(s), { "lay:forest:1", "lay:grassland:1" })
+  act(s, { "lay:grassland:1" })
+  t.eq(legal(s), { "lay:forest:1", "skip" }, "the second egg: another bowl bird, or none")
+  act(s, { "lay:forest:1" })
+  t.eq({ lz.eggs, rb.eggs, jay.eggs }, { 2, 2, 1 }, "seat 1's one bowl bird takes one egg")
+  -- white: an egg on each bowl bird (the star nest counts), the new bird too
+  local u = fresh(3, 19)
+  local j2 = put(u, 1, "forest", "blue_jay")
+  local tern = put(u, 1, "wetland", "black_tern")
+  local wc = put(u, 1, "forest", "american_woodcock")
+  give(u, 1, { "says_phoebe" }); food(u, 1, { invertebrate = 3 })
+  act(u, { "play:says_phoebe:grassland" })
+  t.eq({ j2.eggs, tern.eggs, wc.eggs, u.players[1].rows.grassland[1].eggs }, { 1, 1, 0, 1 })
+end)
+
+test("wingspan: powers: draw cards (from the deck; draw then discard at the end of the turn; fewest birds; every player; a face-up draft)", function()
+  local s = fresh(3, 20)
+  put(s, 1, "wetland", "mallard")
+  act(s, { "cards", "deck" })
+  t.eq(#s.players[1].hand, 2)
+  put(s, 2, "wetland", "american_bittern")
+  act(s, { "cards", "deck" })
+  t.eq({ #s.players[1].hand, #s.players[2].hand, #s.players[3].hand }, { 2, 1, 1 }, "seat 3 alone has the fewest wetland birds")
+  put(s, 3, "wetland", "northern_shoveler")
+  act(s, { "cards", "deck" })
+  t.eq({ #s.players[1].hand, #s.players[2].hand, #s.players[3].hand }, { 3, 2, 3 })
+  -- white: draw 2
+  give(s, 1, { "carolina_wren" }); food(s, 1, { fruit = 1 })
+  act(s, { "play:carolina_wren:forest" })
+  t.eq(#s.players[1].hand, 5)
+  -- the oystercatcher: players + 1 cards face up, one each from the player on, the extra to the player
+  s.players[2].rows.wetland[1].eggs = 1
+  give(s, 2, { "american_oystercatcher" }); food(s, 2, { invertebrate = 2 })
+  local top = { s.deck[#s.deck], s.deck[#s.deck - 1], s.deck[#s.deck - 2], s.deck[#s.deck - 3] }
+  act(s, { "play:american_oystercatcher:wetland" })
+  t.eq(sorted(s.draft), sorted(top))
+  t.eq({ G.current_seats(s), #legal(s) }, { { 2 }, 4 })
+  act(s, { "pick:" .. top[1] })
+  t.eq({ G.current_seats(s), #legal(s) }, { { 3 }, 3 }, "seat 3 picks out of turn")
+  act(s, { "pick:" .. top[2] })
+  act(s, { "pick:" .. top[3] })
+  t.eq(s.players[1].shown, { top[3] }); t.eq(s.players[2].shown, { top[1], top[4] }); t.eq(s.players[3].shown, { top[2] })
+  t.eq(G.observation(s, 3).players[2].face_up_in_hand, { top[1], top[4] }, "cards taken face up stay known")
+  invariant(s)
+end)
+
+test("wingspan: powers: play an additional bird (in a named habitat, paying its normal cost)", function()
+  local s = fresh(3, 21)
+  put(s, 1, "wetland", "killdeer", 1)
+  give(s, 1, { "downy_woodpecker", "blue_jay", "mallard" })
+  food(s, 1, { seed = 2, invertebrate = 1, fish = 1 })
+  act(s, { "play:downy_woodpecker:forest" })
+  t.eq(legal(s), { "pay:i", "pay:s" })
+  act(s, { "pay:i" })
+  t.eq(legal(s), { "play:blue_jay:forest", "skip" }, "a forest bird only; the mallard is no forest bird")
+  act(s, { "play:blue_jay:forest" })
+  t.eq(legal(s), { "pay:sf", "pay:ss" })
+  act(s, { "pay:ss" })
+  local p = s.players[1]
+  t.eq({ p.rows.forest[1].id, p.rows.forest[2].id }, { "downy_woodpecker", "blue_jay" })
+  t.eq(p.rows.wetland[1].eggs, 0, "column 2 cost the killdeer's egg"); t.eq(s.cubes[1], 7, "one action")
+  t.eq(G.current_seats(s), { 2 })
+end)
+
+test("wingspan: powers: repeat a brown power of another bird in the habitat (any, or a predator's)", function()
+  local s = fresh(3, 22)
+  put(s, 1, "forest", "blue_gray_gnatcatcher")
+  put(s, 1, "forest", "gray_catbird")
+  s.feeder = { "fish", "seed", "fruit", "rodent", "seed" }
+  act(s, { "food", "take:f", "take:b" })
+  t.eq(legal(s), { "repeat:forest:1", "skip" })
+  act(s, { "repeat:forest:1" })
+  t.eq(s.players[1].food.invertebrate, 3, "the gnatcatcher's invertebrate twice")
+  put(s, 2, "wetland", "anhinga")
+  put(s, 2, "wetland", "hooded_merganser")
+  put(s, 2, "wetland", "mallard")
+  act(s, { "cards", "deck", "deck" })
+  t.eq(#s.players[2].hand, 3, "two drawn, one by the mallard")
+  t.eq(legal(s), { "repeat:wetland:1", "skip" }, "the merganser repeats the anhinga (a predator), not the mallard")
+  act(s, { "repeat:wetland:1" })
+  t.eq(#s.last_roll, D.DICE - #s.feeder)
+end)
+
+test("wingspan: powers: pink powers answer other players' actions out of turn, once between their owner's turns", function()
+  local s = fresh(3, 23)
+  put(s, 2, "forest", "eastern_kingbird")
+  give(s, 1, { "blue_gray_gnatcatcher", "northern_cardinal" })
+  act(s, { "play:blue_gray_gnatcatcher:forest" })
+  t.eq(s.players[2].food.invertebrate, 2, "seat 1 played a forest bird")
+  act(s, { "cards", "deck" })                -- seat 2's turn: its pink power is ready again
+  give(s, 3, { "red_crossbill" }); food(s, 3, { seed = 2 })
+  act(s, { "play:red_crossbill:forest" })
+  t.eq(s.players[2].food.invertebrate, 3)
+  s.players[1].rows.forest[1].eggs = 1
+  act(s, { "play:northern_cardinal:forest" })  -- seat 1 again, before seat 2's next turn
+  t.eq(s.players[2].food.invertebrate, 3, "once between turns")
+  -- a pink decision: seat 3's horned lark when seat 2 plays in its grassland
+  put(s, 3, "grassland", "horned_lark")
+  give(s, 3, { "mallard" })
+  give(s, 2, { "dickcissel" }); food(s, 2, { invertebrate = 1, seed = 2 })
+  act(s, { "play:dickcissel:grassland" })
+  t.eq(G.current_seats(s), { 3 }); t.eq(legal(s), { "tuck:mallard", "skip" })
+  act(s, { "tuck:mallard" })
+  t.eq(s.players[3].rows.grassland[1].tucked, 1)
+  t.eq(G.current_seats(s), { 3 }); t.eq(s.ask.kind, "action", "then seat 3's own turn")
+  -- the shrike caches a rodent when another's gain-food action takes one
+  local sh = put(s, 1, "grassland", "loggerhead_shrike")
+  s.feeder = { "rodent", "fish", "fish", "fish", "fish" }
+  act(s, { "food", "take:f" })
+  t.eq(sh.cache, 0, "no rodent taken")
+  act(s, { "cards", "deck" })                   -- seat 1's turn resets the shrike
+  s.feeder = { "rodent", "fish", "fish", "fish", "fish" }
+  act(s, { "food", "notrade", "take:r" })
+  t.eq(sh.cache, 1, "seat 2 took a rodent")
+  -- egg parasites: another's lay-eggs action
+  local s2 = fresh(3, 24)
+  put(s2, 2, "grassland", "bronzed_cowbird")
+  local jay = put(s2, 2, "forest", "blue_jay")
+  local av = put(s2, 3, "wetland", "american_avocet")
+  local kd = put(s2, 3, "wetland", "killdeer")
+  put(s2, 1, "forest", "wild_turkey")
+  act(s2, { "eggs" })
+  t.eq({ jay.eggs, kd.eggs, av.eggs }, { 1, 1, 0 }, "the cowbird's egg on the bowl nest; the avocet's on another ground nest")
+end)
+
+test("wingspan: powers: trade food, discard an egg for food, move the rightmost bird to another habitat", function()
+  local s = fresh(3, 25)
+  put(s, 1, "wetland", "green_heron")
+  act(s, { "cards", "deck" })
+  t.eq(legal(s), { "give:invertebrate", "give:seed", "give:fish", "give:fruit", "give:rodent", "skip" })
+  act(s, { "give:fish" })
+  t.eq(legal(s), { "food:invertebrate", "food:seed", "food:fruit", "food:rodent" })
+  act(s, { "food:rodent" })
+  t.eq(s.players[1].food, { invertebrate = 1, seed = 1, fish = 0, fruit = 1, rodent = 2 })
+  local tk = put(s, 2, "forest", "wild_turkey", 1)
+  local crow = put(s, 2, "forest", "american_crow", 1)
+  s.feeder = { "fish", "seed", "fruit", "rodent", "seed" }
+  act(s, { "food", "take:f", "take:s" })
+  t.eq(legal(s), { "egg:forest:1", "skip" }, "an egg from another bird, not the crow's own")
+  act(s, { "egg:forest:1", "food:seed" })
+  t.eq({ tk.eggs, crow.eggs, s.players[2].food.seed }, { 0, 1, 3 })
+  put(s, 3, "forest", "hooded_warbler")
+  put(s, 3, "forest", "bewicks_wren")
+  act(s, { "food", "*", "*" })
+  t.eq(legal(s), { "move:grassland", "move:wetland", "skip" })
+  act(s, { "move:wetland" })
+  local r = s.players[3]
+  t.eq({ #r.rows.forest, r.rows.wetland[1].id }, { 1, "bewicks_wren" })
+  -- not the rightmost: no move
+  local u = fresh(3, 26)
+  put(u, 1, "forest", "bewicks_wren"); put(u, 1, "forest", "hooded_warbler")
+  act(u, { "food", "*", "*" })
+  t.eq(G.current_seats(u), { 2 }, "the wren is not rightmost: nothing to decide")
+end)
+
+test("wingspan: powers: draw 2 bonus cards and keep 1 when played", function()
+  local s = fresh(3, 27)
+  give(s, 1, { "atlantic_puffin" }); food(s, 1, { fish = 3 })
+  local discards = #s.bonus_discard
+  act(s, { "play:atlantic_puffin:wetland" })
+  t.eq(s.ask.kind, "bonus_keep"); t.eq(#legal(s), 2)
+  local pick = legal(s)[2]
+  act(s, { pick })
+  t.eq(#s.players[1].bonus, 2); t.eq(s.players[1].bonus[2], pick:sub(7)); t.eq(#s.bonus_discard, discards + 1)
+  invariant(s)
 end)
 
 return T
