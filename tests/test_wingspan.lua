@@ -799,4 +799,213 @@ test("wingspan: powers: draw 2 bonus cards and keep 1 when played", function()
   invariant(s)
 end)
 
+-- whole matches, hidden information, what a model gets -------------------------------------------
+
+test("wingspan: 40 fast random playouts (2-5 players) conserve cards and bonus cards, keep limits, and scores monotone", function()
+  local r = rt.playouts(G, { games = 40, seed = 11, light = true, invariant = monotone })
+  t.eq(r.matches, 40)
+end)
+
+test("wingspan: full checks (actions, illegal ids, serialization, hidden information, determinism) on 3 playouts", function()
+  local r = rt.playouts(G, { players = 3, games = 3, seed = 5, invariant = invariant, hidden_every = 9 })
+  t.ok(r.steps > 3 * 150, "matches have many sub-decisions: " .. r.steps)
+end)
+
+test("wingspan: replay from the events gives the same state; the state survives serialization mid-turn", function()
+  local rand = kit.generator(9)
+  local final, log = rt.play(G, 3, 4242, function(st, seat, legal) return ismcts.heuristic_pick(G, st, seat, legal, rand, 0.1) end)
+  local again = G.setup(3, 4242)
+  for i, e in ipairs(log) do
+    assert(G.apply(again, e[1], e[2]))
+    if i == 60 then
+      local back = kit.deserialize(kit.serialize(again))
+      t.eq(kit.serialize(back), kit.serialize(again))
+      again = back
+    end
+  end
+  t.eq(kit.serialize(again), kit.serialize(final))
+  t.ok(G.is_terminal(again))
+end)
+
+-- hide(s, seat): a copy in which everything seat may not see is changed: the deck order, the
+-- other seats' hidden hand cards (swapped with deck cards), their bonus cards (swapped with the
+-- bonus deck), the order of the bonus deck, and the random state
+local function hide(s, seat)
+  local o = kit.copy(s)
+  o.rng = o.rng ~ 0x5DEECE66D
+  for i = 1, #o.deck // 2 do o.deck[i], o.deck[#o.deck + 1 - i] = o.deck[#o.deck + 1 - i], o.deck[i] end
+  for i = 1, o.n do
+    if i ~= seat then
+      local p = o.players[i]
+      local face = {}
+      for _, id in ipairs(p.shown) do face[id] = true end
+      for k, id in ipairs(p.hand) do
+        if not face[id] and #o.deck > k then p.hand[k], o.deck[k] = o.deck[k], id end
+      end
+      for k = 1, #p.dealt do if #o.deck > 20 + k then p.dealt[k], o.deck[20 + k] = o.deck[20 + k], p.dealt[k] end end
+      for k = 1, #p.bonus do if #o.bonus_deck >= k then p.bonus[k], o.bonus_deck[k] = o.bonus_deck[k], p.bonus[k] end end
+    end
+  end
+  for i = 1, #o.bonus_deck // 2 do o.bonus_deck[i], o.bonus_deck[#o.bonus_deck + 1 - i] = o.bonus_deck[#o.bonus_deck + 1 - i], o.bonus_deck[i] end
+  return o
+end
+
+test("wingspan: hidden information: other hands, bonus cards, deck orders and the random state never reach a seat's observation or legal list", function()
+  local rand = kit.generator(17)
+  local checked, owner_differs = 0, 0
+  for g = 1, 3 do
+    local s = G.setup(3, 300 + g)
+    local steps = 0
+    while not G.is_terminal(s) do
+      steps = steps + 1
+      if steps % 13 == 0 then
+        for seat = 1, 3 do
+          local other = hide(s, seat)
+          t.eq(json.canonical(G.observation(other, seat)), json.canonical(G.observation(s, seat)), "JSON of seat " .. seat)
+          t.eq(G.render(G.observation(other, seat)), G.render(G.observation(s, seat)), "text of seat " .. seat)
+          if G.current_seats(s)[1] == seat then t.eq(ids(G.legal_actions(other, seat)), ids(G.legal_actions(s, seat))) end
+          for j = 1, 3 do
+            if j ~= seat and json.canonical(G.observation(other, j)) ~= json.canonical(G.observation(s, j)) then owner_differs = owner_differs + 1 end
+          end
+        end
+        checked = checked + 1
+      end
+      local seat = G.current_seats(s)[1]
+      local l = G.legal_actions(s, seat)
+      assert(G.apply(s, seat, l[rand(#l)].id))
+    end
+  end
+  t.ok(checked >= 30, "checked " .. checked .. " states")
+  t.ok(owner_differs >= checked, "the changes are real: the owners see them (" .. owner_differs .. ")")
+end)
+
+-- unseen(s, seat) -> sorted bird ids that seat cannot place: the deck, the others' hidden hand
+-- cards and undecided setup cards, the cards others discarded face down
+local function unseen(s, seat)
+  local out = { table.unpack(s.deck) }
+  for _, e in ipairs(s.discard) do if e.by ~= 0 and e.by ~= seat then out[#out + 1] = e.id end end
+  for i = 1, s.n do
+    if i ~= seat then
+      local p = s.players[i]
+      local face = {}
+      for _, id in ipairs(p.shown) do face[id] = true end
+      for _, id in ipairs(p.hand) do if not face[id] then out[#out + 1] = id end end
+      for _, id in ipairs(p.dealt) do out[#out + 1] = id end
+      for _, id in ipairs(p.kept) do out[#out + 1] = id end
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+test("wingspan: determinization: every world keeps what the seat has seen and the public counts, and resamples the rest", function()
+  local rand = kit.generator(23)
+  local s = G.setup(3, 77)
+  for _ = 1, 120 do
+    local seat = G.current_seats(s)[1]
+    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0.1)))
+  end
+  local hands = {}
+  for k = 1, 24 do
+    local seat = (k - 1) % 3 + 1
+    local d = G.determinize(s, seat, rand)
+    invariant(d)
+    t.eq(unseen(d, seat), unseen(s, seat), "the same cards are unseen")
+    t.eq(d.tray, s.tray); t.eq(d.feeder, s.feeder); t.eq(d.players[seat], s.players[seat], "the seat's own holdings")
+    for i = 1, 3 do
+      local a, b = d.players[i], s.players[i]
+      t.eq({ a.rows, a.food, #a.hand, #a.bonus, a.shown, a.goal_points }, { b.rows, b.food, #b.hand, #b.bonus, b.shown, b.goal_points })
+    end
+    t.eq(#d.bonus_deck, #s.bonus_deck)
+    local own = {}
+    for _, c in ipairs(s.players[seat].bonus) do own[c] = true end
+    for _, c in ipairs(d.bonus_deck) do t.ok(not own[c], "a bonus card the seat holds is not in the bonus deck") end
+    if seat == 1 then hands[table.concat(d.players[2].hand, ",") .. "|" .. table.concat(d.players[2].bonus, ",")] = true end
+  end
+  local n = 0
+  for _ in pairs(hands) do n = n + 1 end
+  t.ok(n >= 6, "other hands resampled: " .. n .. " of 8")
+end)
+
+test("wingspan: the text observation stays model-sized (under 12,000 characters) and shows no hidden card", function()
+  local rand = kit.generator(31)
+  local max_text = 0
+  for g = 1, 3 do
+    rt.play(G, 4, 500 + g, function(st, seat, l)
+      local o = G.observation(st, seat)
+      local txt = G.render(o)
+      if #txt > max_text then max_text = #txt end
+      t.ok(o.rng == nil and type(o.deck) == "number" and o.bonus_deck and type(o.bonus_deck) == "number")
+      for i = 1, st.n do
+        if i ~= seat then
+          t.eq(o.players[i].hand, nil)
+          for _, id in ipairs(st.players[i].bonus) do
+            local mine = false
+            for _, c in ipairs(st.players[seat].bonus) do if c == id then mine = true end end
+            if not mine then t.ok(not txt:find(id, 1, true), "another's bonus card " .. id .. " in the text") end
+          end
+        end
+      end
+      return ismcts.heuristic_pick(G, st, seat, l, rand, 0.1)
+    end)
+  end
+  t.ok(max_text < 12000, "longest text " .. max_text)
+end)
+
+test("wingspan: the heuristic beats Random clearly (12 three-player matches against two Random seats)", function()
+  local rand = kit.generator(41)
+  local wins = 0
+  for m = 1, 12 do
+    local hseat = (m - 1) % 3 + 1
+    local final = rt.play(G, 3, 900 + m, function(st, seat, l)
+      if seat == hseat then return ismcts.heuristic_pick(G, st, seat, l, rand, 0.1) end
+      return l[rand(#l)].id
+    end)
+    if G.ranking(final).ranks[hseat] == 1 then wins = wins + 1 end
+  end
+  t.ok(wins >= 7, "heuristic first in " .. wins .. " of 12 (Random alone would be first in about 4)")
+end)
+
+test("wingspan: the heuristic plays a bird it can pay for before gaining food, lays eggs when they unblock a bird", function()
+  local s = fresh(3, 40)
+  give(s, 1, { "mallard" })
+  t.ok(G.heuristic(s, 1, "play:mallard:wetland") > G.heuristic(s, 1, "food"))
+  put(s, 1, "wetland", "killdeer")
+  t.ok(G.heuristic(s, 1, "eggs") > G.heuristic(s, 1, "food"), "column 2 needs an egg")
+  t.ok(G.heuristic(s, 1, "eggs") > G.heuristic(s, 1, "cards"))
+end)
+
+test("wingspan: ISMCTS picks a legal action within its simulation budget", function()
+  local s = fresh(3, 41)
+  give(s, 1, { "mallard", "wild_turkey" })
+  local id, info = ismcts.choose(G, s, 1, kit.generator(3), { simulations = 48, steps = 18 })
+  local ok = false
+  for _, a in ipairs(G.legal_actions(s, 1)) do if a.id == id then ok = true end end
+  t.ok(ok, "legal: " .. tostring(id)); t.eq(info.simulations, 48)
+end)
+
+test("wingspan: the drawing: a card per bird on the mats and in the tray, an empty slot for the rest, the feeder's dice, the eggs", function()
+  local rand = kit.generator(2)
+  local s = G.setup(3, 12)
+  for _ = 1, 200 do
+    local seat = G.current_seats(s)[1]
+    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0)))
+  end
+  local o = G.observation(s, 2)
+  local svg = G.svg(o)
+  t.ok(svg:find("^<svg") and svg:find("</svg>$"))
+  local birds, eggs, want_birds, want_eggs = 0, 0, #o.tray, 0
+  for _ in svg:gmatch('<g class="bird">') do birds = birds + 1 end
+  for _ in svg:gmatch('class="egg"') do eggs = eggs + 1 end
+  for i = 1, 3 do for _, h in ipairs(D.HABITATS) do
+    for _, x in ipairs(o.players[i].rows[h]) do want_birds = want_birds + 1; want_eggs = want_eggs + x.eggs end
+  end end
+  t.eq(birds, want_birds); t.eq(eggs, want_eggs)
+  t.ok(want_birds > 6 and want_eggs > 0, "the heuristic played birds and laid eggs")
+  local dice, slots = 0, 0
+  for _ in svg:gmatch('<g class="die">') do dice = dice + 1 end
+  for _ in svg:gmatch('stroke%-dasharray="3,3"') do slots = slots + 1 end
+  t.eq(dice, #o.feeder); t.eq(slots, 3 * 15 - (want_birds - #o.tray))
+end)
+
 return T

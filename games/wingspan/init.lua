@@ -96,7 +96,7 @@ G.POWER_WORDS = POWER_WORDS
 local function power_words(b)
   if not b.family then return "no power" end
   local w = POWER_WORDS[b.family](b)
-  local when = ({ brown = "when activated", white = "when played", pink = "once between turns" })[b.colour]
+  local when = ({ brown = "brown", white = "white", pink = "pink" })[b.colour]
   return when .. ": " .. w
 end
 G.power_words = power_words
@@ -111,7 +111,7 @@ local function bird_words(id)
   local b = BIRD[id]
   local h = {}
   for j, x in ipairs(b.habitats) do h[j] = HAB_SHORT[x] end
-  return string.format("%s (%s; %s; %d pts; %s nest, %d eggs max; %d cm; %s)", id, table.concat(h), cost_words(b), b.points,
+  return string.format("%s (%s; %s; %dpt; %s/%d; %dcm; %s)", id, table.concat(h), cost_words(b), b.points,
     b.nest, b.eggs, b.wingspan, power_words(b))
 end
 G.bird_words = bird_words
@@ -1374,7 +1374,7 @@ local function card_line(o, id)
   local h = {}
   for j, x in ipairs(c.habitats) do h[j] = HAB_SHORT[x] end
   local cost = #c.cost == 0 and "no food" or table.concat(c.cost, c.cost_any and " or " or " + ")
-  return string.format("%s (%s; %s; %d pts; %s nest, %d eggs max; %d cm; %s)", id, table.concat(h), cost, c.points, c.nest,
+  return string.format("%s (%s; %s; %dpt; %s/%d; %dcm; %s)", id, table.concat(h), cost, c.points, c.nest,
     c.egg_limit, c.wingspan, c.power)
 end
 
@@ -1413,7 +1413,7 @@ function G.render(o)
     for _, h in ipairs(HABS) do
       local cells = {}
       for c, x in ipairs(p.rows[h]) do
-        cells[c] = string.format("%d %s [eggs %d/%d%s%s]", c, x.id, x.eggs, o.cards[x.id].egg_limit,
+        cells[c] = string.format("%d %s [%d/%d eggs%s%s]", c, x.id, x.eggs, o.cards[x.id].egg_limit,
           x.cache > 0 and (", cached " .. x.cache) or "", x.tucked > 0 and (", tucked " .. x.tucked) or "")
       end
       add("  %s: %s", h, #cells > 0 and table.concat(cells, " | ") or "-")
@@ -1443,6 +1443,7 @@ function G.render(o)
     end
   end
   add("")
+  add("Birds: habitats (F forest, G grassland, W wetland); food cost; points; nest/egg limit; wingspan; power (brown: when its row is activated, white: when played, pink: once between your turns, on another player's action).")
   add("Actions: a row's action gives the amount of its leftmost empty space (forest food 1,1,2,2,3,3; grassland eggs 2,2,3,3,4,4; wetland cards 1,1,2,2,3,3 for 0-5 birds), then its brown powers run right to left. Playing a bird costs its food and 0,1,1,2,2 eggs for columns 1-5.")
   return table.concat(out, "\n")
 end
@@ -1463,12 +1464,34 @@ function G.heuristic(s, seat, id)
   local kind = a.kind
   if kind == "action" or kind == "extra_play" then
     local bird = id:match("^play:([%w_]+):")
-    if bird then return 6 + bird_value(s, p, bird) end
+    if bird then
+      local hab = id:match(":(%a+)$")
+      return 5 + bird_value(s, p, bird) + (s.round <= 2 and #p.rows[hab] < 3 and 1.5 or 0)
+    end
     if id == "skip" then return 0 end
-    local hand_playable = #play_options(p) > 0
-    if id == "food" then return (hand_playable and 2 or 5) + (food_total(p) < 3 and 2 or 0) end
-    if id == "eggs" then return 1.5 + s.round + (eggs_on_board(p) == 0 and #all_birds(p) > 0 and 2 or 0) end
-    if id == "cards" then return (#p.hand == 0 and 6 or 2) end
+    local hab = HAB_OF[id]
+    local gain = D.ROW_GAIN[hab][#p.rows[hab] + 1]
+    local playable = #play_options(p) > 0
+    local need_food, need_eggs = false, false
+    if not playable then
+      local eggs = eggs_on_board(p)
+      for _, b in ipairs(p.hand) do
+        local fed = #payments(p.food, BIRD[b]) > 0
+        if not fed then need_food = true end
+        for _, h in ipairs(BIRD[b].habitats) do
+          local col = #p.rows[h] + 1
+          if fed and col <= D.COLUMNS and D.EGG_COST[col] > eggs then need_eggs = true end
+        end
+      end
+    end
+    if id == "food" then return (need_food and 6 or 1) + 0.6 * gain end
+    if id == "eggs" then
+      local roomy = 0
+      for _, e in ipairs(all_birds(p)) do roomy = roomy + BIRD[e.bird.id].eggs - e.bird.eggs end
+      if roomy == 0 then return -1 end
+      return math.min(roomy, gain) * (0.8 + 0.3 * s.round) + (need_eggs and 5 or 0)
+    end
+    if id == "cards" then return (#p.hand == 0 and 6 or (#p.hand == 1 and 3 or 1.5)) + 0.5 * gain - 0.3 * #p.hand end
   elseif kind == "setup_birds" then
     if id == "done" then return #p.kept >= 3 and 9 or 0 end
     return 4 + bird_value(s, p, id:sub(6)) / 3
