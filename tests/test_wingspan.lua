@@ -414,7 +414,12 @@ test("wingspan: round goals: what each goal counts; green side places 4/1/0 .. 7
   -- at the end of round 1, with "total birds": seats 1 and 2 tie for first
   s.goals[1] = "total_birds"
   put(s, 2, "forest", "wild_turkey"); put(s, 2, "forest", "hooded_warbler"); put(s, 2, "forest", "blue_winged_warbler"); put(s, 2, "forest", "prothonotary_warbler")
-  while s.round == 1 do act(s, { s.ask.kind == "action" and "cards" or "deck" }) end
+  local tray
+  while s.round == 1 do tray = { table.unpack(s.tray) }; act(s, { s.ask.kind == "action" and "cards" or "deck" }) end
+  local gone = {}
+  for _, e in ipairs(s.discard) do if e.by == 0 then gone[#gone + 1] = e.id end end
+  t.eq(sorted(gone), sorted(tray), "the tray is discarded face up at the end of the round")
+  t.eq(#s.tray, 3)
   t.eq(s.round_goals[1].counts, { 4, 4, 0 }); t.eq(s.round_goals[1].points, { 2, 2, 0 })
   t.eq(p.goal_points, { 2 }); t.eq(s.players[3].goal_points, { 0 })
   local o = G.observation(s, 3)
@@ -694,6 +699,23 @@ test("wingspan: powers: play an additional bird (in a named habitat, paying its 
   t.eq({ p.rows.forest[1].id, p.rows.forest[2].id }, { "downy_woodpecker", "blue_jay" })
   t.eq(p.rows.wetland[1].eggs, 0, "column 2 cost the killdeer's egg"); t.eq(s.cubes[1], 7, "one action")
   t.eq(G.current_seats(s), { 2 })
+  -- the house wren: another bird in the wren's own habitat
+  put(s, 2, "wetland", "american_coot", 1)
+  give(s, 2, { "house_wren", "bairds_sparrow", "wild_turkey" }); food(s, 2, { invertebrate = 1, seed = 3, fruit = 1 })
+  act(s, { "play:house_wren:grassland" })
+  t.eq(legal(s), { "play:bairds_sparrow:grassland", "play:wild_turkey:grassland", "skip" }, "the wren's own habitat only (the turkey could live in the forest too)")
+  act(s, { "skip" })
+  t.eq(G.current_seats(s), { 3 })
+end)
+
+test("wingspan: an empty deck is refilled from the shuffled discard pile", function()
+  local s = fresh(3, 28)
+  for _, id in ipairs(s.deck) do s.discard[#s.discard + 1] = { id = id, by = 0 } end
+  s.deck = {}
+  local pile = #s.discard
+  act(s, { "cards", "deck" })
+  t.eq(#s.players[1].hand, 1); t.eq(#s.discard, 0); t.eq(#s.deck, pile - 1)
+  invariant(s)
 end)
 
 test("wingspan: powers: repeat a brown power of another bird in the habitat (any, or a predator's)", function()
@@ -1006,6 +1028,108 @@ test("wingspan: the drawing: a card per bird on the mats and in the tray, an emp
   for _ in svg:gmatch('<g class="die">') do dice = dice + 1 end
   for _ in svg:gmatch('stroke%-dasharray="3,3"') do slots = slots + 1 end
   t.eq(dice, #o.feeder); t.eq(slots, 3 * 15 - (want_birds - #o.tray))
+end)
+
+test("wingspan: the arena runs the game by name: three baselines, a full built-in match each, report and D", function()
+  local fs = require "tabula.fs"
+  local records = require "tabula.records"
+  local dir = t.tmpdir()
+  fs.write_atomic(dir .. "/parts.json", json.encode({ participants = {
+    { name = "random", player = "random" }, { name = "heuristic", player = "heuristic" },
+    { name = "ismcts", player = "ismcts", simulations = 6, steps = 12 } } }))
+  local rc = t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
+    "--games", "wingspan", "--matches-per-game", "3", "--draws", "200", "--quiet", "--workers", "1" })
+  t.eq(rc, 0)
+  local recs = records.read(dir .. "/run/matches.jsonl")
+  t.eq(#recs, 3)
+  for _, r in ipairs(recs) do
+    t.eq(r.game, "wingspan"); t.eq(r.status, "finished")
+    t.ok(r.D > 150, "decisions counted: " .. tostring(r.D))
+  end
+  local report = fs.read(dir .. "/run/report.md")
+  t.contains(report, "3 of 3 scheduled matches finished.")
+  t.contains(report, "## wingspan (3 matches)")
+  t.contains(report, "Decisions per match D: median")
+end)
+
+test("wingspan: an arena match with a model over the mock server: a legal setup choice, then an invalid answer forfeits", function()
+  local mock = require "tests.mock"
+  local participants = require "scenarios.dece.participants"
+  local match = require "scenarios.dece.match"
+  local fs = require "tabula.fs"
+  local srv = mock.start({ { match = "Decision 1 ", reply = "I keep none.\nACTION: done", times = 1 },
+                           { reply = "ACTION: bonus:no_such_card" } })
+  local dir = t.tmpdir()
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+    base_url = %q, optional_key = true, prices = { input = 2, cached = 1, output = 10 } } }]], srv.url .. "/v1"))
+  local by, agents, prompts = {}, {}, {}
+  for _, e in ipairs({ { name = "llm", model = "m", models_file = dir .. "/models.lua" }, { name = "random", player = "random" },
+                       { name = "heuristic", player = "heuristic" } }) do
+    local pp = participants.normalize(e, "test", e.models_file)
+    by[pp.name] = pp
+    if pp.kind == "model" then
+      agents[pp.name] = require("tabula.agent").new(require("tabula.models").resolve(pp.manifest.model, e.models_file), { cache_dir = dir .. "/cache" })
+      prompts[pp.name] = require("tabula.prompt").set("dece")
+    end
+  end
+  local arena = { dir = dir, participants = by, agents = agents, prompts = prompts, games = { wingspan = G } }
+  local ok, rec = pcall(match.play, arena, { id = "wingspan-1", game = "wingspan", seats = { "llm", "random", "heuristic" }, setup_seed = 3 })
+  local log = srv:log()
+  srv:close()
+  if not ok then error(rec, 0) end
+  t.eq(rec.status, "forfeit"); t.eq(rec.forfeits, { 1 }); t.eq(rec.ranks[1], 3)
+  t.eq(rec.decisions[1], 2); t.eq(rec.invalid[1], 1)
+  t.eq(#log, 2)
+  local first = json.encode(log[1].body and json.decode(log[1].body) or log[1])
+  t.contains(first, "done: keep none of the dealt birds")
+  t.contains(first, "Wingspan (base game), round 1 of 4. You are player 1 of 3.")
+end)
+
+-- the rules audit -------------------------------------------------------------------------------
+
+local function audit()
+  local text = assert(io.open(t.root() .. "/games/wingspan/RULES-AUDIT.md")):read("a")
+  local rows = {}
+  for line in text:gmatch("[^\n]+") do
+    local id, rule, name, status = line:match("^| *(W[%w%.%-]+) *| *(.-) *| *(.-) *| *([%u%-]+) *|$")
+    if id then rows[#rows + 1] = { id = id, rule = rule, test = name:match("^`(.*)`$") or name, status = status } end
+  end
+  return rows, text
+end
+
+test("wingspan: RULES-AUDIT.md names existing tests; coverage by status", function()
+  local rows = audit()
+  local names = {}
+  for _, e in ipairs(T) do names[e[1]] = true end
+  local counts, seen = { PASS = 0, MISSING = 0, ["OUT-OF-SCOPE"] = 0 }, {}
+  for _, r in ipairs(rows) do
+    t.ok(not seen[r.id], "rule id " .. r.id .. " once"); seen[r.id] = true
+    t.ok(counts[r.status], r.id .. ": status " .. r.status)
+    t.ok(r.rule ~= "", r.id .. ": a rule")
+    counts[r.status] = counts[r.status] + 1
+    if r.status == "PASS" then t.ok(names[r.test], r.id .. ": no test named " .. r.test) end
+  end
+  t.ok(counts.PASS >= 40, "rules audited: " .. counts.PASS)
+  io.write(string.format("  RULES-AUDIT: %d PASS, %d MISSING, %d OUT-OF-SCOPE\n", counts.PASS, counts.MISSING, counts["OUT-OF-SCOPE"]))
+end)
+
+test("wingspan: RULES-AUDIT.md: every one of the 170 birds is covered by a power family line that passes, or is listed out of scope", function()
+  local rows, text = audit()
+  local family_ok = {}
+  for _, r in ipairs(rows) do
+    local fams = r.rule:match("%[families: ([^%]]+)%]")
+    if fams and r.status == "PASS" then for f in fams:gmatch("[%w_]+") do family_ok[f] = true end end
+  end
+  local covered, out, missing = 0, 0, {}
+  for _, b in ipairs(D.BIRDS) do
+    local fam = b.family or "none"
+    if family_ok[fam] then covered = covered + 1
+    elseif text:find("OUT-OF-SCOPE bird: " .. b.id, 1, true) then out = out + 1
+    else missing[#missing + 1] = b.id .. " (" .. fam .. ")" end
+  end
+  t.eq(missing, {}, "birds neither covered nor out of scope")
+  t.eq(covered + out, 170)
+  io.write(string.format("  birds: %d covered by a tested power family, %d out of scope\n", covered, out))
 end)
 
 return T
