@@ -21,6 +21,10 @@ local INVARIANTS = {
     local c = G.census(s)
     for k, col in ipairs(G.data.COLOURS) do assert(c[k] == col.count, "Harmonies tokens not conserved") end
   end end,
+  wingspan = function(G) return function(s)
+    local birds, bonus = G.census(s)
+    assert(birds == 170 and bonus == 26, "Wingspan cards not conserved")
+  end end,
 }
 for g in (arg[2] or "azul,splendor"):gmatch("[^,]+") do
   local G = require("games." .. g)

@@ -985,6 +985,7 @@ test("wingspan: the heuristic beats Random clearly (12 three-player matches agai
     end)
     if G.ranking(final).ranks[hseat] == 1 then wins = wins + 1 end
   end
+  io.write("  heuristic first in " .. wins .. " of 12\n")
   t.ok(wins >= 7, "heuristic first in " .. wins .. " of 12 (Random alone would be first in about 4)")
 end)
 
