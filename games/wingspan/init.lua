@@ -21,9 +21,7 @@ for _, b in ipairs(D.BIRDS) do BIRD[b.id] = b end
 for _, c in ipairs(D.BONUS) do BONUS[c.id] = c end
 G.BIRD, G.BONUS = BIRD, BONUS
 local FOODS, HABS = D.FOODS, D.HABITATS
-local ORDER = { invertebrate = 1, seed = 2, fish = 3, fruit = 4, rodent = 5 }
 local L = D.LETTER_OF
-local DIE_LETTER = { invertebrate = "i", seed = "s", fish = "f", fruit = "b", rodent = "r", ["invertebrate/seed"] = "x" }
 
 local function rnd(s) return function(k) return kit.rand(s, k) end end
 
@@ -736,12 +734,8 @@ CHOOSE.die = function(s, a, id)
   remove_value(s.feeder, face)
   if a.n > 1 then push(s, { k = "gain", seat = a.seat, n = a.n - 1, only = a.only, cache = a.cache, action = a.action }) end
   if a.action and f == "rodent" then s.ev_rodent = true end
-  if a.cache then
-    p.food[f] = p.food[f] + 1
-    push(s, { k = "cache_choice", seat = a.seat, bird = a.cache, food = f })
-  else
-    p.food[f] = p.food[f] + 1
-  end
+  p.food[f] = p.food[f] + 1
+  if a.cache then push(s, { k = "cache_choice", seat = a.seat, bird = a.cache, food = f }) end
 end
 
 TASK.cache_choice = function(s, t) ask(s, { kind = "cache_choice", seat = t.seat, bird = t.bird, food = t.food }) end
@@ -896,7 +890,6 @@ POWER.play_tuck = function(s, seat, p, x, b) tuck_power(s, seat, p, x, b, nil) e
 POWER.hunt = function(s, seat, _, x, b)
   local id = draw_deck(s)
   if not id then return end
-  s.last_look = id
   if BIRD[id].wingspan < tonumber(b.p1) then
     x.tucked = x.tucked + 1
     predator_success(s, seat)
