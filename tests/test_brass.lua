@@ -138,37 +138,38 @@ test("brass: full checks (actions, illegal ids, serialization, hidden informatio
   t.ok(r.steps > 3 * 150, "matches have many sub-decisions")
 end)
 
--- the canal era of seed 2026, two players, every sub-decision of both players
+-- the canal era of seed 2033, two players, every sub-decision of both players
 local CANAL = {
-  "build", "card:tamworth", "at:tamworth:1:cotton", "build", "card:ind-brewery", "at:stone:1:brewery",
-  "build", "card:burton", "at:burton:2:brewery", "loan", "card:birmingham", "loan",
-  "card:walsall", "network", "card:dudley", "link:tamworth-birmingham", "network", "card:ind-coal",
-  "link:birmingham-oxford", "sell", "card:wolverhampton", "sell:tamworth:1", "to:oxford:1", "build",
-  "card:kidderminster", "at:kidderminster:1:cotton", "network", "card:ind-iron", "link:kidderminster-worcester", "build",
-  "card:birmingham", "at:birmingham:1:cotton", "sell", "card:coventry", "sell:birmingham:1", "network",
-  "card:burton", "link:worcester-gloucester", "network", "card:stafford", "link:gloucester-redditch", "network",
-  "card:cannock", "link:redditch-oxford", "sell", "card:coalbrookdale", "sell:kidderminster:1", "to:oxford:1",
-  "beer:stone:1", "build", "card:nuneaton", "at:nuneaton:2:cotton", "network", "card:ind-coal",
-  "link:tamworth-nuneaton", "loan", "card:coalbrookdale", "build", "card:ind-brewery", "at:stone:1:brewery",
-  "build", "card:cannock", "at:cannock:1:coal", "loan", "card:birmingham", "build",
-  "card:coventry", "at:coventry:1:pottery", "network", "card:ind-brewery", "link:coventry-birmingham", "build",
-  "card:coventry", "at:coventry:2:goods", "sell", "card:dudley", "sell:coventry:2", "to:gloucester:1",
-  "beer:stone:1", "build", "card:redditch", "at:redditch:1:coal", "build", "card:ind-brewery",
-  "at:burton:2:brewery", "build", "card:worcester", "at:worcester:1:cotton", "loan", "card:ind-brewery",
-  "build", "card:ind-pottery", "at:coventry:1:pottery", "build", "card:kidderminster", "at:kidderminster:2:cotton",
-  "network", "card:ind-iron", "link:worcester-birmingham", "loan", "card:stafford", "build",
-  "card:ind-iron", "at:birmingham:3:iron", "build", "card:ind-iron", "at:birmingham:3:iron", "build",
-  "card:wolverhampton", "at:wolverhampton:2:coal", "network", "card:worcester", "link:coalbrookdale-kidderminster",
+  "build", "card:ind-coal", "at:leek:2:coal", "build", "card:ind-coal", "at:stone:2:coal",
+  "build", "card:burton", "at:burton:1:coal", "loan", "card:birmingham", "build",
+  "card:tamworth", "at:tamworth:1:cotton", "loan", "card:coventry", "build", "card:coventry",
+  "at:coventry:1:pottery", "network", "card:ind-brewery", "link:coventry-birmingham", "network", "card:ind-brewery",
+  "link:tamworth-birmingham", "network", "card:ind-iron", "link:birmingham-oxford", "sell", "card:ind-brewery",
+  "sell:tamworth:1", "build", "card:coalbrookdale", "at:coalbrookdale:3:coal", "network", "card:burton",
+  "link:worcester-birmingham", "network", "card:coalbrookdale", "link:worcester-gloucester", "sell", "card:dudley",
+  "sell:coventry:1", "dev:pottery", "scout", "card:dudley", "card:ind-brewery", "card:ind-pottery",
+  "build", "card:coventry", "at:coventry:2:goods", "sell", "card:cannock", "sell:coventry:2",
+  "pass", "card:coalbrookdale", "pass", "card:kidderminster", "build", "card:birmingham",
+  "at:birmingham:3:iron", "loan", "card:ind-iron", "develop", "card:ind-brewery", "dev:goods",
+  "dev:iron", "develop", "card:kidderminster", "dev:brewery", "build", "card:stafford",
+  "at:stafford:2:pottery", "network", "card:ind-pottery", "link:redditch-oxford", "pass", "card:nuneaton",
+  "pass", "card:walsall", "network", "card:stafford", "link:gloucester-redditch", "network",
+  "card:ind-iron", "link:coalbrookdale-shrewsbury", "develop", "card:wolverhampton", "dev:brewery", "pass",
+  "card:worcester", "network", "card:ind-iron", "link:walsall-birmingham", "network", "card:wolverhampton",
+  "link:dudley-birmingham", "pass", "card:wild-ind", "pass", "card:wild-loc", "network",
+  "card:worcester", "link:stone-stafford", "network", "card:redditch", "link:stafford-cannock",
 }
 
-test("brass: a hand-checked full canal era (2 players, seed 2026): money, income, turn order each round, the era's scoring", function()
-  local s = G.setup(2, 2026)
-  -- at the start of each round: money, income-track progress and turn order (checked by hand
-  -- from the tiles' costs, the market prices, the loans, the flips and the money spent)
+test("brass: a hand-checked full canal era (2 players, seed 2033): money, income, turn order each round, the era's scoring", function()
+  local s = G.setup(2, 2033)
+  -- at the start of each round: money, income-track progress and turn order, checked by hand
+  -- from the tiles' costs, the market prices, the loans, the flips, the merchant bonuses, the
+  -- income (a shortfall of 2 in round 4 costs player 1 no points: it has none) and the money
+  -- spent (equal spending in round 1 keeps the order)
   local EXPECT = {
-    [2] = { 5, 10, 10, 10, { 2, 1 } }, [3] = { 29, 30, 7, 7, { 1, 2 } }, [4] = { 28, 12, 14, 7, { 1, 2 } },
-    [5] = { 22, 3, 21, 7, { 2, 1 } }, [6] = { 13, 3, 21, 16, { 2, 1 } }, [7] = { 41, 23, 16, 10, { 1, 2 } },
-    [8] = { 21, 19, 16, 20, { 2, 1 } }, [9] = { 36, 12, 10, 24, { 1, 2 } }, [10] = { 19, 43, 10, 18, { 2, 1 } },
+    [2] = { 12, 12, 10, 10, { 1, 2 } }, [3] = { 32, 27, 7, 7, { 1, 2 } }, [4] = { 7, 18, 7, 7, { 2, 1 } },
+    [5] = { 0, 13, 7, 14, { 1, 2 } }, [6] = { 1, 10, 12, 21, { 1, 2 } }, [7] = { 2, 40, 12, 16, { 1, 2 } },
+    [8] = { 1, 23, 12, 19, { 1, 2 } }, [9] = { 2, 22, 12, 19, { 1, 2 } }, [10] = { 1, 21, 12, 19, { 1, 2 } },
   }
   local seen = {}
   local checked = 0
@@ -185,33 +186,33 @@ test("brass: a hand-checked full canal era (2 players, seed 2026): money, income
     local ok, err = G.apply(s, seat, id)
     t.ok(ok, "step " .. i .. " " .. id .. ": " .. tostring(err))
     invariant(s, "step " .. i)
+    -- round 5: player 1's pottery sold to Gloucester with its beer: flipped (+5 spaces) and the
+    -- free develop of Gloucester's bonus; round 7: player 1's develop takes player 2's last iron
+    -- at Birmingham, which flips (+3 spaces for player 2)
+    if i == 43 then t.eq({ s.players[1].progress, s.pend.stage }, { 12, "free" }) end
   end
   t.eq(checked, 9)
   t.eq(s.era, "rail")
-  -- the canal scoring: P1 links 10 (tamworth-birmingham 2, tamworth-nuneaton 1, coventry-
-  -- birmingham 3, birmingham-oxford 3, coalbrookdale-kidderminster 1) + flipped cotton mills
-  -- at Tamworth and Birmingham 5 + 5; P2 links 12 (kidderminster-worcester 1, worcester-
-  -- gloucester 2, worcester-birmingham 1, gloucester-redditch 4, redditch-oxford 4) + brewery 2
-  -- at Stone 5, cotton mill 1 at Kidderminster 5, manufacturer 1 at Coventry 3, coal mine 1 at
-  -- Redditch 1
-  t.eq(s.era_scores, { { 20, 26 } })
-  t.eq({ s.players[1].vp, s.players[2].vp }, { 20, 26 })
-  t.eq({ s.players[1].money, s.players[2].money }, { 9, 48 })
-  t.eq({ s.players[1].progress, s.players[2].progress }, { 10, 21 })
+  -- the canal scoring. Player 1: links 7 (coventry-birmingham 3 + 1, worcester-gloucester 0 + 2,
+  -- worcester-birmingham 0 + 1) and its flipped pottery 1 at Coventry 10. Player 2: links 13
+  -- (tamworth-birmingham 1 + 1, walsall-birmingham 1, coalbrookdale-shrewsbury 2, dudley-
+  -- birmingham 1, gloucester-redditch 2, redditch-oxford 2, birmingham-oxford 1 + 2, stone-
+  -- stafford and stafford-cannock 0) and its flipped cotton mill 1 (5), iron works 1 (3),
+  -- manufacturer 1 (3)
+  t.eq(s.era_scores, { { 17, 24 } })
+  t.eq({ s.players[1].vp, s.players[2].vp }, { 17, 24 })
+  t.eq({ s.players[1].money, s.players[2].money }, { 2, 20 })
+  t.eq({ s.players[1].progress, s.players[2].progress }, { 12, 19 })
   -- the rail era begins: no links, no level-1 tiles, merchants' beer back, a new deck dealt
   for _, o in ipairs(s.links) do t.eq(o, 0) end
   local left = {}
   for si, tile in ipairs(s.tiles) do
-    if tile then
-      t.ok(tile.level > 1, "level-1 tiles removed")
-      left[#left + 1] = G.SLOTS[si].name .. "=" .. tile.industry .. tile.level
-    end
+    if tile then left[#left + 1] = G.SLOTS[si].name .. "=" .. tile.industry .. tile.level .. ":" .. tile.cubes end
   end
-  t.eq(left, { "stone:1=brewery2", "burton:2=brewery2", "wolverhampton:2=coal2", "kidderminster:2=cotton2", "worcester:1=cotton2",
-               "birmingham:3=iron2", "coventry:1=pottery2" })
+  t.eq(left, { "burton:1=coal2:3", "coalbrookdale:3=coal2:3" })
   for _, m in ipairs(s.merchants) do t.eq(m.beer, m.tile == "blank" and 0 or 1) end
   t.eq({ #s.players[1].hand, #s.players[2].hand, #s.deck, #s.discard, #s.removed }, { 8, 8, 24, 0, 0 })
-  t.eq(s.order, { 1, 2 }, "player 1 spent 10 in the last round, player 2 17"); t.eq(s.actions_left, 2)
+  t.eq(s.order, { 1, 2 }, "player 1 spent nothing in the last round, player 2 6"); t.eq(s.actions_left, 2)
 end)
 
 -- position(hand): three players, player 1 to choose an action with the given hand (the cards
@@ -265,7 +266,19 @@ test("brass: build: a location card builds in its town; coal needs a connected m
   local s2 = position({ "birmingham", "ind-coal" })
   link(s2, "birmingham-oxford", 2)
   run(s2, 1, { "build", "card:birmingham" })
-  t.eq(ids(G.legal_actions(s2, 1)), { "at:birmingham:1:cotton", "at:birmingham:1:goods", "at:birmingham:2:goods", "at:birmingham:3:iron", "at:birmingham:4:goods" })
+  -- a manufacturer goes on a goods-only space while one is free, not on the cotton/goods one
+  t.eq(ids(G.legal_actions(s2, 1)), { "at:birmingham:1:cotton", "at:birmingham:2:goods", "at:birmingham:3:iron", "at:birmingham:4:goods" })
+  put(s2, "birmingham:2", 2, "goods", 1, false); put(s2, "birmingham:4", 3, "goods", 1, false)
+  t.eq(ids(G.legal_actions(s2, 1)), { "at:birmingham:1:cotton", "at:birmingham:1:goods", "at:birmingham:3:iron" })
+  -- a wild location card never builds on a farm brewery; an industry card may
+  local s5 = position({ "wild-loc", "ind-brewery" })
+  s5.wild.loc = 3
+  run(s5, 1, { "build", "card:wild-loc" })
+  local l5 = G.legal_actions(s5, 1)
+  t.ok(has(l5, "at:stone:1:brewery") and not has(l5, "at:farm_north:1:brewery") and not has(l5, "at:farm_south:1:brewery"))
+  local s6 = position({ "ind-brewery" })
+  run(s6, 1, { "build", "card:ind-brewery" })
+  t.ok(has(G.legal_actions(s6, 1), "at:farm_north:1:brewery"), "nothing on the board: an industry card builds anywhere")
   -- an industry card builds only in the network: a link Wolverhampton-Dudley of player 1
   local s3 = position({ "ind-coal", "ind-iron" })
   link(s3, "wolverhampton-dudley", 1)
@@ -274,7 +287,7 @@ test("brass: build: a location card builds in its town; coal needs a connected m
   -- with nothing on the board, anywhere a coal mine may go
   local s4 = position({ "ind-coal" })
   run(s4, 1, { "build", "card:ind-coal" })
-  t.eq(#G.legal_actions(s4, 1), 15, "the 15 spaces that allow a coal mine")
+  t.eq(#G.legal_actions(s4, 1), 14, "the 15 spaces that allow a coal mine but Cannock's coal/goods space (Cannock has a coal-only one)")
   -- canal era: a second tile of player 1 in Dudley is refused, another player's is not
   put(s3, "dudley:2", 1, "iron", 1, false, 2)
   t.eq(ids(G.legal_actions(s3, 1)), { "at:wolverhampton:2:coal" })
@@ -331,6 +344,123 @@ test("brass: overbuilding: one's own tile with a higher level; another's coal mi
   link(s3, "worcester-gloucester", 2)
   run(s3, 1, { "build", "card:worcester" })
   t.eq(ids(G.legal_actions(s3, 1)), { "at:worcester:2:cotton" }, "one's own cotton mill 1 overbuilt by a cotton mill 2")
+end)
+
+test("brass: network: a canal for 3 touching one's network (anywhere with nothing on the board); rails for 5 and 1 coal, a second for 10, 1 coal and 1 beer", function()
+  local s = position({ "birmingham", "dudley" })
+  run(s, 1, { "network", "card:dudley" })
+  local canals = 0
+  for _, l in ipairs(D.LINKS) do if l.canal then canals = canals + 1 end end
+  t.eq(#G.legal_actions(s, 1), canals, "nothing on the board: every canal line")
+  run(s, 1, { "link:birmingham-oxford" })
+  t.eq(s.players[1].money, 14); t.eq(s.links[G.LINK_AT["birmingham-oxford"]], 1)
+  -- with a piece on the board only links touching the network
+  local s2 = position({ "birmingham" })
+  put(s2, "dudley:1", 1, "coal", 2, false, 3)
+  run(s2, 1, { "network", "card:birmingham" })
+  t.eq(ids(G.legal_actions(s2, 1)), { "link:wolverhampton-dudley", "link:dudley-kidderminster", "link:dudley-birmingham" })
+  -- the rail era: one rail takes coal from the nearest connected mine, a second rail needs beer
+  local r = position({ "birmingham", "dudley", "coventry" })
+  r.era, r.round, r.actions_left = "rail", 2, 2
+  put(r, "birmingham:2", 1, "goods", 2, true)
+  put(r, "dudley:1", 2, "coal", 2, false, 2)
+  put(r, "walsall:2", 3, "brewery", 2, false, 2)
+  run(r, 1, { "network", "card:dudley", "link:dudley-birmingham" })
+  t.eq(r.players[1].money, 12); t.eq(r.tiles[G.SLOT_AT["dudley:1"]].cubes, 1)
+  t.eq(r.pend.stage, "rail2")
+  t.ok(has(G.legal_actions(r, 1), "link:walsall-birmingham") and has(G.legal_actions(r, 1), "stop"))
+  t.ok(not has(G.legal_actions(r, 1), "link:dudley-birmingham"), "a built line")
+  run(r, 1, { "link:walsall-birmingham" })
+  t.eq(r.players[1].money, 2, "15 for the two rails")
+  t.eq(r.tiles[G.SLOT_AT["dudley:1"]].cubes, 0); t.ok(r.tiles[G.SLOT_AT["dudley:1"]].flipped)
+  t.eq(r.tiles[G.SLOT_AT["walsall:2"]].cubes, 1, "the beer of another's brewery connected to the second rail")
+  -- no canals in the rail era, no rails in the canal era
+  local c = position({ "birmingham" })
+  run(c, 1, { "network", "card:birmingham" })
+  t.ok(not has(G.legal_actions(c, 1), "link:nuneaton-birmingham"), "a rail-only line in the canal era")
+  local r2 = position({ "birmingham" })
+  r2.era = "rail"
+  run(r2, 1, { "network", "card:birmingham" })
+  t.ok(not has(G.legal_actions(r2, 1), "link:burton-walsall"), "a canal-only line in the rail era")
+end)
+
+test("brass: eras: level-1 tiles only in the canal era (pottery 1 in both), pottery 5 and brewery 4 only in the rail era; breweries hold 1 or 2 beer", function()
+  local s = position({ "birmingham", "stafford", "stafford" })
+  s.era, s.round, s.actions_left = "rail", 2, 2
+  s.players[1].money = 30                             -- pottery 1: 17 and an iron at 2
+  link(s, "birmingham-oxford", 2)
+  run(s, 1, { "build" })
+  t.eq(ids(G.legal_actions(s, 1)), { "card:stafford" }, "every lowest tile is level 1 but the pottery, and Birmingham has no pottery space")
+  local s2 = position({ "stafford" })
+  s2.era, s2.round, s2.actions_left = "rail", 2, 2
+  s2.players[1].money = 30
+  run(s2, 1, { "build", "card:stafford" })
+  t.eq(ids(G.legal_actions(s2, 1)), { "at:stafford:2:pottery" }, "pottery 1 in the rail era")
+  local s3 = position({ "stafford" })
+  s3.players[1].mat.pottery = { 0, 0, 0, 0, 1 }
+  s3.players[1].mat.brewery = { 0, 0, 0, 1 }
+  t.ok(not has(G.legal_actions(s3, 1), "build"), "pottery 5 and brewery 4 not in the canal era (and goods 1 needs coal)")
+  local s4 = position({ "stafford" })
+  s4.era, s4.round, s4.actions_left = "rail", 2, 2
+  s4.players[1].mat.brewery = { 0, 2, 2, 1 }
+  run(s4, 1, { "build", "card:stafford", "at:stafford:1:brewery" })
+  t.eq(s4.tiles[G.SLOT_AT["stafford:1"]].cubes, 2, "two barrels in the rail era")
+  local s5 = position({ "stafford" })
+  run(s5, 1, { "build", "card:stafford", "at:stafford:1:brewery" })
+  t.eq(s5.tiles[G.SLOT_AT["stafford:1"]].cubes, 1, "one barrel in the canal era")
+end)
+
+test("brass: rounds: turn order by money spent (ties keep their order), income paid or owed, a shortfall costs points", function()
+  local s = G.setup(3, 9)
+  s.players[1].progress = 20; s.players[2].progress = 0; s.players[3].progress = 10
+  s.players[2].money = 4; s.players[2].vp = 10
+  for seat = 1, 3 do
+    local p = s.players[seat]
+    if seat == 1 then
+      run(s, seat, { "network", "card:" .. p.hand[1] })
+      run(s, seat, { G.legal_actions(s, seat)[1].id })
+    else run(s, seat, { "pass", "card:" .. p.hand[1] }) end
+  end
+  -- seat 1 spent 3, seats 2 and 3 nothing: 2, 3, 1; income +5, -10 (4 paid, 6 short: 6 points), 0
+  t.eq(s.order, { 2, 3, 1 })
+  t.eq({ s.players[1].money, s.players[2].money, s.players[3].money }, { 17 - 3 + 5, 0, 17 })
+  t.eq(s.players[2].vp, 4)
+  t.eq(s.round, 2); t.eq(s.actions_left, 2, "two actions from the second round")
+  for i = 1, 3 do t.eq(#s.players[i].hand, 8, "hands refilled") end
+end)
+
+test("brass: merchant bonuses: Warrington +5 money, Shrewsbury +4 VP, Nottingham +3 VP (4 players)", function()
+  local function sale(n, merchant, linkid)
+    local s = G.setup(n, 1)
+    local p = s.players[1]
+    put(s, "stoke:1", 1, "cotton", 1, false)
+    if merchant == "shrewsbury" then s.tiles[G.SLOT_AT["stoke:1"]] = false; p.mat.cotton[1] = p.mat.cotton[1] + 1; put(s, "coalbrookdale:2", 1, "iron", 2, true) end
+    link(s, linkid, 1)
+    for _, m in ipairs(s.merchants) do if m.merchant == merchant then m.tile = "any"; m.beer = 1 end end
+    return s
+  end
+  local s = sale(3, "warrington", "warrington-stoke")
+  run(s, 1, { "sell", "card:" .. s.players[1].hand[1], "sell:stoke:1", "to:warrington:1" })
+  t.eq(s.players[1].money, 17 + 5)
+  local s2 = G.setup(4, 1)
+  put(s2, "derby:1", 1, "cotton", 1, false)
+  link(s2, "derby-nottingham", 1)
+  for _, m in ipairs(s2.merchants) do if m.merchant == "nottingham" then m.tile = "cotton"; m.beer = 1 end end
+  run(s2, 1, { "sell", "card:" .. s2.players[1].hand[1], "sell:derby:1", "to:nottingham:1" })
+  t.eq(s2.players[1].vp, 3)
+  local s3 = G.setup(2, 1)
+  t.ok(not has(G.legal_actions(s3, 1), "sell"))
+  local nmerch = {}
+  for _, m in ipairs(s3.merchants) do nmerch[m.merchant] = true end
+  t.eq(nmerch, { shrewsbury = true, oxford = true, gloucester = true }, "two players: no Warrington, no Nottingham")
+  put(s3, "coalbrookdale:1", 1, "brewery", 1, false, 1)
+  s3.tiles[G.SLOT_AT["coalbrookdale:1"]] = false
+  s3.players[1].mat.brewery[1] = s3.players[1].mat.brewery[1] + 1
+  put(s3, "kidderminster:2", 1, "cotton", 1, false)
+  link(s3, "coalbrookdale-shrewsbury", 1); link(s3, "coalbrookdale-kidderminster", 1)
+  for _, m in ipairs(s3.merchants) do if m.merchant == "shrewsbury" then m.tile = "cotton"; m.beer = 1 end end
+  run(s3, 1, { "sell", "card:" .. s3.players[1].hand[1], "sell:kidderminster:2" })
+  t.eq(s3.players[1].vp, 4)
 end)
 
 test("brass: loan: +30 money, income 3 levels down to the top of the lower level; refused below -10", function()

@@ -197,8 +197,10 @@ local function merchant_in_play(s, loc)
   return false
 end
 
-local function reaches_merchant(s, dist)
-  for loc in pairs(dist) do if MERCH[loc] and merchant_in_play(s, loc) then return true end end
+-- reaches_merchant: the coal market (buying, and a new mine's selling) needs a connection to a
+-- merchant location, with or without merchant tiles (the rulebook: "even those without")
+local function reaches_merchant(_, dist)
+  for loc in pairs(dist) do if MERCH[loc] then return true end end
   return false
 end
 
@@ -288,6 +290,12 @@ local function can_place(s, seat, si, ind)
   local t = TILES[ind][lv]
   if not era_ok(t, s.era) then return nil end
   local old = s.tiles[si]
+  if not old and #sl.allows > 1 then
+    -- an empty space showing only this industry comes first
+    for _, j in ipairs(TOWN_SLOTS[sl.town]) do
+      if not s.tiles[j] and #SLOTS[j].allows == 1 and SLOTS[j].allows[1] == ind then return nil end
+    end
+  end
   if old then
     if old.industry ~= ind or old.level >= lv then return nil end
     if old.owner ~= seat then
@@ -316,7 +324,10 @@ local function build_targets(s, seat, card)
     inds = card == "wild-ind" and INDUSTRY_ORDER or (card == "wild-loc" and INDUSTRY_ORDER or D.INDUSTRY_CARD[card])
     local net = card ~= "wild-loc" and network(s, seat) or nil
     towns = {}
-    for _, t in ipairs(D.TOWNS) do if not net or net[t.id] then towns[#towns + 1] = t.id end end
+    for _, t in ipairs(D.TOWNS) do
+      -- a wild location card is any town's card: never a farm brewery's
+      if (not net or net[t.id]) and not (card == "wild-loc" and t.farm) then towns[#towns + 1] = t.id end
+    end
   else
     towns, inds = { card }, INDUSTRY_ORDER
   end
