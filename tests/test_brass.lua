@@ -128,6 +128,23 @@ test("brass: data manifest: 20 towns and 2 farm breweries, 39 links, 45 tiles a 
   for l = -10, 30 do t.eq(D.level(D.top(l)), l); if l < 30 then t.eq(D.level(D.top(l) + 1), l + 1) end end
 end)
 
+test("brass: setup: 17 money, income level 0, 8 cards and one face down each, merchant tiles with beer, markets 13 and 8", function()
+  for n = 2, 4 do
+    local s = G.setup(n, 3)
+    for i = 1, n do
+      local p = s.players[i]
+      t.eq({ p.money, p.progress, p.vp, #p.hand }, { 17, 10, 0, 8 })
+    end
+    t.eq(#s.removed, n); t.eq(#s.deck, D.DECK_SIZE[n - 1] - 9 * n)
+    t.eq(#s.merchants, ({ 5, 7, 9 })[n - 1])
+    for _, m in ipairs(s.merchants) do t.eq(m.beer, m.tile == "blank" and 0 or 1) end
+    t.eq({ s.coal, s.iron }, { 13, 8 })
+    t.eq(G.current_seats(s), { 1 }); t.eq(s.actions_left, 1)
+    invariant(s)
+  end
+  t.raises(function() G.setup(5, 1) end, "2 to 4 players")
+end)
+
 test("brass: 30 fast random playouts (2-4 players) conserve cards, keep money, markets and the era's limits", function()
   local r = rt.playouts(G, { games = 30, seed = 11, light = true, invariant = invariant, max_steps = 5000 })
   t.eq(r.matches, 30)
@@ -254,6 +271,26 @@ test("brass: markets: a cube costs the cheapest filled space, 8 (coal) or 6 (iro
   t.eq(s.iron, 10); t.eq(tile.cubes, 0); t.ok(tile.flipped)
   t.eq(s.players[1].money, 17 - 5 - 1 + 2 + 2 + 1 + 1, "iron works 5, one coal 1, four cubes sold into spaces 4, 3, 2, 1: 2+2+1+1")
   t.eq(s.coal, 12); t.eq(s.players[1].progress, 10 + 3, "flipped: income +3 spaces")
+  -- a coal mine connected to a merchant location sells to the coal market (13 cubes: one
+  -- space of 1 left), the rest stays on the mine; unconnected, it keeps all its coal
+  local c = position({ "redditch", "dudley" })
+  link(c, "redditch-oxford", 2)
+  run(c, 1, { "build", "card:redditch", "at:redditch:1:coal" })
+  t.eq(c.coal, 14); t.eq(c.tiles[G.SLOT_AT["redditch:1"]].cubes, 1); t.eq(c.players[1].money, 17 - 5 + 1)
+  local c2 = position({ "dudley" })
+  run(c2, 1, { "build", "card:dudley", "at:dudley:1:coal" })
+  t.eq(c2.coal, 13); t.eq(c2.tiles[G.SLOT_AT["dudley:1"]].cubes, 2)
+  -- a merchant location without merchant tiles (Nottingham with three players) still counts
+  local c3 = position({ "ind-coal" })
+  link(c3, "derby-nottingham", 2)
+  c3.coal = 10
+  run(c3, 1, { "build", "card:ind-coal", "at:belper:2:coal" })
+  t.eq(c3.coal, 10, "Belper is not connected")
+  local c4 = position({ "ind-coal" })
+  link(c4, "derby-nottingham", 2); link(c4, "belper-derby", 2)
+  c4.coal = 10
+  run(c4, 1, { "build", "card:ind-coal", "at:belper:2:coal" })
+  t.eq(c4.coal, 12, "connected to Nottingham, which has no merchant tile at three players")
 end)
 
 test("brass: build: a location card builds in its town; coal needs a connected mine or a merchant connection; one tile a town in the canal era", function()
@@ -374,6 +411,12 @@ test("brass: network: a canal for 3 touching one's network (anywhere with nothin
   t.eq(r.players[1].money, 2, "15 for the two rails")
   t.eq(r.tiles[G.SLOT_AT["dudley:1"]].cubes, 0); t.ok(r.tiles[G.SLOT_AT["dudley:1"]].flipped)
   t.eq(r.tiles[G.SLOT_AT["walsall:2"]].cubes, 1, "the beer of another's brewery connected to the second rail")
+  -- the Kidderminster-Worcester link also puts the southern farm brewery in the network
+  local f = position({ "ind-brewery" })
+  link(f, "kidderminster-worcester", 1)
+  run(f, 1, { "build", "card:ind-brewery" })
+  t.ok(has(G.legal_actions(f, 1), "at:farm_south:1:brewery") and not has(G.legal_actions(f, 1), "at:farm_north:1:brewery"))
+  t.eq(G.distances(f, { "kidderminster" }).farm_south, 1)
   -- no canals in the rail era, no rails in the canal era
   local c = position({ "birmingham" })
   run(c, 1, { "network", "card:birmingham" })
@@ -471,6 +514,10 @@ test("brass: loan: +30 money, income 3 levels down to the top of the lower level
   local s2 = position({ "birmingham" })
   s2.players[1].progress = 2                                   -- level -8
   t.ok(not has(G.legal_actions(s2, 1), "loan"))
+  s2.players[1].progress = 3                                   -- level -7: a loan reaches -10
+  t.ok(has(G.legal_actions(s2, 1), "loan"))
+  run(s2, 1, { "loan", "card:birmingham" })
+  t.eq(s2.players[1].progress, 0)
 end)
 
 test("brass: sell: a connected merchant that buys the industry, beer from the merchant gives its bonus; the tile flips", function()
@@ -486,6 +533,20 @@ test("brass: sell: a connected merchant that buys the industry, beer from the me
   local tile = s.tiles[G.SLOT_AT["birmingham:1"]]
   t.ok(tile.flipped)
   t.eq(s.players[1].progress, 10 + 5 + 2, "cotton mill 1: +5 spaces; Oxford's bonus: +2")
+  -- a second sale in the same action, or stop; the income marker stops at level 30
+  local sx = position({ "birmingham" })
+  put(sx, "birmingham:1", 1, "cotton", 1, false)
+  put(sx, "birmingham:2", 1, "goods", 3, false)
+  link(sx, "birmingham-oxford", 1)
+  for _, m in ipairs(sx.merchants) do if m.merchant == "oxford" then m.tile = "any"; m.beer = 1 end end
+  sx.players[1].progress = 98
+  run(sx, 1, { "sell", "card:birmingham", "sell:birmingham:2" })
+  t.eq(ids(G.legal_actions(sx, 1)), { "to:oxford:1", "to:oxford:2" }, "a manufacturer 3 needs no beer")
+  run(sx, 1, { "to:oxford:2" })
+  t.eq(sx.players[1].progress, 100, "capped at the top of level 30")
+  t.eq(ids(G.legal_actions(sx, 1)), { "sell:birmingham:1", "stop" })
+  run(sx, 1, { "sell:birmingham:1", "to:oxford:1" })
+  t.ok(sx.tiles[G.SLOT_AT["birmingham:1"]].flipped and sx.tiles[G.SLOT_AT["birmingham:2"]].flipped)
   -- no beer anywhere and a tile that needs beer: no sale
   local s2 = position({ "birmingham" })
   put(s2, "birmingham:1", 1, "cotton", 1, false)
@@ -493,8 +554,13 @@ test("brass: sell: a connected merchant that buys the industry, beer from the me
   for _, m in ipairs(s2.merchants) do m.beer = 0 end
   t.ok(not has(G.legal_actions(s2, 1), "sell"))
   -- another's brewery counts only when connected; one's own anywhere
+  put(s2, "walsall:2", 2, "brewery", 1, false, 1)
+  t.ok(not has(G.legal_actions(s2, 1), "sell"), "another's brewery, not connected")
+  link(s2, "walsall-birmingham", 3)
+  t.ok(has(G.legal_actions(s2, 1), "sell"), "another's brewery, connected")
+  s2.links[G.LINK_AT["walsall-birmingham"]] = 0
   put(s2, "stone:1", 1, "brewery", 1, false, 1)
-  t.ok(has(G.legal_actions(s2, 1), "sell"))
+  t.ok(has(G.legal_actions(s2, 1), "sell"), "one's own brewery, not connected")
 end)
 
 test("brass: scout: three cards for a wild location and a wild industry card; not when holding a wild card", function()
@@ -520,6 +586,15 @@ test("brass: develop: 1 iron a tile, one or two tiles, never a light-bulb potter
   run(s, 1, { "dev:coal", "dev:coal" })
   t.eq(s.players[1].mat.coal, { 0, 1, 2, 2 })
   t.eq(s.iron, 6); t.eq(s.players[1].money, 17 - 2 - 2)
+  -- iron from any iron works with cubes, connected or not, before the market: a choice
+  local s2 = position({ "birmingham" })
+  put(s2, "dudley:2", 2, "iron", 1, false, 2)
+  put(s2, "stoke:2", 3, "iron", 2, false, 1)
+  run(s2, 1, { "develop", "card:birmingham", "dev:coal" })
+  t.eq(ids(G.legal_actions(s2, 1)), { "iron:stoke:2", "iron:dudley:2" })
+  run(s2, 1, { "iron:stoke:2" })
+  t.ok(s2.tiles[G.SLOT_AT["stoke:2"]].flipped); t.eq(s2.players[3].progress, 13)
+  t.eq(s2.iron, 8); t.eq(s2.players[1].money, 17)
 end)
 
 test("brass: ranking: points, then income level, then money; ties share", function()

@@ -420,7 +420,6 @@ local function sell_targets(s, seat)
 end
 
 local function can_loan(s, seat)
-  if s.era == "rail" and #s.deck == 0 then return false end
   return level_of(s.players[seat]) - D.LOAN_LEVELS >= D.MIN_LEVEL
 end
 
