@@ -25,6 +25,10 @@ local INVARIANTS = {
     local birds, bonus = G.census(s)
     assert(birds == 170 and bonus == 26, "Wingspan cards not conserved")
   end end,
+  brass = function(G) return function(s)
+    local c, want = G.census(s), require("games.kit").counts(G.deck_for(s.n))
+    for card, k in pairs(want) do assert(c[card] == k, "Brass cards not conserved") end
+  end end,
 }
 for g in (arg[2] or "azul,splendor"):gmatch("[^,]+") do
   local G = require("games." .. g)

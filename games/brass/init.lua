@@ -503,8 +503,9 @@ local function buy(s, seat, res)
   pay(s, seat, price)
 end
 
--- choices(s, seat) -> for the resource step at the head of the queue: the list of sources to
--- choose from (slot indices or { merchant = mi }), or nil with the step done automatically
+-- step_sources(s, seat, q) -> for the resource step q at the head of the queue: the sources
+-- to choose from (slot indices, or { merchant = mi } for a merchant's barrel); {} when the
+-- market must supply
 local function step_sources(s, seat, q)
   if q.res == "coal" then return coal_choices(s, q.from, q.extra)
   elseif q.res == "iron" then return iron_choices(s)
@@ -614,11 +615,6 @@ local function discard(s, seat, card)
     end
   end
   error("card not in hand: " .. card)
-end
-
-local function in_hand(p, card)
-  for _, c in ipairs(p.hand) do if c == card then return true end end
-  return false
 end
 
 -- era and round ends ----------------------------------------------------------------------------
@@ -1261,8 +1257,8 @@ function G.counts_decision(s, seat)
   return #G.legal_actions(s, seat, true) > 1
 end
 
--- census(s) -> counts for the invariants: cards everywhere by id, tiles per player per
--- industry (mat + board + gone), coal and iron cubes
+-- census(s) -> { [card] = copies } over the deck, the face-down cards, the discards and every
+-- hand (wild cards in hands included; those in the supply are s.wild): the cards' invariant
 function G.census(s)
   local cards = {}
   local function add(c) cards[c] = (cards[c] or 0) + 1 end
