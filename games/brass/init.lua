@@ -308,6 +308,7 @@ local function can_place(s, seat, si, ind)
       if j ~= si and s.tiles[j] and s.tiles[j].owner == seat then return nil end
     end
   end
+  if p.money < t.money then return nil end
   local cc = coal_cost(s, { sl.town }, t.coal)
   if not cc then return nil end
   local cost = t.money + cc + iron_cost(s, t.iron)
@@ -316,8 +317,9 @@ local function can_place(s, seat, si, ind)
 end
 G.can_place = can_place
 
--- build_targets(s, seat, card) -> list of { si, ind } the card allows now
-local function build_targets(s, seat, card)
+-- build_targets(s, seat, card [, first]) -> list of { si, ind } the card allows now (with
+-- first, stops at the first)
+local function build_targets(s, seat, card, first)
   local out = {}
   local towns, inds
   if IS_WILD[card] or D.INDUSTRY_CARD[card] then
@@ -334,7 +336,10 @@ local function build_targets(s, seat, card)
   for _, town in ipairs(towns) do
     for _, si in ipairs(TOWN_SLOTS[town]) do
       for _, ind in ipairs(inds) do
-        if can_place(s, seat, si, ind) then out[#out + 1] = { si = si, ind = ind } end
+        if can_place(s, seat, si, ind) then
+          out[#out + 1] = { si = si, ind = ind }
+          if first then return out end
+        end
       end
     end
   end
@@ -444,9 +449,27 @@ end
 
 local function any_build(s, seat)
   for _, c in ipairs(distinct_cards(s.players[seat].hand)) do
-    if #build_targets(s, seat, c) > 0 then return true end
+    if #build_targets(s, seat, c, true) > 0 then return true end
   end
   return false
+end
+
+-- card_allows(s, seat, card, town, ind): the card may be used to build ind in town (the
+-- location rules of build_targets, checked directly)
+local function card_allows(s, seat, card, town, ind)
+  if TOWN[town] == nil then return false end
+  if card == "wild-loc" then return not TOWN[town].farm end
+  local inds = D.INDUSTRY_CARD[card]
+  if inds or card == "wild-ind" then
+    if inds then
+      local ok = false
+      for _, x in ipairs(inds) do if x == ind then ok = true end end
+      if not ok then return false end
+    end
+    local net = network(s, seat)
+    return not net or net[town] == true
+  end
+  return card == town
 end
 
 -- resource choices ---------------------------------------------------------------------------------
@@ -790,7 +813,7 @@ local function options(s, seat)
     local cards
     cards = distinct_cards(p.hand)
     for _, c in ipairs(cards) do
-      if pd.act ~= "build" or #build_targets(s, seat, c) > 0 then
+      if pd.act ~= "build" or #build_targets(s, seat, c, true) > 0 then
         add("card:" .. c, function() return "discard " .. card_name(c) .. " for the " .. pd.act .. " action" end)
       end
     end
@@ -959,11 +982,46 @@ local function act(s, seat, id)
   end
 end
 
+local ACTION_OK = {
+  build = any_build,
+  network = function(s, seat) return #link_targets(s, seat) > 0 end,
+  develop = function(s, seat) return #develop_targets(s, seat) > 0 end,
+  sell = function(s, seat) return #sell_targets(s, seat) > 0 end,
+  loan = function(s, seat) return can_loan(s, seat) end,
+  scout = function(s, seat) return can_scout(s, seat) end,
+  pass = function() return true end,
+}
+
+-- legal_now(s, seat, id) -> whether id is among the legal actions, checked directly for the
+-- frequent stages (the action, the card, the build target) and from the list for the others
+local function legal_now(s, seat, id)
+  local pd = s.pend
+  if not pd.queue then
+    local st = pd.stage
+    if st == "action" then return ACTION_OK[id] ~= nil and ACTION_OK[id](s, seat) end
+    if st == "card" or st == "scout2" or st == "scout3" then
+      local c = id:match("^card:([%w%-_]+)$")
+      if not c then return false end
+      local held = false
+      for _, x in ipairs(s.players[seat].hand) do if x == c then held = true; break end end
+      if not held then return false end
+      return pd.act ~= "build" or #build_targets(s, seat, c, true) > 0
+    end
+    if st == "target" then
+      local town, k, ind = id:match("^at:([%w_]+):(%d+):(%a+)$")
+      local si = town and SLOT_AT[town .. ":" .. k]
+      if not si or id ~= "at:" .. town .. ":" .. k .. ":" .. ind then return false end
+      return card_allows(s, seat, pd.card, town, ind) and can_place(s, seat, si, ind) ~= nil
+    end
+  end
+  for _, o in ipairs(options(s, seat)) do if o[1] == id then return true end end
+  return false
+end
+
 function G.apply(s, seat, id)
   if s.over or seat ~= s.order[s.pos] then return nil, "not this seat's turn" end
   if type(id) ~= "string" then return nil, "unknown action" end
-  local ok = false
-  for _, o in ipairs(options(s, seat)) do if o[1] == id then ok = true; break end end
+  local ok = legal_now(s, seat, id)
   if not ok then return nil, "not a legal action now: " .. id end
   act(s, seat, id)
   return true
@@ -1168,9 +1226,11 @@ function G.heuristic(s, seat, id)
     if id == "network" and unsold(s, seat) then v = 7 end
     return v
   elseif st == "card" or st == "scout2" or st == "scout3" then
-    if pd.act == "build" then return #build_targets(s, seat, rest) * 0.1 + (IS_WILD[rest] and -1 or 0) end
-    -- give up the card least useful to building
-    return -#build_targets(s, seat, rest) * 0.1 - (IS_WILD[rest] and 5 or 0)
+    -- build with a location card first, keep the wild cards; for other actions give up a
+    -- location card before an industry card, a wild card last
+    if IS_WILD[rest] then return pd.act == "build" and -1 or -5 end
+    if pd.act == "build" then return D.INDUSTRY_CARD[rest] and 0.5 or 1 end
+    return (#build_targets(s, seat, rest, true) > 0 and -1 or 0) - (D.INDUSTRY_CARD[rest] and 0.5 or 0)
   elseif st == "target" then
     local town, k, ind = rest:match("^([%w_]+):(%d+):(%a+)$")
     local si = SLOT_AT[town .. ":" .. k]
