@@ -66,6 +66,32 @@ function M.hidden_check(G, state, rand, where)
   end
 end
 
+-- audit(path, tests, letter) -> { PASS = , MISSING = , ["OUT-OF-SCOPE"] = }: checks a game's
+-- RULES-AUDIT.md (lines `| <letter><id> | rule | test | status |`): ids once, a rule on every
+-- line, a known status, and every PASS naming a test of the suite `tests` (t.suite()'s list);
+-- prints the coverage
+function M.audit(path, tests, letter)
+  local text = assert(io.open(path)):read("a")
+  local names = {}
+  for _, e in ipairs(tests) do names[e[1]] = true end
+  local counts, ids_ = { PASS = 0, MISSING = 0, ["OUT-OF-SCOPE"] = 0 }, {}
+  for line in text:gmatch("[^\n]+") do
+    local id, rule, name, status = line:match("^| *(" .. letter .. "[%w%.%-]+) *| *(.-) *| *(.-) *| *([%u%-]+) *|$")
+    if id then
+      t.ok(not ids_[id], "rule id " .. id .. " once"); ids_[id] = true
+      t.ok(counts[status], id .. ": status " .. status)
+      t.ok(rule ~= "", id .. ": a rule")
+      counts[status] = counts[status] + 1
+      if status == "PASS" then
+        local tname = name:match("^`(.*)`$") or name
+        t.ok(names[tname], id .. ": no test named " .. tname)
+      end
+    end
+  end
+  io.write(string.format("  RULES-AUDIT: %d PASS, %d MISSING, %d OUT-OF-SCOPE\n", counts.PASS, counts.MISSING, counts["OUT-OF-SCOPE"]))
+  return counts
+end
+
 -- check_ranking(G, state, n)
 function M.check_ranking(G, state, n, where)
   local r = G.ranking(state)

@@ -21,6 +21,15 @@ local function ids(list)
   for i, a in ipairs(list) do r[i] = a.id end
   return r
 end
+-- advanced(seed, steps, rand, eps) -> a three-player match after `steps` heuristic sub-decisions
+local function advanced(seed, steps, rand, eps)
+  local s = G.setup(3, seed)
+  for _ = 1, steps do
+    local seat = G.current_seats(s)[1]
+    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, eps)))
+  end
+  return s
+end
 local function has(list, id)
   for _, a in ipairs(list) do if a.id == id then return true end end
   return false
@@ -645,11 +654,7 @@ end)
 
 test("brass: determinization: every world keeps the seat's hand, the board and the counts of unseen cards, and varies the rest", function()
   local rand = kit.generator(23)
-  local s = G.setup(3, 77)
-  for _ = 1, 60 do
-    local seat = G.current_seats(s)[1]
-    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0.1)))
-  end
+  local s = advanced(77, 60, rand, 0.1)
   local worlds = {}
   for k = 1, 20 do
     local seat = (k - 1) % 3 + 1
@@ -702,12 +707,7 @@ test("brass: the heuristic beats Random clearly (9 three-player matches against 
 end)
 
 test("brass: the drawing: every town's spaces, every link, built links and tiles in their owner's colour", function()
-  local rand = kit.generator(2)
-  local s = G.setup(3, 12)
-  for _ = 1, 120 do
-    local seat = G.current_seats(s)[1]
-    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0)))
-  end
+  local s = advanced(12, 120, kit.generator(2), 0)
   local o = G.observation(s, 2)
   local svg = G.svg(o)
   t.ok(svg:find("^<svg") and svg:find("</svg>$"))
@@ -742,25 +742,9 @@ test("brass: a full arena match of the three baselines (Random, Heuristic, ISMCT
 end)
 
 test("brass: RULES-AUDIT.md names existing tests; coverage by status", function()
-  local text = assert(io.open(t.root() .. "/games/brass/RULES-AUDIT.md")):read("a")
-  local names = {}
-  for _, e in ipairs(T) do names[e[1]] = true end
-  local counts, ids_ = { PASS = 0, MISSING = 0, ["OUT-OF-SCOPE"] = 0 }, {}
-  for line in text:gmatch("[^\n]+") do
-    local id, rule, name, status = line:match("^| *(B[%w%.%-]+) *| *(.-) *| *(.-) *| *([%u%-]+) *|$")
-    if id then
-      t.ok(not ids_[id], "rule id " .. id .. " once"); ids_[id] = true
-      t.ok(counts[status], id .. ": status " .. status)
-      t.ok(rule ~= "", id .. ": a rule")
-      counts[status] = counts[status] + 1
-      if status == "PASS" then
-        local tname = name:match("^`(.*)`$") or name
-        t.ok(names[tname], id .. ": no test named " .. tname)
-      end
-    end
-  end
+  local counts = rt.audit(t.root() .. "/games/brass/RULES-AUDIT.md", T, "B")
   t.ok(counts.PASS >= 25, "rules audited: " .. counts.PASS)
-  io.write(string.format("  RULES-AUDIT: %d PASS, %d MISSING, %d OUT-OF-SCOPE\n", counts.PASS, counts.MISSING, counts["OUT-OF-SCOPE"]))
 end)
+
 
 return T

@@ -668,25 +668,9 @@ test("harmonies: an arena match with a model over the mock server: a legal sub-d
 end)
 
 test("harmonies: RULES-AUDIT.md names existing tests; coverage by status", function()
-  local text = assert(io.open(t.root() .. "/games/harmonies/RULES-AUDIT.md")):read("a")
-  local names = {}
-  for _, e in ipairs(T) do names[e[1]] = true end
-  local counts, ids_ = { PASS = 0, MISSING = 0, ["OUT-OF-SCOPE"] = 0 }, {}
-  for line in text:gmatch("[^\n]+") do
-    local id, rule, name, status = line:match("^| *(H[%w%.%-]+) *| *(.-) *| *(.-) *| *([%u%-]+) *|$")
-    if id then
-      t.ok(not ids_[id], "rule id " .. id .. " once"); ids_[id] = true
-      t.ok(counts[status], id .. ": status " .. status)
-      t.ok(rule ~= "", id .. ": a rule")
-      counts[status] = counts[status] + 1
-      if status == "PASS" then
-        local tname = name:match("^`(.*)`$") or name
-        t.ok(names[tname], id .. ": no test named " .. tname)
-      end
-    end
-  end
+  local counts = rt.audit(t.root() .. "/games/harmonies/RULES-AUDIT.md", T, "H")
   t.ok(counts.PASS >= 30, "rules audited: " .. counts.PASS)
-  io.write(string.format("  RULES-AUDIT: %d PASS, %d MISSING, %d OUT-OF-SCOPE\n", counts.PASS, counts.MISSING, counts["OUT-OF-SCOPE"]))
 end)
+
 
 return T
