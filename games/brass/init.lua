@@ -1153,8 +1153,10 @@ function G.render(o)
   add("Open %s links: %s (kidderminster-worcester also touches farm_south).", o.era, table.concat(free, ", "))
   for i, p in ipairs(o.players) do
     add("")
-    add("Player %d%s: %d VP banked (%d with this era's scoring now: links %d, flipped tiles %d), money %d, income %d (progress %d), spent this round %d, %d cards%s.",
-      i, i == o.seat and " (you)" or "", p.vp, o.scores[i], p.era_links, p.era_tiles, p.money, p.income, p.progress, p.spent, p.hand_size,
+    local vp = o.over and string.format("%d VP (final)", p.vp)
+      or string.format("%d VP banked (%d with this era's scoring now: links %d, flipped tiles %d)", p.vp, o.scores[i], p.era_links, p.era_tiles)
+    add("Player %d%s: %s, money %d, income %d (progress %d), spent this round %d, %d cards%s.",
+      i, i == o.seat and " (you)" or "", vp, p.money, p.income, p.progress, p.spent, p.hand_size,
       #p.wild > 0 and (" including " .. table.concat(p.wild, ", ")) or "")
     local mat = {}
     for _, x in ipairs(INDUSTRY_ORDER) do
