@@ -92,6 +92,36 @@ function M.audit(path, tests, letter)
   return counts
 end
 
+-- mock_match(G, replies, seed) -> the record of one arena match (scenarios/dece) of a model
+-- answering from the mock server (tests/mock.lua's reply list) in seat 1 against Random and
+-- Heuristic, and the server's log of the calls
+function M.mock_match(G, replies, seed)
+  local mock = require "tests.mock"
+  local participants = require "scenarios.dece.participants"
+  local match = require "scenarios.dece.match"
+  local fs = require "tabula.fs"
+  local srv = mock.start(replies)
+  local dir = t.tmpdir()
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
+    base_url = %q, optional_key = true, prices = { input = 2, cached = 1, output = 10 } } }]], srv.url .. "/v1"))
+  local by, agents, prompts = {}, {}, {}
+  for _, e in ipairs({ { name = "llm", model = "m", models_file = dir .. "/models.lua" }, { name = "random", player = "random" },
+                       { name = "heuristic", player = "heuristic" } }) do
+    local pp = participants.normalize(e, "test", e.models_file)
+    by[pp.name] = pp
+    if pp.kind == "model" then
+      agents[pp.name] = require("tabula.agent").new(require("tabula.models").resolve(pp.manifest.model, e.models_file), { cache_dir = dir .. "/cache" })
+      prompts[pp.name] = require("tabula.prompt").set("dece")
+    end
+  end
+  local arena = { dir = dir, participants = by, agents = agents, prompts = prompts, games = { [G.name] = G } }
+  local ok, rec = pcall(match.play, arena, { id = G.name .. "-1", game = G.name, seats = { "llm", "random", "heuristic" }, setup_seed = seed })
+  local log = srv:log()
+  srv:close()
+  if not ok then error(rec, 0) end
+  return rec, log
+end
+
 -- check_ranking(G, state, n)
 function M.check_ranking(G, state, n, where)
   local r = G.ranking(state)

@@ -635,30 +635,8 @@ test("harmonies: the drawing: one hexagon per hex and board, a square per cube, 
 end)
 
 test("harmonies: an arena match with a model over the mock server: a legal sub-decision, then an invalid answer forfeits", function()
-  local mock = require "tests.mock"
-  local participants = require "scenarios.dece.participants"
-  local match = require "scenarios.dece.match"
-  local fs = require "tabula.fs"
-  local srv = mock.start({ { match = "Decision 1 ", reply = "I take the first group.\nACTION: take:1", times = 1 },
-                           { reply = "ACTION: place:purple:z9" } })
-  local dir = t.tmpdir()
-  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
-    base_url = %q, optional_key = true, prices = { input = 2, cached = 1, output = 10 } } }]], srv.url .. "/v1"))
-  local by, agents, prompts = {}, {}, {}
-  for _, e in ipairs({ { name = "llm", model = "m", models_file = dir .. "/models.lua" }, { name = "random", player = "random" },
-                       { name = "heuristic", player = "heuristic" } }) do
-    local pp = participants.normalize(e, "test", e.models_file)
-    by[pp.name] = pp
-    if pp.kind == "model" then
-      agents[pp.name] = require("tabula.agent").new(require("tabula.models").resolve(pp.manifest.model, e.models_file), { cache_dir = dir .. "/cache" })
-      prompts[pp.name] = require("tabula.prompt").set("dece")
-    end
-  end
-  local arena = { dir = dir, participants = by, agents = agents, prompts = prompts, games = { harmonies = G } }
-  local ok, rec = pcall(match.play, arena, { id = "harmonies-1", game = "harmonies", seats = { "llm", "random", "heuristic" }, setup_seed = 3 })
-  local log = srv:log()
-  srv:close()
-  if not ok then error(rec, 0) end
+  local rec, log = rt.mock_match(G, { { match = "Decision 1 ", reply = "I take the first group.\nACTION: take:1", times = 1 },
+                                    { reply = "ACTION: place:purple:z9" } }, 3)
   t.eq(rec.status, "forfeit"); t.eq(rec.forfeits, { 1 }); t.eq(rec.ranks[1], 3)
   t.eq(rec.decisions[1], 2); t.eq(rec.invalid[1], 1)
   t.eq(#log, 2)
