@@ -92,9 +92,11 @@ function M.audit(path, tests, letter)
   return counts
 end
 
--- mock_match(G, replies, seed) -> the record of one arena match (scenarios/dece) of a model
--- answering from the mock server (tests/mock.lua's reply list) in seat 1 against Random and
--- Heuristic, and the server's log of the calls
+-- mock_match(G, replies, seed) -> the text of the first model call, after one arena match
+-- (scenarios/dece) of a model answering from the mock server (tests/mock.lua's reply list:
+-- one legal answer, then an illegal one) in seat 1 against Random and Heuristic, checked to
+-- end as the reference study's policy says: the illegal answer forfeits, seat 1 last, two
+-- decisions of which one invalid, two calls
 function M.mock_match(G, replies, seed)
   local mock = require "tests.mock"
   local participants = require "scenarios.dece.participants"
@@ -119,7 +121,10 @@ function M.mock_match(G, replies, seed)
   local log = srv:log()
   srv:close()
   if not ok then error(rec, 0) end
-  return rec, log
+  t.eq(rec.status, "forfeit"); t.eq(rec.forfeits, { 1 }); t.eq(rec.ranks[1], 3)
+  t.eq(rec.decisions[1], 2); t.eq(rec.invalid[1], 1)
+  t.eq(#log, 2)
+  return json.encode(log[1].body and json.decode(log[1].body) or log[1])
 end
 
 -- check_ranking(G, state, n)
