@@ -172,30 +172,30 @@ local CANAL = {
   "at:coventry:1:pottery", "network", "card:ind-brewery", "link:coventry-birmingham", "network", "card:ind-brewery",
   "link:tamworth-birmingham", "network", "card:ind-iron", "link:birmingham-oxford", "sell", "card:ind-brewery",
   "sell:tamworth:1", "build", "card:coalbrookdale", "at:coalbrookdale:3:coal", "network", "card:burton",
-  "link:worcester-birmingham", "network", "card:coalbrookdale", "link:worcester-gloucester", "sell", "card:dudley",
-  "sell:coventry:1", "dev:pottery", "scout", "card:dudley", "card:ind-brewery", "card:ind-pottery",
-  "build", "card:coventry", "at:coventry:2:goods", "sell", "card:cannock", "sell:coventry:2",
-  "pass", "card:coalbrookdale", "pass", "card:kidderminster", "build", "card:birmingham",
-  "at:birmingham:3:iron", "loan", "card:ind-iron", "develop", "card:ind-brewery", "dev:goods",
-  "dev:iron", "develop", "card:kidderminster", "dev:brewery", "build", "card:stafford",
-  "at:stafford:2:pottery", "network", "card:ind-pottery", "link:redditch-oxford", "pass", "card:nuneaton",
-  "pass", "card:walsall", "network", "card:stafford", "link:gloucester-redditch", "network",
-  "card:ind-iron", "link:coalbrookdale-shrewsbury", "develop", "card:wolverhampton", "dev:brewery", "pass",
-  "card:worcester", "network", "card:ind-iron", "link:walsall-birmingham", "network", "card:wolverhampton",
-  "link:dudley-birmingham", "pass", "card:wild-ind", "pass", "card:wild-loc", "network",
-  "card:worcester", "link:stone-stafford", "network", "card:redditch", "link:stafford-cannock",
+  "link:worcester-birmingham", "network", "card:coalbrookdale", "link:worcester-gloucester", "remove:leek:2", "sell",
+  "card:dudley", "sell:coventry:1", "dev:pottery", "scout", "card:dudley", "card:kidderminster",
+  "card:kidderminster", "build", "card:cannock", "at:cannock:2:coal", "loan", "card:redditch",
+  "pass", "card:coalbrookdale", "pass", "card:walsall", "build", "card:birmingham",
+  "at:birmingham:1:cotton", "build", "card:coventry", "at:coventry:2:goods", "develop", "card:nuneaton",
+  "dev:goods", "pass", "card:wolverhampton", "sell", "card:ind-iron", "sell:coventry:2",
+  "build", "card:stafford", "at:stafford:1:brewery", "pass", "card:worcester", "pass",
+  "card:ind-brewery", "sell", "card:stafford", "sell:birmingham:1", "to:oxford:2", "loan",
+  "card:wolverhampton", "pass", "card:ind-brewery", "pass", "card:ind-pottery", "build",
+  "card:worcester", "at:worcester:1:cotton", "network", "card:ind-iron", "link:kidderminster-worcester", "network",
+  "card:wild-ind", "link:gloucester-redditch", "pass", "card:wild-loc", "network", "card:ind-iron",
+  "link:redditch-oxford", "network", "card:ind-pottery", "link:coalbrookdale-shrewsbury",
 }
 
 test("brass: a hand-checked full canal era (2 players, seed 2033): money, income, turn order each round, the era's scoring", function()
   local s = G.setup(2, 2033)
   -- at the start of each round: money, income-track progress and turn order, checked by hand
   -- from the tiles' costs, the market prices, the loans, the flips, the merchant bonuses, the
-  -- income (a shortfall of 2 in round 4 costs player 1 no points: it has none) and the money
-  -- spent (equal spending in round 1 keeps the order)
+  -- income and the money spent (equal spending keeps the order: rounds 1 and 8). Round 4 ends
+  -- with player 1 owing 3 with 1 in hand: it removes its coal mine 1 at Leek for 2 and pays.
   local EXPECT = {
     [2] = { 12, 12, 10, 10, { 1, 2 } }, [3] = { 32, 27, 7, 7, { 1, 2 } }, [4] = { 7, 18, 7, 7, { 2, 1 } },
-    [5] = { 0, 13, 7, 14, { 1, 2 } }, [6] = { 1, 10, 12, 21, { 1, 2 } }, [7] = { 2, 40, 12, 16, { 1, 2 } },
-    [8] = { 1, 23, 12, 19, { 1, 2 } }, [9] = { 2, 22, 12, 19, { 1, 2 } }, [10] = { 1, 21, 12, 19, { 1, 2 } },
+    [5] = { 0, 13, 7, 14, { 1, 2 } }, [6] = { 1, 35, 12, 9, { 1, 2 } }, [7] = { 2, 13, 12, 9, { 1, 2 } },
+    [8] = { 1, 8, 12, 16, { 1, 2 } }, [9] = { 2, 43, 12, 20, { 1, 2 } }, [10] = { 3, 33, 12, 20, { 1, 2 } },
   }
   local seen = {}
   local checked = 0
@@ -212,33 +212,37 @@ test("brass: a hand-checked full canal era (2 players, seed 2033): money, income
     local ok, err = G.apply(s, seat, id)
     t.ok(ok, "step " .. i .. " " .. id .. ": " .. tostring(err))
     invariant(s, "step " .. i)
-    -- round 5: player 1's pottery sold to Gloucester with its beer: flipped (+5 spaces) and the
-    -- free develop of Gloucester's bonus; round 7: player 1's develop takes player 2's last iron
-    -- at Birmingham, which flips (+3 spaces for player 2)
-    if i == 43 then t.eq({ s.players[1].progress, s.pend.stage }, { 12, "free" }) end
+    -- after step 40 (round 4's last action) player 1 must cover a shortfall: one of its three
+    -- tiles; after step 44, player 1's pottery sold to Gloucester with its beer: flipped (+5
+    -- spaces) and Gloucester's free develop pending
+    if i == 40 then
+      t.eq({ s.pend.stage, G.current_seats(s)[1], #G.legal_actions(s, 1) }, { "shortfall", 1, 3 })
+      t.eq(ids(G.legal_actions(s, 1)), { "remove:leek:2", "remove:burton:1", "remove:coventry:1" })
+    end
+    if i == 44 then t.eq({ s.players[1].progress, s.pend.stage }, { 12, "free" }) end
   end
   t.eq(checked, 9)
   t.eq(s.era, "rail")
-  -- the canal scoring. Player 1: links 7 (coventry-birmingham 3 + 1, worcester-gloucester 0 + 2,
-  -- worcester-birmingham 0 + 1) and its flipped pottery 1 at Coventry 10. Player 2: links 13
-  -- (tamworth-birmingham 1 + 1, walsall-birmingham 1, coalbrookdale-shrewsbury 2, dudley-
-  -- birmingham 1, gloucester-redditch 2, redditch-oxford 2, birmingham-oxford 1 + 2, stone-
-  -- stafford and stafford-cannock 0) and its flipped cotton mill 1 (5), iron works 1 (3),
-  -- manufacturer 1 (3)
-  t.eq(s.era_scores, { { 17, 24 } })
-  t.eq({ s.players[1].vp, s.players[2].vp }, { 17, 24 })
-  t.eq({ s.players[1].money, s.players[2].money }, { 2, 20 })
-  t.eq({ s.players[1].progress, s.players[2].progress }, { 12, 19 })
+  -- the canal scoring. Player 1: links 9 (coventry-birmingham 3 + 1, worcester-birmingham 0 + 1,
+  -- worcester-gloucester 0 + 2, gloucester-redditch 2 + 0) and its flipped pottery 1 at Coventry
+  -- 10. Player 2: links 9 (tamworth-birmingham 1 + 1, birmingham-oxford 1 + 2, redditch-oxford
+  -- 0 + 2, coalbrookdale-shrewsbury 0 + 2, kidderminster-worcester and the farm brewery 0) and
+  -- its flipped cotton mills 1 at Tamworth and Birmingham (5 + 5), manufacturer 1 at Coventry
+  -- (3) and brewery 1 at Stafford (4)
+  t.eq(s.era_scores, { { 19, 26 } })
+  t.eq({ s.players[1].vp, s.players[2].vp }, { 19, 26 })
+  t.eq({ s.players[1].money, s.players[2].money }, { 1, 32 })
+  t.eq({ s.players[1].progress, s.players[2].progress }, { 12, 20 })
   -- the rail era begins: no links, no level-1 tiles, merchants' beer back, a new deck dealt
   for _, o in ipairs(s.links) do t.eq(o, 0) end
   local left = {}
   for si, tile in ipairs(s.tiles) do
     if tile then left[#left + 1] = G.SLOTS[si].name .. "=" .. tile.industry .. tile.level .. ":" .. tile.cubes end
   end
-  t.eq(left, { "burton:1=coal2:3", "coalbrookdale:3=coal2:3" })
+  t.eq(left, { "burton:1=coal2:3", "cannock:2=coal2:3", "coalbrookdale:3=coal2:3" })
   for _, m in ipairs(s.merchants) do t.eq(m.beer, m.tile == "blank" and 0 or 1) end
   t.eq({ #s.players[1].hand, #s.players[2].hand, #s.deck, #s.discard, #s.removed }, { 8, 8, 24, 0, 0 })
-  t.eq(s.order, { 1, 2 }, "player 1 spent nothing in the last round, player 2 6"); t.eq(s.actions_left, 2)
+  t.eq(s.order, { 1, 2 }, "player 1 spent 3 in the last round, player 2 6"); t.eq(s.actions_left, 2)
 end)
 
 -- position(hand): three players, player 1 to choose an action with the given hand (the cards
@@ -479,6 +483,48 @@ test("brass: rounds: turn order by money spent (ties keep their order), income p
   t.eq(s.players[2].vp, 4)
   t.eq(s.round, 2); t.eq(s.actions_left, 2, "two actions from the second round")
   for i = 1, 3 do t.eq(#s.players[i].hand, 8, "hands refilled") end
+  -- the last round of the game: no income; the last round of the canal era: income
+  for _, era in ipairs({ "rail", "canal" }) do
+    local e = G.setup(2, 1)
+    e.era, e.round = era, 5
+    for _, c in ipairs(e.deck) do e.discard[#e.discard + 1] = c end
+    e.deck = {}
+    for i = 1, 2 do
+      local h = e.players[i].hand
+      while #h > 1 do e.discard[#e.discard + 1] = table.remove(h) end
+      e.players[i].progress = 20                                        -- level 5
+    end
+    run(e, 1, { "pass", "card:" .. e.players[1].hand[1] })
+    run(e, 2, { "pass", "card:" .. e.players[2].hand[1] })
+    t.eq({ e.players[1].money, e.players[2].money }, era == "rail" and { 17, 17 } or { 22, 22 })
+    t.eq(e.over, era == "rail"); t.eq(e.era, "rail")
+    invariant(e)
+  end
+end)
+
+test("brass: a shortfall of negative income: remove one's own tiles for half their cost (the player's choice) until it is paid, then points", function()
+  local s = G.setup(3, 9)
+  s.players[2].progress = 2; s.players[2].money = 1; s.players[2].vp = 10       -- level -8
+  put(s, "birmingham:1", 2, "cotton", 2, false)                                  -- cost 14: 7
+  put(s, "dudley:1", 2, "coal", 3, true)                                         -- cost 8: 4
+  for seat = 1, 3 do run(s, seat, { "pass", "card:" .. s.players[seat].hand[1] }) end
+  t.eq(G.current_seats(s), { 2 }); t.eq(s.pend.stage, "shortfall")
+  t.eq(ids(G.legal_actions(s, 2)), { "remove:dudley:1", "remove:birmingham:1" })
+  t.eq(ismcts.heuristic_pick(G, s, 2, G.legal_actions(s, 2), kit.generator(1), 0), "remove:birmingham:1", "the unflipped tile first")
+  run(s, 2, { "remove:dudley:1" })
+  t.eq(s.pend.stage, "shortfall", "1 + 4 money is not yet 8")
+  run(s, 2, { "remove:birmingham:1" })
+  t.eq({ s.players[2].money, s.players[2].vp }, { 1 + 4 + 7 - 8, 10 })
+  t.eq(s.tiles[G.SLOT_AT["birmingham:1"]], false)
+  t.eq(s.round, 2); t.eq(G.current_seats(s), { s.order[1] })
+  invariant(s)
+  -- not enough even with every tile sold: the rest in points
+  local s2 = G.setup(3, 9)
+  s2.players[1].progress = 0; s2.players[1].money = 0; s2.players[1].vp = 20     -- level -10
+  put(s2, "dudley:1", 1, "coal", 1, true)                                        -- cost 5: 2
+  for seat = 1, 3 do run(s2, seat, { "pass", "card:" .. s2.players[seat].hand[1] }) end
+  run(s2, 1, { "remove:dudley:1" })
+  t.eq({ s2.players[1].money, s2.players[1].vp }, { 0, 20 - 8 })
 end)
 
 test("brass: merchant bonuses: Warrington +5 money, Shrewsbury +4 VP, Nottingham +3 VP (4 players)", function()

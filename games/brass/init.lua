@@ -139,7 +139,9 @@ function G.setup(n, seed)
 end
 
 function G.is_terminal(s) return s.over end
-function G.current_seats(s) if s.over then return {} end return { s.order[s.pos] } end
+-- actor(s) -> the seat to choose now: the one in turn, or one selling tiles for a shortfall
+local function actor(s) return s.pend.stage == "shortfall" and s.pend.seat or s.order[s.pos] end
+function G.current_seats(s) if s.over then return {} end return { actor(s) } end
 
 -- board queries ------------------------------------------------------------------------------
 
@@ -701,17 +703,48 @@ local function start_rail(s)
   deal(s)
 end
 
-local function collect_income(s)
-  for i = 1, s.n do
-    local p = s.players[i]
+local function owns_tiles(s, seat)
+  for i = 1, #SLOTS do if s.tiles[i] and s.tiles[i].owner == seat then return true end end
+  return false
+end
+
+-- collect_income(s, from) -> true once every seat from place `from` of the turn order on has
+-- its income; false when a seat short of money for a negative income owns industry tiles: it
+-- must first remove some for half their cost (the pending "shortfall" choice). A seat with no
+-- tile left loses 1 VP per money missing (not below 0).
+local function collect_income(s, from)
+  for j = from, s.n do
+    local seat = s.order[j]
+    local p = s.players[seat]
     local l = level_of(p)
-    if l >= 0 or p.money + l >= 0 then p.money = p.money + l
+    if p.money + l >= 0 then p.money = p.money + l
+    elseif owns_tiles(s, seat) then
+      s.pend = { stage = "shortfall", seat = seat, j = j }
+      return false
     else
-      local short = -l - p.money
+      p.vp = math.max(0, p.vp - (-l - p.money))
       p.money = 0
-      p.vp = math.max(0, p.vp - short)
     end
   end
+  return true
+end
+
+local function era_over(s)
+  if #s.deck > 0 then return false end
+  for i = 1, s.n do if #s.players[i].hand > 0 then return false end end
+  return true
+end
+
+-- after_income(s): the era's end (scoring, the rail era or the game's end) or the next round
+local function after_income(s)
+  if era_over(s) then
+    score_era(s)
+    if s.era == "canal" then start_rail(s) else s.over = true; s.pend = nil; return end
+  else
+    s.round = s.round + 1
+  end
+  s.pos = 1
+  begin_turn(s)
 end
 
 local function end_round(s)
@@ -726,17 +759,21 @@ local function end_round(s)
   end)
   s.order = order
   for i = 1, s.n do s.players[i].spent = 0 end
-  local empty = #s.deck == 0
-  for i = 1, s.n do if #s.players[i].hand > 0 then empty = false end end
-  if not (empty and s.era == "rail") then collect_income(s) end
-  if empty then
-    score_era(s)
-    if s.era == "canal" then start_rail(s) else s.over = true; s.pend = nil; return end
-  else
-    s.round = s.round + 1
-  end
-  s.pos = 1
-  begin_turn(s)
+  -- no income after the last round of the game
+  if not (era_over(s) and s.era == "rail") and not collect_income(s, 1) then return end
+  after_income(s)
+end
+
+-- shortfall(s, seat, si): the seat removes its tile on si for half its cost; once the income
+-- can be paid (or no tile is left) the income phase goes on
+local function shortfall(s, seat, si)
+  local t = s.tiles[si]
+  local p = s.players[seat]
+  p.money = p.money + TILES[t.industry][t.level].money // 2
+  s.tiles[si] = false
+  local j = s.pend.j
+  if p.money + level_of(p) < 0 and owns_tiles(s, seat) then return end
+  if collect_income(s, j) then after_income(s) end
 end
 
 local function end_turn(s)
@@ -852,6 +889,16 @@ local function options(s, seat)
       end)
     end
     if st == "sell2" then add("stop", function() return "end the sell action" end) end
+  elseif st == "shortfall" then
+    for si = 1, #SLOTS do
+      local t = s.tiles[si]
+      if t and t.owner == seat then
+        add("remove:" .. SLOTS[si].name, function()
+          return string.format("remove your %s at %s for %d money (income %d to pay, money %d)", tile_words(t), slot_label(si),
+            TILES[t.industry][t.level].money // 2, level_of(p), p.money)
+        end)
+      end
+    end
   elseif st == "merchant" then
     for _, mi in ipairs(sale_merchants(s, seat, pd.si)) do
       local m = s.merchants[mi]
@@ -865,7 +912,7 @@ end
 
 function G.legal_actions(s, seat, bare)
   local out = {}
-  if s.over or seat ~= s.order[s.pos] then return out end
+  if s.over or seat ~= actor(s) then return out end
   for _, o in ipairs(options(s, seat)) do out[#out + 1] = { id = o[1], label = bare and "" or o[2]() } end
   return out
 end
@@ -893,7 +940,9 @@ local function act(s, seat, id)
   end
   local st = pd.stage
   local rest = id:match("^%a+:(.*)$") or ""
-  if st == "action" then
+  if st == "shortfall" then
+    shortfall(s, seat, SLOT_AT[rest])
+  elseif st == "action" then
     pd.act, pd.stage = id, "card"
     return
   elseif st == "card" then
@@ -968,6 +1017,11 @@ local function act(s, seat, id)
     pd.stage = "merchant"
     local ms = sale_merchants(s, seat, pd.si)
     if #ms == 1 then act(s, seat, "to:" .. s.merchants[ms[1]].merchant .. ":" .. s.merchants[ms[1]].k) end
+  elseif st == "shortfall" then
+    -- give up the tile worth least: unflipped before flipped, low points first
+    local t = s.tiles[SLOT_AT[rest]]
+    local tl = TILES[t.industry][t.level]
+    return -(t.flipped and 2 * tl.vp or tl.vp) + 0.1 * (tl.money // 2)
   elseif st == "merchant" then
     local mname, k = rest:match("^(%a+):(%d+)$")
     for mi, m in ipairs(s.merchants) do
@@ -1019,7 +1073,7 @@ local function legal_now(s, seat, id)
 end
 
 function G.apply(s, seat, id)
-  if s.over or seat ~= s.order[s.pos] then return nil, "not this seat's turn" end
+  if s.over or seat ~= actor(s) then return nil, "not this seat's turn" end
   if type(id) ~= "string" then return nil, "unknown action" end
   local ok = legal_now(s, seat, id)
   if not ok then return nil, "not a legal action now: " .. id end
@@ -1061,7 +1115,8 @@ local STAGE_WORDS = {
   action = "choose an action", card = "choose the card to discard", target = "choose where to build",
   link = "choose a link", rail2 = "build a second rail or stop", dev = "choose a tile to develop",
   dev2 = "develop a second tile or stop", free = "choose a tile to develop for free", sell = "choose a tile to sell",
-  sell2 = "sell another tile or stop", merchant = "choose the merchant", scout2 = "choose the second card to discard",
+  sell2 = "sell another tile or stop", merchant = "choose the merchant",
+  shortfall = "short of money for a negative income: remove one of your industry tiles for half its cost", scout2 = "choose the second card to discard",
   scout3 = "choose the third card to discard",
 }
 
@@ -1073,7 +1128,7 @@ end
 -- and the other players' hands (of which their size and wild cards are public)
 function G.observation(s, seat)
   local o = { game = "brass", seat = seat, n = s.n, era = s.era, round = s.round, over = s.over, order = { table.unpack(s.order) },
-              turn = not s.over and s.order[s.pos] or nil, actions_left = s.actions_left, deck = #s.deck,
+              turn = not s.over and actor(s) or nil, actions_left = s.actions_left, deck = #s.deck,
               discard = {}, wild_supply = { loc = s.wild.loc, ind = s.wild.ind }, coal_market = s.coal, iron_market = s.iron,
               coal_price = market_price(s.coal, D.COAL_MARKET), iron_price = market_price(s.iron, D.IRON_MARKET),
               tiles = {}, links = {}, merchants = {}, players = {}, scores = {} }
@@ -1272,6 +1327,11 @@ function G.heuristic(s, seat, id)
     if id == "stop" then return -1 end
     local t = s.tiles[SLOT_AT[rest]]
     return 5 + TILES[t.industry][t.level].vp
+  elseif st == "shortfall" then
+    -- give up the tile worth least: unflipped before flipped, low points first
+    local t = s.tiles[SLOT_AT[rest]]
+    local tl = TILES[t.industry][t.level]
+    return -(t.flipped and 2 * tl.vp or tl.vp) + 0.1 * (tl.money // 2)
   elseif st == "merchant" then
     local mname, k = rest:match("^(%a+):(%d+)$")
     for _, m in ipairs(s.merchants) do
