@@ -44,9 +44,8 @@ local function invariant(s, where)
   for card, k in pairs(want) do
     if (c[card] or 0) ~= k then error(string.format("%s: %d %s cards instead of %d", where, c[card] or 0, card, k), 0) end
   end
-  for card, k in pairs(c) do
+  for card in pairs(c) do
     if not want[card] and card ~= "wild-loc" and card ~= "wild-ind" then error(where .. ": unknown card " .. card, 0) end
-    local _ = k
   end
   if (c["wild-loc"] or 0) + s.wild.loc ~= 4 or (c["wild-ind"] or 0) + s.wild.ind ~= 4 then error(where .. ": wild cards not conserved", 0) end
   if s.coal < 0 or s.coal > 14 or s.iron < 0 or s.iron > 10 then error(where .. ": market out of range", 0) end
@@ -61,7 +60,6 @@ local function invariant(s, where)
     if tile then
       local sl = G.SLOTS[si]
       if not sl.ok[tile.industry] then error(where .. ": a tile on a space that does not allow it", 0) end
-      if s.era == "rail" and tile.level == 1 and G.TILES[tile.industry][1].era == "canal" and false then error("unreachable") end
       local key = sl.town .. ":" .. tile.owner
       per_town[key] = (per_town[key] or 0) + 1
       if s.era == "canal" and per_town[key] > 1 then error(where .. ": two tiles of one player in a town in the canal era", 0) end
@@ -162,6 +160,39 @@ end)
 test("brass: full checks (actions, illegal ids, serialization, hidden information, determinism) on 3 playouts", function()
   local r = rt.playouts(G, { games = 3, seed = 5, invariant = invariant, hidden_every = 9, max_steps = 5000 })
   t.ok(r.steps > 3 * 150, "matches have many sub-decisions")
+end)
+
+test("brass: apply's direct legality checks accept exactly the listed actions, card and build target", function()
+  local rand = kit.generator(8)
+  local checked = 0
+  for g = 1, 2 do
+    local s = G.setup(3, 600 + g)
+    while not G.is_terminal(s) do
+      local seat = G.current_seats(s)[1]
+      local legal = G.legal_actions(s, seat, true)
+      local st = not s.pend.queue and s.pend.stage
+      local cands
+      if st == "action" then cands = { "build", "network", "develop", "sell", "loan", "scout", "pass", "nothing" }
+      elseif st == "card" then
+        cands = { "card:wild-loc", "card:wild-ind", "card:nowhere" }
+        for _, e in ipairs(D.DECK) do cands[#cands + 1] = "card:" .. e.card end
+      elseif st == "target" then
+        cands = {}
+        for _, sl in ipairs(G.SLOTS) do for _, x in ipairs(D.INDUSTRIES) do cands[#cands + 1] = "at:" .. sl.name .. ":" .. x.id end end
+      end
+      if cands then
+        local listed = {}
+        for _, a in ipairs(legal) do listed[a.id] = true end
+        for _, id in ipairs(cands) do
+          local ok = G.apply(kit.copy(s), seat, id)
+          t.eq(ok == true, listed[id] == true, st .. " " .. id)
+        end
+        checked = checked + 1
+      end
+      assert(G.apply(s, seat, legal[rand(#legal)].id))
+    end
+  end
+  t.ok(checked > 100, "states checked: " .. checked)
 end)
 
 -- the canal era of seed 2033, two players, every sub-decision of both players

@@ -1,8 +1,9 @@
--- games.brass — Brass: Birmingham (Martin Wallace, Roxley 2018; 2-4 players) against the game
--- interface of games/README.md. A turn (two actions; one each in the first round) is split
--- into sub-decisions: the action, the card it discards, its target (a space and industry, a
--- link, a tile to develop or sell, a merchant), then each resource choice that is a real
--- choice (which of several equally near coal mines, which iron works, which beer).
+-- games.brass — Brass: Birmingham (Gavan Brown, Matt Tolman, Martin Wallace; Roxley 2018; 2-4
+-- players) against the game interface of games/README.md. A turn (two actions; one each in the
+-- first round) is split into sub-decisions: the action, the card it discards, its target (a
+-- space and industry, a link, a tile to develop or sell, a merchant), then each resource choice
+-- that is a real choice (which of several equally near coal mines, which iron works, which
+-- beer); a player short of money for a negative income chooses the tiles it removes.
 -- Components: games/brass/data.lua; choices where the rulebook leaves room and how D is
 -- counted: games/brass/RULES.md; the drawing: games/brass/svg.lua.
 local kit = require "games.kit"
@@ -919,11 +920,6 @@ end
 
 -- apply ------------------------------------------------------------------------------------------
 
-local function parse_slot(name)
-  local si = SLOT_AT[name]
-  return si
-end
-
 local function act(s, seat, id)
   local pd, p = s.pend, s.players[seat]
   if pd.queue then
@@ -971,7 +967,7 @@ local function act(s, seat, id)
     end
   elseif st == "target" then
     local town, k, ind = rest:match("^([%w_]+):(%d+):(%a+)$")
-    local si = parse_slot(town .. ":" .. k)
+    local si = SLOT_AT[town .. ":" .. k]
     local t = can_place(s, seat, si, ind)
     pay(s, seat, t.money)
     p.mat[ind][t.level] = p.mat[ind][t.level] - 1
@@ -1013,7 +1009,7 @@ local function act(s, seat, id)
     run(s, seat)
   elseif st == "sell" or st == "sell2" then
     if id == "stop" then finish_action(s, seat); return end
-    pd.si = parse_slot(rest)
+    pd.si = SLOT_AT[rest]
     pd.stage = "merchant"
     local ms = sale_merchants(s, seat, pd.si)
     if #ms == 1 then act(s, seat, "to:" .. s.merchants[ms[1]].merchant .. ":" .. s.merchants[ms[1]].k) end
