@@ -1387,6 +1387,11 @@ function G.census(s)
   return cards
 end
 
+-- seconds per baseline match with ISMCTS at 1024 simulations (games/README.md): estimated, not
+-- timed over whole matches (too long for the shared machine): 2.43 s CPU per ISMCTS decision
+-- (bench/brass.lua) x about 88 counted decisions of its seat
+G.match_work = 215
+
 G.svg = function(obs) return require("games.brass.svg").draw(obs) end
 
 return G
