@@ -796,26 +796,28 @@ test("brass: the drawing: every town's spaces, every link, built links and tiles
   t.ok(#o.tiles > 0)
 end)
 
-test("brass: a full arena match of the three baselines (Random, Heuristic, ISMCTS) ends with ranks and counted decisions", function()
-  local participants = require "scenarios.dece.participants"
-  local match = require "scenarios.dece.match"
+test("brass: the arena end to end (tabula run scenarios/dece --games brass): three baselines, three matches, ranks, counted decisions, a report", function()
   local records = require "tabula.records"
+  local fs = require "tabula.fs"
   local dir = t.tmpdir()
-  local by = {}
-  for _, e in ipairs({ { name = "random", player = "random" }, { name = "heuristic", player = "heuristic" },
-                       { name = "ismcts", player = "ismcts", simulations = 8, steps = 18 } }) do
-    local pp = participants.normalize(e, "test")
-    by[pp.name] = pp
+  fs.write_atomic(dir .. "/parts.json", json.encode({ participants = {
+    { name = "random", player = "random" }, { name = "heuristic", player = "heuristic" },
+    { name = "ismcts", player = "ismcts", simulations = 8, steps = 18 } } }))
+  local rc = t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
+    "--games", "brass", "--matches-per-game", "3", "--draws", "50", "--quiet" })
+  t.eq(rc, 0)
+  local recs = records.read(dir .. "/run/matches.jsonl")
+  t.eq(#recs, 3)
+  for _, rec in ipairs(recs) do
+    t.eq(rec.status, "finished"); t.eq(#rec.ranks, 3)
+    local total = 0
+    for s = 1, 3 do total = total + rec.decisions[s]; t.ok(rec.turns[s] >= rec.decisions[s]) end
+    t.eq(rec.D, total)
+    t.ok(total >= 200, "a real game: D = " .. total)
+    local ev = records.read(dir .. "/run/matches/" .. rec.match_id .. ".jsonl")
+    t.eq(ev[1].k, "setup"); t.eq(ev[#ev].k, "end"); t.eq(ev[#ev].ranks, rec.ranks)
   end
-  local arena = { dir = dir, participants = by, agents = {}, prompts = {}, games = { brass = G } }
-  local rec = match.play(arena, { id = "brass-1", game = "brass", seats = { "ismcts", "random", "heuristic" }, setup_seed = 77 })
-  t.eq(rec.status, "finished"); t.eq(#rec.ranks, 3)
-  local total = 0
-  for s = 1, 3 do total = total + rec.decisions[s]; t.ok(rec.turns[s] >= rec.decisions[s]) end
-  t.eq(rec.D, total)
-  t.ok(total >= 200, "a real game: D = " .. total)
-  local ev = records.read(dir .. "/matches/brass-1.jsonl")
-  t.eq(ev[1].k, "setup"); t.eq(ev[#ev].k, "end")
+  t.contains(fs.read(dir .. "/run/report.md"), "## brass (3 matches)")
 end)
 
 test("brass: an arena match with a model over the mock server: a legal sub-decision, then an invalid answer forfeits", function()
