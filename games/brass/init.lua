@@ -1013,11 +1013,6 @@ local function act(s, seat, id)
     pd.stage = "merchant"
     local ms = sale_merchants(s, seat, pd.si)
     if #ms == 1 then act(s, seat, "to:" .. s.merchants[ms[1]].merchant .. ":" .. s.merchants[ms[1]].k) end
-  elseif st == "shortfall" then
-    -- give up the tile worth least: unflipped before flipped, low points first
-    local t = s.tiles[SLOT_AT[rest]]
-    local tl = TILES[t.industry][t.level]
-    return -(t.flipped and 2 * tl.vp or tl.vp) + 0.1 * (tl.money // 2)
   elseif st == "merchant" then
     local mname, k = rest:match("^(%a+):(%d+)$")
     for mi, m in ipairs(s.merchants) do
