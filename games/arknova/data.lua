@@ -1,0 +1,132 @@
+-- games/arknova/data.lua — Ark Nova components other than the zoo cards, in our own format: the zoo
+-- map, the buildings, the five action cards (both sides), the tracks, the association board, the
+-- base conservation projects and the final-scoring cards. Which numbers are checked against the
+-- published game and which are our reading is in RULES.md ("Components").
+local D = {}
+
+D.CARDS = require "games.arknova.cards"
+
+-- The zoo map: 9 columns a-i of hexes, columns a, c, e, g, i of 6 hexes and b, d, f, h of 7 (the
+-- odd ones stand half a hex higher and reach half a hex lower): 58 hexes. Coordinates are axial
+-- (q = column 0..8, r); hex "c3" is the third hex from the top of column c.
+D.COLUMNS = "abcdefghi"
+D.HEXES = {}
+for q = 0, 8 do
+  local rmin = -((q + 1) // 2)
+  local rows = (q % 2 == 1) and 7 or 6
+  for k = 1, rows do
+    D.HEXES[#D.HEXES + 1] = { name = D.COLUMNS:sub(q + 1, q + 1) .. k, q = q, r = rmin + k - 1 }
+  end
+end
+-- axial neighbour steps; turning a step one sixth clockwise maps (dq, dr) to (-dr, dq + dr)
+D.DIRS = { { 1, 0 }, { 0, 1 }, { -1, 1 }, { -1, 0 }, { 0, -1 }, { 1, -1 } }
+
+-- The evaluated map (RULES.md: the paper names none; this is our layout on the published grid):
+-- rock and water spaces (never built on), spaces that need the upgraded Build card, and the
+-- placement bonuses gained by covering a space.
+D.MAP = {
+  name = "plan A (our layout)",
+  rock = { "b4", "c4", "e1", "h6" },
+  water = { "g2", "g3", "h3", "d7" },
+  build2 = { "i1", "i2", "i3", "i4", "i5", "i6", "h7" },
+  bonus = { b1 = "rep", f6 = "x", d2 = "money5", h1 = "card", a6 = "rep" },
+}
+D.BONUS_WORDS = { rep = "+1 reputation", x = "+1 X-token", money5 = "+5 money", card = "draw 1 card" }
+
+-- Buildings: shape as axial offsets (turned in sixths, never mirrored), cost, capacity for animals,
+-- whether it needs the upgraded Build card and whether a zoo may hold only one.
+D.BUILDINGS = {
+  { id = "e1", name = "standard enclosure 1", shape = { { 0, 0 } }, kind = "enclosure" },
+  { id = "e2", name = "standard enclosure 2", shape = { { 0, 0 }, { 0, -1 } }, kind = "enclosure" },
+  { id = "e3", name = "standard enclosure 3", shape = { { 0, 0 }, { 0, -1 }, { 1, -1 } }, kind = "enclosure" },
+  { id = "e4", name = "standard enclosure 4", shape = { { 0, 0 }, { 0, -1 }, { 1, -2 }, { 1, -1 } }, kind = "enclosure" },
+  { id = "e5", name = "standard enclosure 5", shape = { { 0, 0 }, { 0, -1 }, { 1, -2 }, { 1, -1 }, { 0, -2 } }, kind = "enclosure" },
+  { id = "kiosk", name = "kiosk", shape = { { 0, 0 } }, kind = "kiosk" },
+  { id = "pavilion", name = "pavilion", shape = { { 0, 0 } }, kind = "pavilion" },
+  { id = "petting", name = "Petting Zoo", shape = { { 0, 0 }, { 0, -1 }, { 1, -2 } }, kind = "special", capacity = 3, unique = true },
+  { id = "reptile", name = "Reptile House", shape = { { 0, 0 }, { 0, -1 }, { 1, -1 }, { 2, -2 }, { 2, -1 } }, kind = "special", capacity = 5, unique = true, upgraded = true },
+  { id = "aviary", name = "Large Bird Aviary", shape = { { 0, 0 }, { 0, -1 }, { 1, -2 }, { 1, -1 }, { 2, -1 } }, kind = "special", capacity = 5, unique = true, upgraded = true },
+}
+D.COST_PER_HEX = 2
+D.KIOSK_DISTANCE = 3        -- two kiosks at least this many steps apart
+D.PAVILION_APPEAL = 1
+
+-- The five action cards; the Animals card starts in slot 1, the others are shuffled into 2-5.
+D.ACTIONS = { "animals", "build", "cards", "association", "sponsors" }
+-- Animals: how many animals at each strength (1..5, 5 for anything higher), side I and side II;
+-- side II at strength 5 also gives 1 reputation
+D.ANIMALS_PLAYS = { [false] = { 0, 1, 1, 1, 2 }, [true] = { 1, 1, 2, 2, 2 } }
+-- Cards: draw k from the deck, then discard d from hand; snap = may instead take one card of the
+-- display within reputation range
+D.CARDS_TABLE = {
+  [false] = { { 1, 0 }, { 2, 1 }, { 2, 0 }, { 3, 1 }, { 3, 1, snap = true } },
+  [true] = { { 1, 0 }, { 2, 1 }, { 2, 0, snap = true }, { 3, 1, snap = true }, { 4, 1, snap = true } },
+}
+D.CARDS_BREAK = 2           -- every Cards action moves the break token 2 spaces
+D.HAND_LIMIT = { [false] = 3, [true] = 5 }   -- at a break; the upgraded Cards card raises it
+D.DISPLAY = 6
+-- Association tasks and their strengths
+D.TASKS = { rep = 2, partner = 3, uni = 4, project = 5 }
+D.DONATIONS = { 2, 5, 7, 10, 12 }  -- the donation costs (upgraded Association, one per action)
+D.CONTINENTS = { "AF", "EU", "AS", "AM", "AU" }
+D.CONTINENT_NAMES = { AF = "Africa", EU = "Europe", AS = "Asia", AM = "Americas", AU = "Australia" }
+D.CLASSES = { "bird", "herbivore", "predator", "reptile", "primate" }
+D.PARTNER_DISCOUNT = 3      -- an animal of a partner zoo's continent costs 3 less
+D.MAX_PARTNERS = { [false] = 2, [true] = 4 }
+D.UNIVERSITIES = {
+  { id = "u1", name = "university (1 science, +1 reputation)", science = 1, rep = 1 },
+  { id = "u2", name = "university (1 science, hand limit 5)", science = 1, hand = 5 },
+  { id = "u3", name = "university (2 science)", science = 2 },
+}
+
+-- Tracks
+D.START_MONEY = 25
+D.MAX_APPEAL = 113
+D.MAX_CP = 41
+D.MAX_REP = 15
+D.MAX_X = 5
+D.START_WORKERS, D.MAX_WORKERS = 1, 4
+D.BREAK_LENGTH = { [2] = 9, [3] = 12, [4] = 15 }
+-- conservation points convert to the appeal track: 2 spaces each for the first 10, 3 after
+function D.cp_value(cp)
+  if cp <= 10 then return 2 * cp end
+  return 20 + 3 * (cp - 10)
+end
+-- the markers cross when appeal + cp_value(cp) >= 113; the score is appeal + cp_value(cp) - 113
+D.CROSSING = 113
+-- income at a break by appeal (from the appeal track): {lowest appeal, money}
+D.INCOME = { { 0, 5 }, { 1, 6 }, { 2, 7 }, { 3, 8 }, { 4, 9 }, { 5, 10 }, { 6, 11 }, { 8, 12 }, { 10, 13 },
+  { 12, 14 }, { 14, 15 }, { 16, 16 }, { 19, 17 }, { 22, 18 }, { 25, 19 }, { 28, 20 }, { 31, 21 }, { 35, 22 },
+  { 39, 23 }, { 43, 24 }, { 48, 25 }, { 53, 26 }, { 58, 27 }, { 64, 28 }, { 70, 29 }, { 76, 30 } }
+
+
+-- track bonuses, gained once when the marker first reaches the space
+D.CP_BONUS = { [2] = "upgrade_or_worker", [5] = "money5", [8] = "upgrade_or_worker", [10] = "x" }
+D.REP_BONUS = { [5] = "worker", [8] = "upgrade", [11] = "x", [13] = "card" }
+
+-- Base conservation projects (12; three on the board, four with four players): the icon counted
+-- and the three levels { icons needed, conservation points }
+D.PROJECTS = {}
+for _, c in ipairs(D.CONTINENTS) do
+  D.PROJECTS[#D.PROJECTS + 1] = { id = "p" .. c:lower(), name = D.CONTINENT_NAMES[c], icon = c }
+end
+for _, c in ipairs(D.CLASSES) do D.PROJECTS[#D.PROJECTS + 1] = { id = "p" .. c, name = c, icon = c } end
+D.PROJECTS[#D.PROJECTS + 1] = { id = "pscience", name = "research", icon = "science" }
+D.PROJECTS[#D.PROJECTS + 1] = { id = "pbear", name = "bears", icon = "bear" }
+D.PROJECT_LEVELS = { { 5, 5 }, { 4, 3 }, { 2, 2 } }
+
+-- Final-scoring cards (11): what is counted and the thresholds for 1, 2, 3, 4 conservation points
+D.FINALS = {
+  { id = "f-large", name = "Large Animal Zoo", count = "large", steps = { 1, 2, 3, 4 } },
+  { id = "f-small", name = "Small Animal Zoo", count = "small", steps = { 3, 6, 8, 10 } },
+  { id = "f-research", name = "Research Zoo", count = "science", steps = { 3, 4, 5, 6 } },
+  { id = "f-architect", name = "Architectural Zoo", count = "kinds", steps = { 4, 5, 6, 7 } },
+  { id = "f-conservation", name = "Conservation Zoo", count = "projects", steps = { 1, 2, 3, 4 } },
+  { id = "f-naturalist", name = "Naturalists' Zoo", count = "empty", steps = { 6, 12, 18, 24 } },
+  { id = "f-favourite", name = "Favourite Zoo", count = "reputation", steps = { 6, 9, 12, 15 } },
+  { id = "f-sponsored", name = "Sponsored Zoo", count = "sponsors", steps = { 3, 5, 7, 9 } },
+  { id = "f-diverse", name = "Diverse Species Zoo", count = "classes", steps = { 2, 3, 4, 5 } },
+  { id = "f-climbing", name = "Climbing Park", count = "rock", steps = { 1, 3, 5, 6 } },
+  { id = "f-aquatic", name = "Aquatic Park", count = "water", steps = { 2, 4, 6, 7 } },
+}
+return D

@@ -1,0 +1,1175 @@
+-- games.arknova — Ark Nova (Mathias Wigge, Feuerland Spiele 2021; English rulebook 2022) against the
+-- game interface of games/README.md, 2-4 players, in a documented reduced scope: one zoo map for
+-- every seat, the five action cards with both sides, the 128 animal cards with their printed
+-- numbers (abilities, sponsors and project cards out of scope, RULES-AUDIT.md), base conservation
+-- projects, final-scoring cards, the association board, the break and the appeal / conservation
+-- tracks with their crossing. A turn is split into sub-decisions: pick an action card (and the
+-- X-tokens to spend), then each building, animal, discard, snap or association task is its own
+-- choice, ended by `stop` where stopping early is allowed.
+-- Components: games/arknova/data.lua, games/arknova/cards.lua; choices where the rulebook leaves
+-- room: games/arknova/RULES.md; the drawing: games/arknova/svg.lua.
+local kit = require "games.kit"
+local D = require "games.arknova.data"
+
+local G = {
+  name = "arknova", title = "Ark Nova", players = { min = 2, max = 4 },
+  annotations = { engine = 2, spatial = 2, sequencing = 2, coupling = 1, hidden = 2, scoring = 2 },
+  rules_file = "games/arknova/rules.md",
+  data = D,
+}
+
+G.MAX_BREAKS = 10   -- a match ends after its tenth break if the markers have not crossed (RULES.md)
+G.MAX_TURNS = 60    -- ... or when every seat has played 60 turns (both are options of setup)
+
+local CARD = {}
+for _, c in ipairs(D.CARDS) do CARD[c.id] = c end
+G.CARD = CARD
+local BUILD = {}
+for _, b in ipairs(D.BUILDINGS) do BUILD[b.id] = b end
+G.BUILD = BUILD
+local SLOT_OF = {}
+local FINAL = {}
+for _, f in ipairs(D.FINALS) do FINAL[f.id] = f end
+local PROJECT = {}
+for _, p in ipairs(D.PROJECTS) do PROJECT[p.id] = p end
+local UNI = {}
+for _, u in ipairs(D.UNIVERSITIES) do UNI[u.id] = u end
+
+-- the map -------------------------------------------------------------------------------------
+local NHEX = #D.HEXES
+local HEXID, AT, NB, BORDER = {}, {}, {}, {}
+for i, h in ipairs(D.HEXES) do HEXID[h.name] = i; AT[h.q .. ":" .. h.r] = i end
+for i, h in ipairs(D.HEXES) do
+  NB[i] = {}
+  for _, d in ipairs(D.DIRS) do
+    local j = AT[(h.q + d[1]) .. ":" .. (h.r + d[2])]
+    if j then NB[i][#NB[i] + 1] = j end
+  end
+  BORDER[i] = #NB[i] < 6
+end
+G.HEXID, G.NB, G.BORDER = HEXID, NB, BORDER
+local function hname(i) return D.HEXES[i].name end
+G.hex_name = hname
+local TERRAIN, B2, BONUS = {}, {}, {}
+for _, n in ipairs(D.MAP.rock) do TERRAIN[HEXID[n]] = "rock" end
+for _, n in ipairs(D.MAP.water) do TERRAIN[HEXID[n]] = "water" end
+for _, n in ipairs(D.MAP.build2) do B2[HEXID[n]] = true end
+for n, b in pairs(D.MAP.bonus) do BONUS[HEXID[n]] = b end
+G.TERRAIN, G.B2, G.BONUS = TERRAIN, B2, BONUS
+
+local function distance(i, j)
+  local a, b = D.HEXES[i], D.HEXES[j]
+  local dq, dr = a.q - b.q, a.r - b.r
+  return (math.abs(dq) + math.abs(dr) + math.abs(dq + dr)) // 2
+end
+G.distance = distance
+
+-- FOOT[type] = every footprint of that building on the map: { anchor, rot, hexes (sorted) },
+-- one per distinct set of hexes (turns only, never mirrored)
+local FOOT, FOOTID = {}, {}
+for _, b in ipairs(D.BUILDINGS) do
+  FOOT[b.id] = {}
+  local seen = {}
+  for i = 1, NHEX do
+    local h = D.HEXES[i]
+    for rot = 0, 5 do
+      local hexes, ok = {}, true
+      for _, off in ipairs(b.shape) do
+        local dq, dr = off[1], off[2]
+        for _ = 1, rot do dq, dr = -dr, dq + dr end
+        local j = AT[(h.q + dq) .. ":" .. (h.r + dr)]
+        if not j then ok = false; break end
+        hexes[#hexes + 1] = j
+      end
+      if ok then
+        table.sort(hexes)
+        local key = table.concat(hexes, ",")
+        if not seen[key] then
+          seen[key] = true
+          local f = { anchor = i, rot = rot, hexes = hexes, id = hname(i) .. ":" .. rot }
+          FOOT[b.id][#FOOT[b.id] + 1] = f
+          FOOTID[b.id .. ":" .. f.id] = f
+        end
+      end
+      if #b.shape == 1 then break end
+    end
+  end
+end
+G.FOOT = FOOT
+
+-- players' zoos ----------------------------------------------------------------------------------
+local function new_player()
+  local cover = {}
+  for i = 1, NHEX do cover[i] = 0 end
+  return { money = D.START_MONEY, appeal = 0, cp = 0, rep = 0, x = 0, workers = D.START_WORKERS, busy = 0,
+    slots = {}, up = { animals = false, build = false, cards = false, association = false, sponsors = false },
+    cover = cover, buildings = {}, zoo = {}, sponsors = {}, partners = {}, unis = {}, supported = {}, hand = {}, public = {},
+    finals = {}, turns = 0 }
+end
+
+local function count_icon(p, icon)
+  local n = 0
+  for _, id in ipairs(p.zoo) do
+    local c = CARD[id]
+    if c.cont == icon or c.class == icon then n = n + 1 end
+    if icon == "bear" and c.flags:find("B") then n = n + 1 end
+  end
+  for _, id in ipairs(p.sponsors) do
+    local c = CARD[id]
+    if c.cont == icon or c.class == icon then n = n + 1 end
+    if icon == "bear" and c.flags:find("B") then n = n + 1 end
+    if icon == "science" then n = n + c.science end
+  end
+  if icon == "science" then for _, u in ipairs(p.unis) do n = n + UNI[u].science end end
+  for _, c in ipairs(p.partners) do if c == icon then n = n + 1 end end
+  return n
+end
+G.count_icon = count_icon
+
+-- the rock and water spaces next to the hexes of building b
+local function touching(b, kind)
+  local seen, n = {}, 0
+  for _, h in ipairs(b.hexes) do
+    for _, j in ipairs(NB[h]) do
+      if TERRAIN[j] == kind and not seen[j] then seen[j] = true; n = n + 1 end
+    end
+  end
+  return n
+end
+G.touching = touching
+
+local function score_of(p) return p.appeal + D.cp_value(p.cp) - D.CROSSING end
+G.score_of = score_of
+
+local function income_of(p)
+  local m = 0
+  for _, row in ipairs(D.INCOME) do if p.appeal >= row[1] then m = row[2] end end
+  for bi, b in ipairs(p.buildings) do
+    if b.t == "kiosk" then
+      local seen = {}
+      for _, j in ipairs(NB[b.hexes[1]]) do
+        local o = p.cover[j]
+        if o ~= 0 and o ~= bi and p.buildings[o].t ~= "kiosk" and not seen[o] then seen[o] = true; m = m + 1 end
+      end
+    end
+  end
+  return m
+end
+G.income_of = income_of
+
+local function hand_limit(p)
+  local lim = D.HAND_LIMIT[p.up.cards]
+  for _, u in ipairs(p.unis) do if UNI[u].hand and UNI[u].hand > lim then lim = UNI[u].hand end end
+  return lim
+end
+G.hand_limit = hand_limit
+
+-- cards: deck, display, hands -------------------------------------------------------------------
+local function draw(s)
+  if #s.deck == 0 then
+    if #s.discard == 0 then return nil end
+    s.deck, s.discard = s.discard, {}
+    kit.shuffle(s.deck, function(k) return kit.rand(s, k) end)
+  end
+  return table.remove(s.deck)
+end
+
+local function draw_to_hand(s, p, k)
+  for _ = 1, k do
+    local c = draw(s)
+    if not c then return end
+    p.hand[#p.hand + 1] = c
+  end
+end
+
+local function take_from_hand(p, id)
+  for i, c in ipairs(p.hand) do
+    if c == id then table.remove(p.hand, i); p.public[id] = nil; return true end
+  end
+  return false
+end
+
+local function refill_display(s)
+  while #s.display < D.DISPLAY do
+    local c = draw(s)
+    if not c then return end
+    s.display[#s.display + 1] = c
+  end
+end
+
+-- tracks and their bonuses ------------------------------------------------------------------------
+local gain_rep, gain_cp
+local function bonus(s, seat, what)
+  local p = s.players[seat]
+  if what == "worker" then if p.workers < D.MAX_WORKERS then p.workers = p.workers + 1 end
+  elseif what == "x" then if p.x < D.MAX_X then p.x = p.x + 1 end
+  elseif what == "money5" then p.money = p.money + 5
+  elseif what == "card" then draw_to_hand(s, p, 1)
+  else
+    -- a choice: upgrade (if any card is left to upgrade) or worker
+    local can_up = false
+    for _, a in ipairs(D.ACTIONS) do if not p.up[a] then can_up = true end end
+    if can_up or (what == "upgrade_or_worker" and p.workers < D.MAX_WORKERS) then
+      s.bonuses[#s.bonuses + 1] = { seat = seat, what = what }
+    end
+  end
+end
+
+function gain_rep(s, seat, k)
+  local p = s.players[seat]
+  for _ = 1, k do
+    if p.rep >= D.MAX_REP then return end
+    p.rep = p.rep + 1
+    if D.REP_BONUS[p.rep] then bonus(s, seat, D.REP_BONUS[p.rep]) end
+  end
+end
+G.gain_rep = gain_rep
+
+function gain_cp(s, seat, k)
+  local p = s.players[seat]
+  for _ = 1, k do
+    if p.cp >= D.MAX_CP then return end
+    p.cp = p.cp + 1
+    if D.CP_BONUS[p.cp] then bonus(s, seat, D.CP_BONUS[p.cp]) end
+  end
+end
+G.gain_cp = gain_cp
+
+local function gain_appeal(p, k) p.appeal = math.min(D.MAX_APPEAL, p.appeal + k) end
+
+-- setup ---------------------------------------------------------------------------------------
+-- opts.deck: "full" (the default: the 128 animals and 64 sponsors entered, 192 of the 212 zoo
+-- cards) or "animals" (the 128 animal cards only)
+function G.setup(n, seed, opts)
+  if n < G.players.min or n > G.players.max then error("Ark Nova is for 2 to 4 players, not " .. tostring(n), 2) end
+  local s = { n = n, rng = kit.seed_state(seed), turn = 1, round = 1, over = false, deck = {}, discard = {},
+    display = {}, brk = 0, breaks = 0, donations = 0, projects = {}, fin_deck = {}, players = {}, bonuses = {},
+    discards = {}, step = nil, final_from = 0, final_left = 0, deck_scope = (opts and opts.deck) or "full",
+    max_breaks = (opts and opts.max_breaks) or G.MAX_BREAKS, max_turns = (opts and opts.max_turns) or G.MAX_TURNS }
+  local function rand(k) return kit.rand(s, k) end
+  if s.deck_scope ~= "full" and s.deck_scope ~= "animals" then error("deck must be full or animals, not " .. tostring(s.deck_scope), 2) end
+  for _, c in ipairs(D.CARDS) do
+    if s.deck_scope == "full" or not c.sponsor then s.deck[#s.deck + 1] = c.id end
+  end
+  kit.shuffle(s.deck, rand)
+  local projs = {}
+  for _, p in ipairs(D.PROJECTS) do projs[#projs + 1] = p.id end
+  kit.shuffle(projs, rand)
+  for k = 1, (n == 4 and 4 or 3) do s.projects[k] = { id = projs[k], levels = { 0, 0, 0 } } end
+  for _, f in ipairs(D.FINALS) do s.fin_deck[#s.fin_deck + 1] = f.id end
+  kit.shuffle(s.fin_deck, rand)
+  for seat = 1, n do
+    local p = new_player()
+    local rest = { "build", "cards", "association", "sponsors" }
+    kit.shuffle(rest, rand)
+    p.slots = { "animals", rest[1], rest[2], rest[3], rest[4] }
+    draw_to_hand(s, p, 8)
+    p.finals = { table.remove(s.fin_deck), table.remove(s.fin_deck) }
+    s.players[seat] = p
+  end
+  refill_display(s)
+  s.step = { k = "setup_discard", seat = 1, left = 4 }
+  return s
+end
+
+function G.is_terminal(s) return s.over end
+
+local function decider(s)
+  if s.over then return nil end
+  if #s.bonuses > 0 then return s.bonuses[1].seat, "bonus" end
+  if #s.discards > 0 then return s.discards[1], "break_discard" end
+  if s.step.seat then return s.step.seat, s.step.k end
+  return s.turn, s.step.k
+end
+
+function G.current_seats(s)
+  local seat = decider(s)
+  if not seat then return {} end
+  return { seat }
+end
+
+-- what an action can do now ----------------------------------------------------------------------
+local function slot_of(p, action)
+  for i, a in ipairs(p.slots) do if a == action then return i end end
+end
+G.slot_of = slot_of
+
+local function animal_cost(p, c)
+  local cost = c.cost
+  for _, k in ipairs(p.partners) do if k == c.cont then cost = cost - D.PARTNER_DISCOUNT; break end end
+  return math.max(0, cost)
+end
+G.animal_cost = animal_cost
+
+-- fits(p, card, bi) -> whether the animal may go into building bi now
+local function fits(p, c, bi)
+  local b = p.buildings[bi]
+  if b.t == "petting" then return c.flags:find("P") ~= nil and #b.animals < BUILD.petting.capacity end
+  if b.t == "reptile" then return c.flags:find("R") ~= nil and #b.animals < BUILD.reptile.capacity end
+  if b.t == "aviary" then return c.flags:find("V") ~= nil and #b.animals < BUILD.aviary.capacity end
+  if BUILD[b.t].kind ~= "enclosure" or #b.animals > 0 or c.size == 0 then return false end
+  return #b.hexes >= c.size and touching(b, "rock") >= c.rock and touching(b, "water") >= c.water
+end
+G.fits = fits
+
+local function animal_plays(p)
+  local out = {}
+  for _, id in ipairs(p.hand) do
+    local c = CARD[id]
+    if animal_cost(p, c) <= p.money then
+      for bi = 1, #p.buildings do
+        if fits(p, c, bi) then out[#out + 1] = { card = id, b = bi } end
+      end
+    end
+  end
+  return out
+end
+G.animal_plays = animal_plays
+
+local function built_types(p)
+  local t = {}
+  for _, b in ipairs(p.buildings) do t[b.t] = true end
+  return t
+end
+
+-- can_place(p, type, foot, upgraded) -> whether that footprint is a legal building now
+local function can_place(p, t, f, upgraded)
+  local touch = false
+  local first = #p.buildings == 0
+  for _, h in ipairs(f.hexes) do
+    if p.cover[h] ~= 0 or TERRAIN[h] or (B2[h] and not upgraded) then return false end
+    if first then
+      if BORDER[h] then touch = true end
+    elseif not touch then
+      for _, j in ipairs(NB[h]) do if p.cover[j] ~= 0 then touch = true; break end end
+    end
+  end
+  if not touch then return false end
+  if t == "kiosk" then
+    for _, b in ipairs(p.buildings) do
+      if b.t == "kiosk" and distance(b.hexes[1], f.hexes[1]) < D.KIOSK_DISTANCE then return false end
+    end
+  end
+  return true
+end
+G.can_place = can_place
+
+-- the building types seat may still build in this Build action with `size` hexes left
+local function build_types(p, size, used)
+  local out = {}
+  local have = built_types(p)
+  for _, b in ipairs(D.BUILDINGS) do
+    local n = #b.shape
+    if n <= size and D.COST_PER_HEX * n <= p.money and not (used and used[b.id])
+      and not (b.unique and have[b.id]) and not (b.upgraded and not p.up.build) then
+      for _, f in ipairs(FOOT[b.id]) do
+        if can_place(p, b.id, f, p.up.build) then out[#out + 1] = b.id; break end
+      end
+    end
+  end
+  return out
+end
+G.build_types = build_types
+
+local function reach(p) return math.min(D.DISPLAY, 1 + p.rep) end
+G.reach = reach
+
+-- association tasks open to seat with `budget` strength left, tasks used this action excluded
+local function assoc_tasks(s, seat, budget, used)
+  local p = s.players[seat]
+  local out = {}
+  if p.busy >= p.workers then return out end
+  if budget >= D.TASKS.rep and not used.rep and p.rep < D.MAX_REP then out[#out + 1] = "rep" end
+  if budget >= D.TASKS.partner and not used.partner and #p.partners < D.MAX_PARTNERS[p.up.association] then
+    for _, c in ipairs(D.CONTINENTS) do
+      local have = false
+      for _, k in ipairs(p.partners) do if k == c then have = true end end
+      if not have then out[#out + 1] = "partner:" .. c end
+    end
+  end
+  if budget >= D.TASKS.uni and not used.uni then
+    for _, u in ipairs(D.UNIVERSITIES) do
+      local have = false
+      for _, k in ipairs(p.unis) do if k == u.id then have = true end end
+      if not have then out[#out + 1] = "uni:" .. u.id end
+    end
+  end
+  if budget >= D.TASKS.project and not used.project then
+    for _, pr in ipairs(s.projects) do
+      local done = false
+      for _, k in ipairs(p.supported) do if k == pr.id then done = true end end
+      if not done then
+        local have = count_icon(p, PROJECT[pr.id].icon)
+        for lv, l in ipairs(D.PROJECT_LEVELS) do
+          if pr.levels[lv] == 0 and have >= l[1] then out[#out + 1] = "project:" .. pr.id .. ":" .. lv end
+        end
+      end
+    end
+  end
+  return out
+end
+G.assoc_tasks = assoc_tasks
+
+local function can_donate(s, p, used)
+  return p.up.association and not used.donate and s.donations < #D.DONATIONS and p.money >= D.DONATIONS[s.donations + 1]
+end
+
+local function sponsor_plays(p, left)
+  local out = {}
+  for _, id in ipairs(p.hand) do
+    local c = CARD[id]
+    if c.sponsor and c.level <= left then out[#out + 1] = id end
+  end
+  return out
+end
+G.sponsor_plays = sponsor_plays
+
+local function strength(p, action, xs) return slot_of(p, action) + (xs or 0) end
+
+-- whether using `action` at strength k can do anything (the X-token use is always open)
+local function usable(s, seat, action, k)
+  local p = s.players[seat]
+  if action == "animals" then
+    return D.ANIMALS_PLAYS[p.up.animals][math.min(k, 5)] > 0 and #animal_plays(p) > 0
+  elseif action == "build" then
+    return #build_types(p, k) > 0
+  elseif action == "association" then
+    return #assoc_tasks(s, seat, k, {}) > 0 or can_donate(s, p, {})
+  end
+  return true   -- cards: draw (or nothing left to draw); sponsors: the break alternative
+end
+
+-- legal actions -------------------------------------------------------------------------------
+local function card_words(id)
+  local c = CARD[id]
+  if c.sponsor then
+    local icons = {}
+    if c.science > 0 then icons[#icons + 1] = c.science .. " science" end
+    if c.cont ~= "" then icons[#icons + 1] = D.CONTINENT_NAMES[c.cont] end
+    if c.class ~= "" then icons[#icons + 1] = c.class end
+    if c.flags:find("B") then icons[#icons + 1] = "bear" end
+    local gain = {}
+    if c.cp > 0 then gain[#gain + 1] = c.cp .. " CP" end
+    if c.rep > 0 then gain[#gain + 1] = c.rep .. " rep" end
+    return string.format("%s (sponsor, level %d; %s%s)", c.name, c.level, #icons > 0 and table.concat(icons, "/") or "no icon",
+      #gain > 0 and ("; " .. table.concat(gain, ", ")) or "")
+  end
+  local req = {}
+  if c.size > 0 then req[#req + 1] = "enclosure " .. c.size else req[#req + 1] = "petting zoo" end
+  if c.rock > 0 then req[#req + 1] = c.rock .. " rock" end
+  if c.water > 0 then req[#req + 1] = c.water .. " water" end
+  local icons = {}
+  if c.cont ~= "" then icons[#icons + 1] = D.CONTINENT_NAMES[c.cont] end
+  if c.class ~= "" then icons[#icons + 1] = c.class end
+  if c.flags:find("B") then icons[#icons + 1] = "bear" end
+  local gain = { c.appeal .. " appeal" }
+  if c.cp > 0 then gain[#gain + 1] = c.cp .. " CP" end
+  if c.rep > 0 then gain[#gain + 1] = c.rep .. " rep" end
+  local alt = {}
+  if c.flags:find("R") then alt[#alt + 1] = " or reptile house" end
+  if c.flags:find("V") then alt[#alt + 1] = " or aviary" end
+  return string.format("%s (%s%s; %s; cost %d; %s)", c.name, table.concat(req, ", "), table.concat(alt),
+    #icons > 0 and table.concat(icons, "/") or "no icon", c.cost, table.concat(gain, ", "))
+end
+G.card_words = card_words
+
+local function building_words(p, bi)
+  local b = p.buildings[bi]
+  local hs = {}
+  for _, h in ipairs(b.hexes) do hs[#hs + 1] = hname(h) end
+  return string.format("%s at %s", BUILD[b.t].name, table.concat(hs, ","))
+end
+
+local function add(out, bare, id, label) out[#out + 1] = { id = id, label = bare and "" or label } end
+
+function G.legal_actions(s, seat, bare)
+  local who, kind = decider(s)
+  if who ~= seat then return {} end
+  local p = s.players[seat]
+  local out = {}
+  if kind == "bonus" then
+    local b = s.bonuses[1]
+    for _, a in ipairs(D.ACTIONS) do
+      if not p.up[a] then add(out, bare, "upgrade:" .. a, "upgrade your " .. a .. " card to side II") end
+    end
+    if b.what == "upgrade_or_worker" and p.workers < D.MAX_WORKERS then add(out, bare, "worker", "gain an association worker") end
+    return out
+  elseif kind == "break_discard" or kind == "setup_discard" or kind == "cards_discard" then
+    for _, id in ipairs(p.hand) do add(out, bare, "discard:" .. id, "discard " .. card_words(id)) end
+    return out
+  elseif kind == "setup_final" then
+    for _, f in ipairs(p.finals) do add(out, bare, "final:" .. f, "keep the final-scoring card " .. FINAL[f].name) end
+    return out
+  end
+  local st = s.step
+  if kind == "turn" then
+    for i, a in ipairs(p.slots) do
+      for xs = 0, p.x do
+        if usable(s, seat, a, i + xs) then
+          add(out, bare, xs == 0 and a or (a .. "+" .. xs), string.format("%s at strength %d%s%s", a, i + xs,
+            xs > 0 and (" (spend " .. xs .. " X)") or "", p.up[a] and " (side II)" or ""))
+        end
+      end
+    end
+    for _, a in ipairs(p.slots) do
+      add(out, bare, "x:" .. a, "take an X-token with your " .. a .. " card (it moves to slot 1)")
+    end
+  elseif kind == "build" then
+    for _, t in ipairs(build_types(p, st.left, st.used)) do
+      add(out, bare, "build:" .. t, string.format("build a %s (%d hexes, %d money)", BUILD[t].name, #BUILD[t].shape, D.COST_PER_HEX * #BUILD[t].shape))
+    end
+    if st.built > 0 then add(out, bare, "stop", "end the Build action") end
+  elseif kind == "place" then
+    for _, f in ipairs(FOOT[st.t]) do
+      if can_place(p, st.t, f, p.up.build) then
+        local hs, extra = {}, {}
+        for _, h in ipairs(f.hexes) do hs[#hs + 1] = hname(h); if BONUS[h] then extra[#extra + 1] = D.BONUS_WORDS[BONUS[h]] end end
+        add(out, bare, "place:" .. f.id, "cover " .. table.concat(hs, ",") .. (#extra > 0 and (" (bonus: " .. table.concat(extra, ", ") .. ")") or ""))
+      end
+    end
+  elseif kind == "animals" then
+    for _, pl in ipairs(animal_plays(p)) do
+      add(out, bare, "play:" .. pl.card .. ":" .. pl.b, string.format("play %s into your %s, paying %d", card_words(pl.card),
+        building_words(p, pl.b), animal_cost(p, CARD[pl.card])))
+    end
+    if st.played > 0 then add(out, bare, "stop", "end the Animals action") end
+  elseif kind == "sponsors" then
+    for _, id in ipairs(sponsor_plays(p, st.left)) do add(out, bare, "sponsor:" .. id, "play " .. card_words(id)) end
+    if st.played == 0 then
+      add(out, bare, "break", string.format("instead move the break token %d and gain %d money", st.strength, p.up.sponsors and 2 * st.strength or st.strength))
+    else
+      add(out, bare, "stop", "end the Sponsors action")
+    end
+  elseif kind == "snap" then
+    add(out, bare, "draw", "draw from the deck")
+    for k = 1, math.min(reach(p), #s.display) do
+      add(out, bare, "snap:" .. k, "take display card " .. k .. ": " .. card_words(s.display[k]))
+    end
+  elseif kind == "association" then
+    for _, t in ipairs(assoc_tasks(s, seat, st.left, st.used)) do
+      local label
+      if t == "rep" then label = "gain 2 reputation (strength 2)"
+      elseif t:find("^partner") then label = "take a partner zoo in " .. D.CONTINENT_NAMES[t:sub(9)] .. " (strength 3)"
+      elseif t:find("^uni") then label = "take a " .. UNI[t:sub(5)].name .. " (strength 4)"
+      else
+        local pid, lv = t:match("^project:([^:]+):(%d)")
+        local l = D.PROJECT_LEVELS[tonumber(lv)]
+        label = string.format("support the %s project: %d icons, gain %d CP (strength 5)", PROJECT[pid].name, l[1], l[2])
+      end
+      add(out, bare, t, label)
+    end
+    if can_donate(s, p, st.used) then add(out, bare, "donate", "donate " .. D.DONATIONS[s.donations + 1] .. " money for 1 CP") end
+    if st.tasks > 0 then add(out, bare, "stop", "end the Association action") end
+  end
+  return out
+end
+
+-- applying ------------------------------------------------------------------------------------
+local function use_card(p, action)
+  local i = slot_of(p, action)
+  table.remove(p.slots, i)
+  table.insert(p.slots, 1, action)
+end
+G.use_card = use_card
+
+local function do_break(s)
+  s.brk = 0
+  s.breaks = s.breaks + 1
+  -- display: the cards in folders 1 and 2 are discarded, the rest slide, the display refills
+  for _ = 1, math.min(2, #s.display) do s.discard[#s.discard + 1] = table.remove(s.display, 1) end
+  refill_display(s)
+  for seat = 1, s.n do
+    local p = s.players[seat]
+    p.busy = 0
+    p.money = p.money + income_of(p)
+    for _ = 1, #p.hand - hand_limit(p) do s.discards[#s.discards + 1] = seat end
+  end
+end
+G.do_break = do_break
+
+local function advance_break(s, seat, k)
+  s.brk = s.brk + k
+  if s.brk >= D.BREAK_LENGTH[s.n] and not s.break_due then
+    s.brk = D.BREAK_LENGTH[s.n]
+    s.break_due = true
+    local p = s.players[seat]
+    if p.x < D.MAX_X then p.x = p.x + 1 end
+  end
+end
+G.advance_break = advance_break
+
+local function final_count(s, p, what)
+  if what == "large" or what == "small" then
+    local n = 0
+    for _, id in ipairs(p.zoo) do
+      local z = CARD[id].size
+      if (what == "large" and z >= 4) or (what == "small" and z >= 1 and z <= 2) then n = n + 1 end
+    end
+    return n
+  elseif what == "science" then return count_icon(p, "science")
+  elseif what == "kinds" then
+    local n = 0
+    for _ in pairs(built_types(p)) do n = n + 1 end
+    return n
+  elseif what == "projects" then return #p.supported
+  elseif what == "empty" then
+    local n = 0
+    for h = 1, NHEX do if p.cover[h] == 0 and not TERRAIN[h] then n = n + 1 end end
+    return n
+  elseif what == "reputation" then return p.rep
+  elseif what == "sponsors" then return #p.sponsors
+  elseif what == "classes" then
+    local n = 0
+    for _, c in ipairs(D.CLASSES) do if count_icon(p, c) > 0 then n = n + 1 end end
+    return n
+  else
+    local seen, n = {}, 0
+    for _, b in ipairs(p.buildings) do
+      for _, h in ipairs(b.hexes) do
+        for _, j in ipairs(NB[h]) do
+          if TERRAIN[j] == what and not seen[j] then seen[j] = true; n = n + 1 end
+        end
+      end
+    end
+    return n
+  end
+end
+G.final_count = final_count
+
+local function final_points(s, p, fid)
+  local f = FINAL[fid]
+  local have, pts = final_count(s, p, f.count), 0
+  for k, need in ipairs(f.steps) do if have >= need then pts = k end end
+  return pts
+end
+G.final_points = final_points
+
+local function finish(s)
+  s.over = true
+  s.step = nil
+  s.bonuses, s.discards = {}, {}
+  for seat = 1, s.n do
+    local p = s.players[seat]
+    p.final_cp = 0
+    for _, f in ipairs(p.finals) do p.final_cp = p.final_cp + final_points(s, p, f) end
+    p.cp = math.min(D.MAX_CP, p.cp + p.final_cp)
+  end
+end
+
+local function start_turn(s) s.step = { k = "turn" } end
+
+-- after the step of a turn is over (and its bonuses are chosen): break, end, next seat
+local function end_turn(s)
+  local seat = s.turn
+  local p = s.players[seat]
+  p.turns = p.turns + 1
+  if s.break_due then
+    s.break_due = false
+    do_break(s)
+  end
+  if s.final_from == 0 and score_of(p) >= 0 then
+    s.final_from = seat
+    s.final_left = s.n - 1
+  elseif s.final_from ~= 0 then
+    s.final_left = s.final_left - 1
+  end
+  local all_done = true
+  for i = 1, s.n do if s.players[i].turns < s.max_turns then all_done = false end end
+  if (s.final_from ~= 0 and s.final_left <= 0) or s.breaks >= s.max_breaks or all_done then
+    finish(s)   -- hand-limit discards of a last break are moot
+    return
+  end
+  s.turn = seat % s.n + 1
+  if s.turn == 1 then s.round = s.round + 1 end
+  start_turn(s)
+end
+
+-- settle(s): once nothing is pending, close the step of the turn
+local function settle(s)
+  if #s.bonuses > 0 or #s.discards > 0 then return end
+  if s.step and s.step.k == "done" then end_turn(s) end
+end
+
+local function cover_bonus(s, seat, h)
+  local b = BONUS[h]
+  if not b then return end
+  local p = s.players[seat]
+  if b == "rep" then gain_rep(s, seat, 1)
+  elseif b == "x" then if p.x < D.MAX_X then p.x = p.x + 1 end
+  elseif b == "money5" then p.money = p.money + 5
+  elseif b == "card" then draw_to_hand(s, p, 1) end
+end
+
+local function begin_action(s, seat, action, k)
+  local p = s.players[seat]
+  use_card(p, action)
+  local up = p.up[action]
+  if action == "build" then
+    s.step = { k = "build", left = up and k or k, single = not up, used = {}, built = 0 }
+  elseif action == "animals" then
+    local plays = D.ANIMALS_PLAYS[up][math.min(k, 5)]
+    if up and k >= 5 then gain_rep(s, seat, 1) end
+    s.step = { k = "animals", left = plays, played = 0 }
+  elseif action == "cards" then
+    advance_break(s, seat, D.CARDS_BREAK)
+    local row = D.CARDS_TABLE[up][math.min(k, 5)]
+    if row.snap and #s.display > 0 then
+      s.step = { k = "snap", draw = row[1], disc = row[2] }
+    else
+      draw_to_hand(s, p, row[1])
+      s.step = { k = "cards_discard", left = math.min(row[2], #p.hand) }
+      if s.step.left == 0 then s.step = { k = "done" } end
+    end
+  elseif action == "sponsors" then
+    -- play sponsors (side I: one of level <= k; side II: several, levels adding up to <= k + 1)
+    -- or the break alternative: the break token moves k spaces, the seat gains k money (2k on II)
+    s.step = { k = "sponsors", strength = k, left = up and k + 1 or k, single = not up, played = 0 }
+  elseif action == "association" then
+    s.step = { k = "association", left = k, single = not up, used = {}, tasks = 0 }
+  end
+end
+
+local function apply_setup(s, seat, kind, id)
+  local p = s.players[seat]
+  if kind == "setup_discard" then
+    local c = id:match("^discard:(.+)$")
+    take_from_hand(p, c)
+    s.discard[#s.discard + 1] = c
+    s.step.left = s.step.left - 1
+    if s.step.left == 0 then s.step = { k = "setup_final", seat = seat } end
+  else
+    local f = id:match("^final:(.+)$")
+    local keep = {}
+    for _, x in ipairs(p.finals) do
+      if x == f and #keep == 0 then keep[1] = x else table.insert(s.fin_deck, 1, x) end
+    end
+    p.finals = keep
+    if seat < s.n then s.step = { k = "setup_discard", seat = seat + 1, left = 4 } else start_turn(s) end
+  end
+end
+
+function G.apply(s, seat, id)
+  local who, kind = decider(s)
+  if who ~= seat then return nil, "not seat " .. tostring(seat) .. "'s turn" end
+  local ok = false
+  for _, a in ipairs(G.legal_actions(s, seat, true)) do if a.id == id then ok = true; break end end
+  if not ok then return nil, "illegal action " .. tostring(id) end
+  local p = s.players[seat]
+  if kind == "bonus" then
+    table.remove(s.bonuses, 1)
+    if id == "worker" then p.workers = p.workers + 1 else p.up[id:sub(9)] = true end
+    settle(s)
+    return true
+  elseif kind == "break_discard" then
+    table.remove(s.discards, 1)
+    local c = id:sub(9)
+    take_from_hand(p, c)
+    s.discard[#s.discard + 1] = c
+    settle(s)
+    return true
+  elseif kind == "setup_discard" or kind == "setup_final" then
+    apply_setup(s, seat, kind, id)
+    return true
+  end
+  local st = s.step
+  if kind == "turn" then
+    local action, xs = id:match("^(%a+)%+(%d)$")
+    if id:find("^x:") then
+      use_card(p, id:sub(3))
+      if p.x < D.MAX_X then p.x = p.x + 1 end
+      s.step = { k = "done" }
+    else
+      action = action or id
+      xs = tonumber(xs) or 0
+      local k = strength(p, action, xs)
+      p.x = p.x - xs
+      begin_action(s, seat, action, k)
+    end
+  elseif kind == "build" then
+    if id == "stop" then s.step = { k = "done" } else s.step = { k = "place", t = id:sub(7), prev = st } end
+  elseif kind == "place" then
+    local f = FOOTID[st.t .. ":" .. id:sub(7)]
+    local b = BUILD[st.t]
+    p.money = p.money - D.COST_PER_HEX * #f.hexes
+    p.buildings[#p.buildings + 1] = { t = st.t, hexes = f.hexes, animals = {} }
+    for _, h in ipairs(f.hexes) do p.cover[h] = #p.buildings end
+    if b.kind == "pavilion" then gain_appeal(p, D.PAVILION_APPEAL) end
+    for _, h in ipairs(f.hexes) do cover_bonus(s, seat, h) end
+    local prev = st.prev
+    prev.left = prev.left - #f.hexes
+    prev.used[st.t] = true
+    prev.built = prev.built + 1
+    if prev.single or #build_types(p, prev.left, prev.used) == 0 then s.step = { k = "done" } else s.step = prev end
+  elseif kind == "animals" then
+    if id == "stop" then s.step = { k = "done" } else
+      local cid, bi = id:match("^play:([^:]+):(%d+)$")
+      bi = tonumber(bi)
+      local c = CARD[cid]
+      p.money = p.money - animal_cost(p, c)
+      take_from_hand(p, cid)
+      p.zoo[#p.zoo + 1] = cid
+      table.insert(p.buildings[bi].animals, cid)
+      gain_appeal(p, c.appeal)
+      gain_cp(s, seat, c.cp)
+      gain_rep(s, seat, c.rep)
+      st.left = st.left - 1
+      st.played = st.played + 1
+      if st.left == 0 or #animal_plays(p) == 0 then s.step = { k = "done" } end
+    end
+  elseif kind == "sponsors" then
+    if id == "stop" then s.step = { k = "done" }
+    elseif id == "break" then
+      p.money = p.money + (p.up.sponsors and 2 * st.strength or st.strength)
+      advance_break(s, seat, st.strength)
+      s.step = { k = "done" }
+    else
+      local cid = id:sub(9)
+      local c = CARD[cid]
+      take_from_hand(p, cid)
+      p.sponsors[#p.sponsors + 1] = cid
+      gain_cp(s, seat, c.cp)
+      gain_rep(s, seat, c.rep)
+      st.left = st.left - c.level
+      st.played = st.played + 1
+      if st.single or #sponsor_plays(p, st.left) == 0 then s.step = { k = "done" } end
+    end
+  elseif kind == "snap" then
+    if id == "draw" then
+      draw_to_hand(s, p, st.draw)
+      s.step = { k = "cards_discard", left = math.min(st.disc, #p.hand) }
+      if s.step.left == 0 then s.step = { k = "done" } end
+    else
+      local k = tonumber(id:sub(6))
+      local c = table.remove(s.display, k)
+      p.hand[#p.hand + 1] = c
+      p.public[c] = true
+      refill_display(s)
+      s.step = { k = "done" }
+    end
+  elseif kind == "cards_discard" then
+    local c = id:sub(9)
+    take_from_hand(p, c)
+    s.discard[#s.discard + 1] = c
+    st.left = st.left - 1
+    if st.left == 0 then s.step = { k = "done" } end
+  elseif kind == "association" then
+    if id == "stop" then s.step = { k = "done" } else
+      if id == "donate" then
+        s.donations = s.donations + 1
+        p.money = p.money - D.DONATIONS[s.donations]
+        st.used.donate = true
+        gain_cp(s, seat, 1)
+      else
+        local task = id:match("^(%a+)")
+        st.used[task] = true
+        st.left = st.left - D.TASKS[task]
+        p.busy = p.busy + 1
+        if task == "rep" then gain_rep(s, seat, 2)
+        elseif task == "partner" then p.partners[#p.partners + 1] = id:sub(9)
+        elseif task == "uni" then
+          local u = UNI[id:sub(5)]
+          p.unis[#p.unis + 1] = u.id
+          if u.rep then gain_rep(s, seat, u.rep) end
+        else
+          local pid, lv = id:match("^project:([^:]+):(%d)$")
+          lv = tonumber(lv)
+          for _, pr in ipairs(s.projects) do if pr.id == pid then pr.levels[lv] = seat end end
+          p.supported[#p.supported + 1] = pid
+          gain_cp(s, seat, D.PROJECT_LEVELS[lv][2])
+        end
+      end
+      st.tasks = st.tasks + 1
+      if st.single and id ~= "donate" then s.step = { k = "done" }
+      elseif #assoc_tasks(s, seat, st.left, st.used) == 0 and not can_donate(s, p, st.used) then s.step = { k = "done" } end
+    end
+  end
+  settle(s)
+  return true
+end
+
+-- ranking: score = appeal + conservation converted - 113; ties: more appeal, then shared
+function G.ranking(s)
+  local keys, scores = {}, {}
+  for i = 1, s.n do
+    local p = s.players[i]
+    scores[i] = score_of(p)
+    keys[i] = { scores[i], p.appeal }
+  end
+  return { ranks = kit.ranks(keys), scores = scores }
+end
+
+function G.estimate(s)
+  local out = {}
+  for i = 1, s.n do
+    local p = s.players[i]
+    local extra = 0
+    for _, f in ipairs(p.finals) do extra = extra + final_points(s, p, f) end
+    out[i] = score_of(p) + 2 * extra + #p.zoo + p.money / 6
+  end
+  return out
+end
+
+-- observation -------------------------------------------------------------------------------
+function G.observation(s, seat)
+  local who, kind = decider(s)
+  local o = { seat = seat, n = s.n, round = s.round, turn = s.turn, to_move = who, step = kind, scores = {},
+    deck = #s.deck, discard = kit.copy(s.discard), display = kit.copy(s.display), brk = s.brk,
+    break_at = D.BREAK_LENGTH[s.n], breaks = s.breaks, donations = s.donations, over = s.over,
+    final_from = s.final_from, projects = kit.copy(s.projects), players = {} }
+  if s.step and s.step.left and who == seat then o.left = s.step.left end
+  if s.step and s.step.k == "place" and who == seat then o.placing = s.step.t end
+  for i = 1, s.n do
+    local p = s.players[i]
+    o.scores[i] = score_of(p)
+    local v = { money = p.money, appeal = p.appeal, cp = p.cp, rep = p.rep, x = p.x, workers = p.workers, busy = p.busy,
+      slots = kit.copy(p.slots), up = kit.copy(p.up), buildings = kit.copy(p.buildings), zoo = kit.copy(p.zoo),
+      sponsors = kit.copy(p.sponsors),
+      partners = kit.copy(p.partners), unis = kit.copy(p.unis), supported = kit.copy(p.supported),
+      hand_count = #p.hand, finals_count = #p.finals, income = income_of(p), turns = p.turns }
+    if i == seat or s.over then
+      v.hand = kit.copy(p.hand)
+      v.finals = kit.copy(p.finals)
+      if p.final_cp then v.final_cp = p.final_cp end
+    else
+      local known = {}
+      for _, c in ipairs(p.hand) do if p.public[c] then known[#known + 1] = c end end
+      table.sort(known)
+      v.known = known
+    end
+    o.players[i] = v
+  end
+  return o
+end
+
+local function short(id)
+  local c = CARD[id]
+  return string.format("%s %s", id, c.name)
+end
+
+function G.render(o)
+  local L = {}
+  L[#L + 1] = string.format("Ark Nova (one zoo map; animal and sponsor cards), round %d. You are player %d of %d.%s", o.round, o.seat, o.n,
+    o.over and " The game is over." or (o.to_move and (" Player " .. o.to_move .. " to choose (" .. tostring(o.step) .. ").") or ""))
+  L[#L + 1] = string.format("Break track %d/%d (breaks so far %d). Deck %d cards, discard pile %d. Donations made %d.%s",
+    o.brk, o.break_at, o.breaks, o.deck, #o.discard, o.donations, o.final_from ~= 0 and (" Final round: player " .. o.final_from .. " crossed.") or "")
+  local ds = {}
+  for k, id in ipairs(o.display) do ds[#ds + 1] = k .. ": " .. card_words(id) end
+  L[#L + 1] = "Display (folder 1 first):"
+  for _, d in ipairs(ds) do L[#L + 1] = "  " .. d end
+  local ps = {}
+  for _, pr in ipairs(o.projects) do
+    local lv = {}
+    for k, l in ipairs(D.PROJECT_LEVELS) do
+      lv[#lv + 1] = string.format("%d icons->%d CP%s", l[1], l[2], pr.levels[k] ~= 0 and (" (player " .. pr.levels[k] .. ")") or "")
+    end
+    ps[#ps + 1] = PROJECT[pr.id].name .. " [" .. table.concat(lv, "; ") .. "]"
+  end
+  L[#L + 1] = "Conservation projects: " .. table.concat(ps, " | ")
+  local terr = {}
+  for _, n in ipairs(D.MAP.rock) do terr[#terr + 1] = n .. " rock" end
+  for _, n in ipairs(D.MAP.water) do terr[#terr + 1] = n .. " water" end
+  L[#L + 1] = "Map (every zoo): columns a-i, a/c/e/g/i of 6 hexes, b/d/f/h of 7; " .. table.concat(terr, ", ") ..
+    "; Build II only: " .. table.concat(D.MAP.build2, ",") .. "; bonuses: "
+  local bn = {}
+  for _, n in ipairs({ "b1", "f6", "d2", "h1", "a6" }) do bn[#bn + 1] = n .. " " .. D.BONUS_WORDS[D.MAP.bonus[n]] end
+  L[#L] = L[#L] .. table.concat(bn, ", ")
+  for i, v in ipairs(o.players) do
+    local slots = {}
+    for k, a in ipairs(v.slots) do slots[#slots + 1] = k .. ":" .. a .. (v.up[a] and "(II)" or "") end
+    L[#L + 1] = string.format("Player %d%s: score %d (appeal %d, CP %d), money %d (income %d), reputation %d, X %d, workers %d/%d free, hand %d%s",
+      i, i == o.seat and " (you)" or "", o.scores[i], v.appeal, v.cp, v.money, v.income, v.rep, v.x, v.workers - v.busy, v.workers, v.hand_count,
+      v.final_cp and (", final-scoring CP " .. v.final_cp) or "")
+    L[#L + 1] = "  action cards: " .. table.concat(slots, " ")
+    local bs = {}
+    for _, b in ipairs(v.buildings) do
+      local hs = {}
+      for _, h in ipairs(b.hexes) do hs[#hs + 1] = hname(h) end
+      local an = {}
+      for _, a in ipairs(b.animals) do an[#an + 1] = CARD[a].name end
+      bs[#bs + 1] = BUILD[b.t].name .. " " .. table.concat(hs, ",") .. (#an > 0 and (" [" .. table.concat(an, ", ") .. "]") or (BUILD[b.t].kind ~= "kiosk" and BUILD[b.t].kind ~= "pavilion" and " [empty]" or ""))
+    end
+    L[#L + 1] = "  zoo: " .. (#bs > 0 and table.concat(bs, "; ") or "nothing built")
+    local extra = {}
+    if #v.partners > 0 then
+      local names = {}
+      for _, c in ipairs(v.partners) do names[#names + 1] = D.CONTINENT_NAMES[c] end
+      extra[#extra + 1] = "partner zoos " .. table.concat(names, ", ")
+    end
+    if #v.unis > 0 then extra[#extra + 1] = "universities " .. table.concat(v.unis, ", ") end
+    if #v.supported > 0 then extra[#extra + 1] = "projects supported " .. #v.supported end
+    if #v.sponsors > 0 then
+      local names = {}
+      for _, c in ipairs(v.sponsors) do names[#names + 1] = CARD[c].name end
+      extra[#extra + 1] = "sponsors " .. table.concat(names, ", ")
+    end
+    if #extra > 0 then L[#L + 1] = "  " .. table.concat(extra, "; ") end
+    if v.hand then
+      L[#L + 1] = "  hand:"
+      for _, c in ipairs(v.hand) do L[#L + 1] = "    " .. card_words(c) end
+      local fs = {}
+      for _, f in ipairs(v.finals) do
+        local fc = FINAL[f]
+        fs[#fs + 1] = fc.name .. " (" .. fc.count .. " " .. table.concat(fc.steps, "/") .. " -> 1/2/3/4 CP)"
+      end
+      L[#L + 1] = "  final scoring: " .. table.concat(fs, "; ")
+    elseif v.known and #v.known > 0 then
+      local ks = {}
+      for _, c in ipairs(v.known) do ks[#ks + 1] = short(c) end
+      L[#L + 1] = "  known in hand: " .. table.concat(ks, ", ")
+    end
+  end
+  if o.left then L[#L + 1] = "Left in this action: " .. o.left end
+  return table.concat(L, "\n")
+end
+
+-- heuristic ---------------------------------------------------------------------------------
+local function want_sizes(p)
+  local best = 0
+  for _, id in ipairs(p.hand) do
+    local c = CARD[id]
+    if c.size > best and c.cost <= p.money + 10 then best = c.size end
+  end
+  return best
+end
+
+function G.heuristic(s, seat, id)
+  local p = s.players[seat]
+  local _, kind = decider(s)
+  if kind == "setup_discard" or kind == "break_discard" or kind == "cards_discard" then
+    local c = CARD[id:sub(9)]
+    return c.cost - 2 * c.appeal - 3 * c.cp
+  elseif kind == "setup_final" then return 0
+  elseif kind == "bonus" then
+    if id == "worker" then return 3 end
+    local a = id:sub(9)
+    return ({ animals = 6, build = 5, association = 4, cards = 3, sponsors = 2 })[a] or 0
+  end
+  if id == "stop" then return 0 end
+  if kind == "turn" then
+    local action, xs = id:match("^(%a+)%+(%d)$")
+    action = action or id
+    local pen = tonumber(xs) and 2 * tonumber(xs) or 0
+    if id:find("^x:") then return 1 + (p.x == 0 and 1 or 0) end
+    local k = strength(p, action, tonumber(xs) or 0)
+    if action == "animals" then
+      local best = 0
+      for _, pl in ipairs(animal_plays(p)) do
+        local c = CARD[pl.card]
+        local v = c.appeal + 2 * c.cp + c.rep
+        if v > best then best = v end
+      end
+      return 10 + best - pen
+    elseif action == "build" then
+      -- worth it when an animal in hand needs an enclosure it has none for
+      local need = 0
+      for _, id in ipairs(p.hand) do
+        local c = CARD[id]
+        if not c.sponsor and c.size > 0 and c.size <= k and c.cost + 2 * c.size <= p.money + 4 then
+          local has = false
+          for bi = 1, #p.buildings do if fits(p, c, bi) then has = true end end
+          if not has and c.size > need then need = c.size end
+        end
+      end
+      return need > 0 and (9 - pen) or (1 - pen)
+    elseif action == "association" then
+      local ts = assoc_tasks(s, seat, k, {})
+      for _, t in ipairs(ts) do if t:find("^project") then return 14 - pen end end
+      return 3 + k / 2 - pen
+    elseif action == "cards" then
+      return (#animal_plays(p) == 0 and 5 or 2) + k / 3 - pen
+    elseif action == "sponsors" then
+      return (#sponsor_plays(p, p.up.sponsors and k + 1 or k) > 0 and 6 or 0) + (p.money < 12 and 5 or 1) + k / 2 - pen
+    end
+  elseif kind == "build" then
+    local t = id:sub(7)
+    local b = BUILD[t]
+    if b.kind == "enclosure" then
+      local need = want_sizes(p)
+      return 6 - math.abs(#b.shape - math.max(need, 1))
+    elseif b.kind == "special" then return 2
+    elseif b.kind == "pavilion" then return 1
+    end
+    return 1
+  elseif kind == "place" then
+    local f = FOOTID[s.step.t .. ":" .. id:sub(7)]
+    local v = 0
+    for _, h in ipairs(f.hexes) do
+      if BONUS[h] then v = v + 3 end
+      for _, j in ipairs(NB[h]) do if TERRAIN[j] then v = v + 0.5 end end
+    end
+    return v - f.hexes[1] / 100
+  elseif kind == "animals" then
+    local cid, bi = id:match("^play:([^:]+):(%d+)$")
+    local c = CARD[cid]
+    local waste = BUILD[p.buildings[tonumber(bi)].t].kind == "enclosure" and (#p.buildings[tonumber(bi)].hexes - c.size) or 0
+    return 5 + c.appeal + 2 * c.cp + c.rep - animal_cost(p, c) / 10 - waste
+  elseif kind == "sponsors" then
+    if id == "break" then return p.money < 15 and 4 or 1 end
+    if id == "stop" then return 0 end
+    local c = CARD[id:sub(9)]
+    return 3 + c.science + 2 * c.cp + c.rep + (c.class ~= "" and 1 or 0)
+  elseif kind == "snap" then
+    if id == "draw" then return 2 end
+    local c = CARD[s.display[tonumber(id:sub(6))]]
+    return 1 + c.appeal / 3
+  elseif kind == "association" then
+    if id:find("^project") then return 10 + tonumber(id:sub(-1)) * -1 + 5 end
+    if id == "donate" then return 3 end
+    if id:find("^partner") then return 4 end
+    if id:find("^uni") then return 4 end
+    return 3
+  end
+  return 0
+end
+
+function G.determinize(s, seat, rand)
+  local d = kit.copy(s)
+  -- unseen zoo cards: the deck and the other seats' hand cards not known publicly
+  local pool, slots = {}, {}
+  for _, c in ipairs(d.deck) do pool[#pool + 1] = c end
+  for i = 1, d.n do
+    if i ~= seat then
+      local p = d.players[i]
+      for k, c in ipairs(p.hand) do
+        if not p.public[c] then pool[#pool + 1] = c; slots[#slots + 1] = { i, k } end
+      end
+    end
+  end
+  kit.shuffle(pool, rand)
+  local n = 0
+  for _, sl in ipairs(slots) do n = n + 1; d.players[sl[1]].hand[sl[2]] = pool[n] end
+  for k = 1, #d.deck do n = n + 1; d.deck[k] = pool[n] end
+  -- unseen final-scoring cards
+  local fpool, fslots = {}, {}
+  for _, f in ipairs(d.fin_deck) do fpool[#fpool + 1] = f end
+  for i = 1, d.n do
+    if i ~= seat then
+      for k, f in ipairs(d.players[i].finals) do fpool[#fpool + 1] = f; fslots[#fslots + 1] = { i, k } end
+    end
+  end
+  kit.shuffle(fpool, rand)
+  n = 0
+  for _, sl in ipairs(fslots) do n = n + 1; d.players[sl[1]].finals[sl[2]] = fpool[n] end
+  for k = 1, #d.fin_deck do n = n + 1; d.fin_deck[k] = fpool[n] end
+  d.rng = kit.seed_state(rand(0x7FFFFFFF))
+  return d
+end
+
+-- census: every zoo card in exactly one place (deck, display, discard, hands, zoos)
+function G.census(s)
+  local where = {}
+  local function put(c, w) if where[c] then error("card " .. c .. " in " .. where[c] .. " and " .. w, 0) end where[c] = w end
+  for _, c in ipairs(s.deck) do put(c, "deck") end
+  for _, c in ipairs(s.display) do put(c, "display") end
+  for _, c in ipairs(s.discard) do put(c, "discard") end
+  for i, p in ipairs(s.players) do
+    for _, c in ipairs(p.hand) do put(c, "hand " .. i) end
+    for _, c in ipairs(p.zoo) do put(c, "zoo " .. i) end
+    for _, c in ipairs(p.sponsors) do put(c, "sponsors " .. i) end
+  end
+  return where
+end
+
+G.svg = function(obs) return require("games.arknova.svg").draw(obs) end
+
+return G

@@ -1,0 +1,89 @@
+-- games.arknova.svg — draws an Ark Nova observation (games/README.md's G.svg): every player's zoo
+-- map (58 hexes; rock, water, Build-II spaces and placement bonuses; each building coloured by
+-- kind with its animals), their action cards in slot order, their tracks, the display and the
+-- conservation projects. Built from the observation only.
+local D = require "games.arknova.data"
+local C = require "games.arknova.cards"
+local K = require "games.svgkit"
+
+local M = {}
+local CARD = {}
+for _, c in ipairs(C) do CARD[c.id] = c end
+local TERRAIN, B2 = {}, {}
+for _, n in ipairs(D.MAP.rock) do TERRAIN[n] = "#9a8f80" end
+for _, n in ipairs(D.MAP.water) do TERRAIN[n] = "#5aa0d8" end
+for _, n in ipairs(D.MAP.build2) do B2[n] = true end
+local KIND_FILL = { enclosure = "#e9c46a", kiosk = "#e76f51", pavilion = "#f4a261", special = "#8ab17d" }
+local KIND = {}
+for _, b in ipairs(D.BUILDINGS) do KIND[b.id] = b end
+
+local R = 11
+local function centre(x0, y0, h) return x0 + R + h.q * 1.5 * R, y0 + R * 1.8 + (h.r + h.q / 2) * math.sqrt(3) * R end
+local function hexagon(cx, cy, r)
+  local pts = {}
+  for k = 0, 5 do
+    local a = math.rad(60 * k)
+    pts[#pts + 1] = K.n(cx + r * math.cos(a)) .. "," .. K.n(cy + r * math.sin(a))
+  end
+  return table.concat(pts, " ")
+end
+
+local function zoo(out, v, x0, y0, who)
+  local owner = {}
+  for bi, b in ipairs(v.buildings) do for _, h in ipairs(b.hexes) do owner[h] = bi end end
+  for i, h in ipairs(D.HEXES) do
+    local cx, cy = centre(x0, y0, h)
+    local fill = TERRAIN[h.name] or (B2[h.name] and "#d9d2c5" or "#f3efe4")
+    local bi = owner[i]
+    if bi then fill = KIND_FILL[KIND[v.buildings[bi].t].kind] end
+    out[#out + 1] = string.format('<polygon points="%s" fill="%s" stroke="#6b5b3e"/>', hexagon(cx, cy, R * 0.97), fill)
+    if D.MAP.bonus[h.name] and not bi then out[#out + 1] = K.circle(cx, cy, 3, { fill = "#7b2cbf" }) end
+  end
+  for _, b in ipairs(v.buildings) do
+    local h = D.HEXES[b.hexes[1]]
+    local cx, cy = centre(x0, y0, h)
+    for k, a in ipairs(b.animals) do
+      out[#out + 1] = K.group("animal", { K.circle(cx + (k - 1) * 4, cy, 3.5, { fill = "#264653", stroke = "#fff" }) }, CARD[a].name)
+    end
+  end
+  out[#out + 1] = K.text(x0, y0 + 8, who, { font_size = 10, font_weight = "bold" })
+end
+
+function M.draw(o)
+  local out = {}
+  local W = 20 * R + 190
+  local H = 17 * R
+  local top = 92
+  -- display and projects
+  out[#out + 1] = K.text(6, 14, string.format("Ark Nova — round %d, break %d/%d, deck %d", o.round, o.brk, o.break_at, o.deck), { font_size = 12, font_weight = "bold" })
+  for k, id in ipairs(o.display) do
+    local c = CARD[id]
+    local x = 6 + (k - 1) * 96
+    out[#out + 1] = K.place(x, 22, K.rect(0, 0, 92, 30, { fill = c.sponsor and "#fde2e4" or "#e0f2e9", stroke = "#555", rx = 3 }) ..
+      K.text(3, 12, c.name, { font_size = 8 }) ..
+      K.text(3, 25, c.sponsor and ("sponsor L" .. c.level) or ("size " .. c.size .. " cost " .. c.cost .. " appeal " .. c.appeal), { font_size = 7 }))
+  end
+  for k, pr in ipairs(o.projects) do
+    local taken = {}
+    for _, s in ipairs(pr.levels) do taken[#taken + 1] = s == 0 and "-" or tostring(s) end
+    out[#out + 1] = K.text(6 + (k - 1) * 150, 68, "project " .. pr.id:sub(2) .. " [" .. table.concat(taken, " ") .. "]", { font_size = 9 })
+  end
+  for i, v in ipairs(o.players) do
+    local y0 = top + (i - 1) * H
+    zoo(out, v, 6, y0, "Player " .. i .. (i == o.seat and " (you)" or ""))
+    local x = 20 * R
+    local lines = {
+      string.format("score %d: appeal %d, CP %d", o.scores[i], v.appeal, v.cp),
+      string.format("money %d (+%d), rep %d, X %d", v.money, v.income, v.rep, v.x),
+      string.format("workers %d/%d, hand %d", v.workers - v.busy, v.workers, v.hand_count),
+    }
+    for k, l in ipairs(lines) do out[#out + 1] = K.text(x, y0 + 24 + 13 * k, l, { font_size = 9 }) end
+    for k, a in ipairs(v.slots) do
+      out[#out + 1] = K.rect(x + (k - 1) * 36, y0 + 72, 34, 18, { fill = v.up[a] and "#f7b2d9" or "#eee", stroke = "#444", rx = 2 })
+      out[#out + 1] = K.text(x + (k - 1) * 36 + 2, y0 + 84, k .. " " .. a:sub(1, 5), { font_size = 7 })
+    end
+  end
+  return K.doc("arknova", W, top + #o.players * H, out)
+end
+
+return M
