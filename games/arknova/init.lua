@@ -426,18 +426,37 @@ G.sponsor_plays = sponsor_plays
 
 local function strength(p, action, xs) return slot_of(p, action) + (xs or 0) end
 
--- whether using `action` at strength k can do anything (the X-token use is always open)
-local function usable(s, seat, action, k)
+-- min_strength(s, seat, action) -> the least strength at which using `action` can do anything
+-- (nil: none); cards (draw) and sponsors (the break alternative) always can; the X-token use of
+-- any card is always open
+local function min_strength(s, seat, action)
   local p = s.players[seat]
   if action == "animals" then
-    return D.ANIMALS_PLAYS[p.up.animals][math.min(k, 5)] > 0 and #animal_plays(p) > 0
+    if #animal_plays(p) == 0 then return nil end
+    for k = 1, 5 do if D.ANIMALS_PLAYS[p.up.animals][k] > 0 then return k end end
   elseif action == "build" then
-    return #build_types(p, k) > 0
+    local least
+    for _, t in ipairs(build_types(p, 5)) do
+      local n = #BUILD[t].shape
+      if not least or n < least then least = n end
+    end
+    return least
   elseif action == "association" then
-    return #assoc_tasks(s, seat, k, {}) > 0 or can_donate(s, p, {})
+    if can_donate(s, p, {}) then return 1 end
+    local least
+    for _, task in ipairs(assoc_tasks(s, seat, 5, {})) do
+      local v = D.TASKS[task:match("^(%a+)")]
+      if not least or v < least then least = v end
+    end
+    return least
   end
-  return true   -- cards: draw (or nothing left to draw); sponsors: the break alternative
+  return 1
 end
+local function usable(s, seat, action, k)
+  local m = min_strength(s, seat, action)
+  return m ~= nil and k >= m
+end
+G.usable = usable
 
 -- legal actions -------------------------------------------------------------------------------
 local function card_words(id)
@@ -504,8 +523,9 @@ function G.legal_actions(s, seat, bare)
   local st = s.step
   if kind == "turn" then
     for i, a in ipairs(p.slots) do
+      local least = min_strength(s, seat, a)
       for xs = 0, p.x do
-        if usable(s, seat, a, i + xs) then
+        if least and i + xs >= least then
           add(out, bare, xs == 0 and a or (a .. "+" .. xs), string.format("%s at strength %d%s%s", a, i + xs,
             xs > 0 and (" (spend " .. xs .. " X)") or "", p.up[a] and " (side II)" or ""))
         end
