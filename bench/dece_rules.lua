@@ -29,6 +29,11 @@ local INVARIANTS = {
     local c, want = G.census(s), require("games.kit").counts(G.deck_for(s.n))
     for card, k in pairs(want) do assert(c[card] == k, "Brass cards not conserved") end
   end end,
+  arknova = function(G) return function(s)
+    local n = 0
+    for _ in pairs(G.census(s)) do n = n + 1 end
+    assert(n == (s.deck_scope == "full" and 192 or 128), "Ark Nova zoo cards not conserved")
+  end end,
 }
 for g in (arg[2] or "azul,splendor"):gmatch("[^,]+") do
   local G = require("games." .. g)

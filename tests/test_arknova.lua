@@ -658,7 +658,7 @@ test("arknova: the heuristic beats Random clearly (6 three-player matches agains
   t.ok(wins >= 5, "heuristic first in " .. wins .. " of 6")
 end)
 
-test("arknova: the heuristic scores every legal action; an animal outscores the X-token action", function()
+test("arknova: heuristic_all equals heuristic action by action; an animal outscores the X-token action", function()
   local s = fresh(3, 17)
   local p = s.players[1]
   p.money = 50
@@ -667,7 +667,15 @@ test("arknova: the heuristic scores every legal action; an animal outscores the 
   slots(s, 1, { "build", "cards", "association", "sponsors", "animals" })
   t.ok(G.heuristic(s, 1, "animals") > G.heuristic(s, 1, "x:animals"))
   local legal = G.legal_actions(s, 1)
-  for _, a in ipairs(legal) do t.eq(type(G.heuristic(s, 1, a.id)), "number") end
+  local all = G.heuristic_all(s, 1, legal)
+  t.eq(#all, #legal)
+  for i, a in ipairs(legal) do t.eq(all[i], G.heuristic(s, 1, a.id), a.id) end
+  -- sub-decisions too: the Build step's types
+  slots(s, 1, { "animals", "cards", "association", "sponsors", "build" })
+  assert(G.apply(s, 1, "build"))
+  legal = G.legal_actions(s, 1)
+  all = G.heuristic_all(s, 1, legal)
+  for i, a in ipairs(legal) do t.eq(all[i], G.heuristic(s, 1, a.id), a.id) end
 end)
 
 test("arknova: the drawing: 58 hexes per zoo, each building's animals, the action cards and the display", function()

@@ -1052,6 +1052,62 @@ local function want_sizes(p)
   return best
 end
 
+-- turn_value(s, seat, id, memo) -> the heuristic score of a turn choice; memo shares the work
+-- that does not depend on the action id (heuristic_all passes one memo for the whole list)
+local function turn_value(s, seat, id, memo)
+  local p = s.players[seat]
+  if id:find("^x:") then return 1 + (p.x == 0 and 1 or 0) end
+  local action, xs = id:match("^(%a+)%+(%d)$")
+  action = action or id
+  xs = tonumber(xs) or 0
+  local pen = 2 * xs
+  local k = strength(p, action, xs)
+  if action == "animals" then
+    if memo.best == nil then
+      local best = 0
+      for _, pl in ipairs(animal_plays(p)) do
+        local c = CARD[pl.card]
+        local v = c.appeal + 2 * c.cp + c.rep
+        if v > best then best = v end
+      end
+      memo.best = best
+    end
+    return 10 + memo.best - pen
+  elseif action == "build" then
+    -- worth it when an animal in hand needs an enclosure it has none for
+    local key = "need" .. k
+    if memo[key] == nil then
+      local need = 0
+      for _, cid in ipairs(p.hand) do
+        local c = CARD[cid]
+        if not c.sponsor and c.size > 0 and c.size <= k and c.cost + 2 * c.size <= p.money + 4 then
+          local fit = false
+          for bi = 1, #p.buildings do if fits(p, c, bi) then fit = true; break end end
+          if not fit and c.size > need then need = c.size end
+        end
+      end
+      memo[key] = need
+    end
+    return memo[key] > 0 and (9 - pen) or (1 - pen)
+  elseif action == "association" then
+    local key = "proj" .. math.min(k, 5)
+    if memo[key] == nil then
+      memo[key] = false
+      for _, task in ipairs(assoc_tasks(s, seat, k, {})) do if task:find("^project") then memo[key] = true; break end end
+    end
+    return (memo[key] and 14 or (3 + k / 2)) - pen
+  elseif action == "cards" then
+    if memo.playable == nil then memo.playable = #animal_plays(p) > 0 end
+    return (memo.playable and 2 or 5) + k / 3 - pen
+  elseif action == "sponsors" then
+    local left = p.up.sponsors and k + 1 or k
+    local key = "sp" .. left
+    if memo[key] == nil then memo[key] = #sponsor_plays(p, left) > 0 end
+    return (memo[key] and 6 or 0) + (p.money < 12 and 5 or 1) + k / 2 - pen
+  end
+  return 0
+end
+
 function G.heuristic(s, seat, id)
   local p = s.players[seat]
   local _, kind = decider(s)
@@ -1065,41 +1121,7 @@ function G.heuristic(s, seat, id)
     return ({ animals = 6, build = 5, association = 4, cards = 3, sponsors = 2 })[a] or 0
   end
   if id == "stop" then return 0 end
-  if kind == "turn" then
-    local action, xs = id:match("^(%a+)%+(%d)$")
-    action = action or id
-    local pen = tonumber(xs) and 2 * tonumber(xs) or 0
-    if id:find("^x:") then return 1 + (p.x == 0 and 1 or 0) end
-    local k = strength(p, action, tonumber(xs) or 0)
-    if action == "animals" then
-      local best = 0
-      for _, pl in ipairs(animal_plays(p)) do
-        local c = CARD[pl.card]
-        local v = c.appeal + 2 * c.cp + c.rep
-        if v > best then best = v end
-      end
-      return 10 + best - pen
-    elseif action == "build" then
-      -- worth it when an animal in hand needs an enclosure it has none for
-      local need = 0
-      for _, id in ipairs(p.hand) do
-        local c = CARD[id]
-        if not c.sponsor and c.size > 0 and c.size <= k and c.cost + 2 * c.size <= p.money + 4 then
-          local has = false
-          for bi = 1, #p.buildings do if fits(p, c, bi) then has = true end end
-          if not has and c.size > need then need = c.size end
-        end
-      end
-      return need > 0 and (9 - pen) or (1 - pen)
-    elseif action == "association" then
-      local ts = assoc_tasks(s, seat, k, {})
-      for _, t in ipairs(ts) do if t:find("^project") then return 14 - pen end end
-      return 3 + k / 2 - pen
-    elseif action == "cards" then
-      return (#animal_plays(p) == 0 and 5 or 2) + k / 3 - pen
-    elseif action == "sponsors" then
-      return (#sponsor_plays(p, p.up.sponsors and k + 1 or k) > 0 and 6 or 0) + (p.money < 12 and 5 or 1) + k / 2 - pen
-    end
+  if kind == "turn" then return turn_value(s, seat, id, {})
   elseif kind == "build" then
     local t = id:sub(7)
     local b = BUILD[t]
@@ -1140,6 +1162,17 @@ function G.heuristic(s, seat, id)
     return 3
   end
   return 0
+end
+
+-- heuristic_all: the same scores as heuristic, the turn choice's shared work done once
+function G.heuristic_all(s, seat, legal)
+  local out = {}
+  local _, kind = decider(s)
+  local memo = {}
+  for i, a in ipairs(legal) do
+    out[i] = kind == "turn" and turn_value(s, seat, a.id, memo) or G.heuristic(s, seat, a.id)
+  end
+  return out
 end
 
 function G.determinize(s, seat, rand)
