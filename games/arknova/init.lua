@@ -215,25 +215,19 @@ local function bonus(s, seat, what)
   end
 end
 
-function gain_rep(s, seat, k)
-  local p = s.players[seat]
+-- advance(s, seat, track, k): the marker moves up to k spaces, each bonus space reached gives its bonus
+local TRACKS = { rep = { max = D.MAX_REP, bonus = D.REP_BONUS }, cp = { max = D.MAX_CP, bonus = D.CP_BONUS } }
+local function advance(s, seat, track, k)
+  local p, tr = s.players[seat], TRACKS[track]
   for _ = 1, k do
-    if p.rep >= D.MAX_REP then return end
-    p.rep = p.rep + 1
-    if D.REP_BONUS[p.rep] then bonus(s, seat, D.REP_BONUS[p.rep]) end
+    if p[track] >= tr.max then return end
+    p[track] = p[track] + 1
+    if tr.bonus[p[track]] then bonus(s, seat, tr.bonus[p[track]]) end
   end
 end
-G.gain_rep = gain_rep
-
-function gain_cp(s, seat, k)
-  local p = s.players[seat]
-  for _ = 1, k do
-    if p.cp >= D.MAX_CP then return end
-    p.cp = p.cp + 1
-    if D.CP_BONUS[p.cp] then bonus(s, seat, D.CP_BONUS[p.cp]) end
-  end
-end
-G.gain_cp = gain_cp
+function gain_rep(s, seat, k) advance(s, seat, "rep", k) end
+function gain_cp(s, seat, k) advance(s, seat, "cp", k) end
+G.gain_rep, G.gain_cp = gain_rep, gain_cp
 
 local function gain_appeal(p, k) p.appeal = math.min(D.MAX_APPEAL, p.appeal + k) end
 
