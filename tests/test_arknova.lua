@@ -740,8 +740,11 @@ test("arknova: the arena runs the game by name with the three baselines (3 match
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = {
     { name = "random", player = "random" }, { name = "heuristic", player = "heuristic" },
     { name = "ismcts", player = "ismcts", simulations = 4, steps = 12 } } }))
+  -- refused without --incomplete-games (no abilities yet: not the paper's game)
+  t.raises(function() t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run0",
+    "--games", "arknova", "--quiet" }) end, "arknova is incomplete (no animal abilities")
   local rc = t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
-    "--games", "arknova", "--draws", "100", "--quiet" })
+    "--games", "arknova", "--draws", "100", "--quiet", "--incomplete-games" })
   t.eq(rc, 0)
   local recs = records.read(dir .. "/run/matches.jsonl")
   t.eq(#recs, 3)

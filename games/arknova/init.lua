@@ -16,6 +16,10 @@ local G = {
   annotations = { engine = 2, spatial = 2, sequencing = 2, coupling = 1, hidden = 2, scoring = 2 },
   rules_file = "games/arknova/rules.md",
   data = D,
+  -- what keeps this from being the game the paper plays (the arena refuses it without
+  -- --incomplete-games, so no paid run scores it by mistake)
+  incomplete = "no animal abilities or sponsor effects, no conservation-project cards in the deck, a map layout of our own; "
+    .. "matches end on a break/turn bound rather than the markers' crossing (games/arknova/RULES.md)",
 }
 
 G.MAX_BREAKS = 10   -- a match ends after its tenth break if the markers have not crossed (RULES.md)

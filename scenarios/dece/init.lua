@@ -64,6 +64,7 @@ S.options = {
   { "scenarios", "int", 4, "matched study: scenarios per game (setup seed and focal seat fixed)" },
   { "baseline-cohort", "list", nil, "baseline cohorts: these baselines in the same matches against the LLM configurations (--anchors, default the others)" },
   { "draws", "int", 5000, "bootstrap draws per game" },
+  { "incomplete-games", "bool", false, "play games whose module says it is incomplete (G.incomplete; e.g. arknova), for development" },
   { "discard-damaged", "bool", false, "a match whose event log has a damaged line restarts from its seed (the log is kept beside it as .damaged)" },
 }
 S.defaults = { concurrency = 4 }
@@ -76,7 +77,7 @@ S.records = { file = "matches.jsonl", id = "match_id", logs = "matches", files =
 -- the run's identity is the participants' manifests and the schedule (run.json's identity)
 S.identity_options = {}
 
-local function load_games(names)
+local function load_games(names, opts)
   local games, seen = {}, {}
   for _, g in ipairs(names) do
     if seen[g] then cli.fail("--games: %s is given twice (each game's matches are planned once)", g) end
@@ -91,6 +92,9 @@ local function load_games(names)
         cli.fail("--games: games/%s is not a multi-player game of games/README.md's interface (no %s)", g,
           type(G) == "table" and type(G.players) ~= "table" and "players" or f)
       end
+    end
+    if G.incomplete and not (opts and opts["incomplete-games"]) then
+      cli.fail("--games: %s is incomplete (%s); give --incomplete-games to play it anyway", g, G.incomplete)
     end
     games[g] = G
   end
@@ -141,7 +145,7 @@ local arenas = setmetatable({}, { __mode = "k" })
 local function arena(opts)
   if arenas[opts] then return arenas[opts] end
   local parts = participants.load(opts.participants, opts.models)
-  local games = load_games(opts.games)
+  local games = load_games(opts.games, opts)
   if not opts.schedule then
     for _, g in ipairs(opts.games) do
       local r = games[g].players
@@ -152,7 +156,7 @@ local function arena(opts)
   end
   local sch = make_schedule(opts, parts)
   for _, m in ipairs(sch.matches) do
-    local G = games[m.game] or load_games({ m.game })[m.game]
+    local G = games[m.game] or load_games({ m.game }, opts)[m.game]
     games[m.game] = G
     if #m.seats < G.players.min or #m.seats > G.players.max then
       cli.fail("match %s: %s is for %d to %d players", m.id, m.game, G.players.min, G.players.max)
