@@ -36,13 +36,15 @@ local function args(extra, dir)
   return a
 end
 
--- every problem file the checks run over: the fixture, and the own suite once it exists
+-- every problem file the checks run over: the fixture, and the own suite's
+-- first 30 problems (every tier) once it exists
 local function problem_files()
   local files = { t.root() .. "/" .. FIXTURE }
   local suite = t.root() .. "/games/go/suite.jsonl"
   if fs.kind(suite) == "file" then files[#files + 1] = suite end
   return files
 end
+local LIMIT = { [t.root() .. "/games/go/suite.jsonl"] = "30" }
 
 test("transforms: every symmetry's inverse maps points back; the problem moves with it", function()
   for _, name in ipairs(transforms.NAMES) do
@@ -109,13 +111,13 @@ test("MCTS: the root's children are shuffled with the seed, so the first playout
   t.ok((firsts.qa or 0) < 16, "not always the first option")
 end)
 
-test("on every problem: options legal, local, never accepted; the engine narrative extracts to a valid tree", function()
+test("on every fixture problem and the suite's first 30: options legal, local, never accepted; the engine narrative extracts to a valid tree", function()
   local run = require("tabula.cmd.run").lib
   local S = run.load(t.root() .. "/scenarios/tsugo.lua")
   local n = 0
   for _, file in ipairs(problem_files()) do
     local opts = assert(require("tabula.cli").parse(run.spec(S), { "--problems", file, "--gnugo", "none", "--mcts-playouts", "40",
-      "--modality", "symbolic", "--candidates", "4" }))
+      "--modality", "symbolic", "--candidates", "4", "--limit", LIMIT[file] or "1000" }))
     local trials = S.plan(opts)
     for _, tr in ipairs(trials) do
       if tr.kind == "model" then

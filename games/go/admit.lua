@@ -34,19 +34,22 @@ local function confirm_with(e)
   end
 end
 
--- fingerprints(dirs) -> set of the shared problems' fingerprints, count
+-- fingerprints(dirs) -> set of the shared problems' fingerprints, count, their near-copy index
 local function fingerprints(dirs)
   local collect = require "games.go.collect"
   local gen = require "games.go.generate"
-  local set, n = {}, 0
+  local set, n, near = {}, 0, gen.near_index()
   for dir in dirs:gmatch("[^,]+") do
     for _, f in ipairs(collect.files({ dir })) do
       for _, p in ipairs((collect.load(f))) do
-        if p.stones then set[gen.fingerprint(p.stones, p.size)] = true; n = n + 1 end
+        if p.stones then
+          set[gen.fingerprint(p.stones, p.size)] = true; n = n + 1
+          gen.near_add(near, p.stones, p.size, p.id)
+        end
       end
     end
   end
-  return set, n
+  return set, n, near
 end
 
 -- prove(p, opts) -> "agree" | "disagree" | "unknown", detail
@@ -66,6 +69,62 @@ function M.prove(p, opts)
   return "unknown", q.goal
 end
 
+-- full_region(p) -> the local region a suite problem is played in: its allowed
+-- points, every defender stone and every attacker chain inside them (all of
+-- whose liberties are allowed points); only the attacker's outer wall is out
+function M.full_region(p)
+  local go = require "games.go"
+  local g = go.position(p.size, p.stones, p.to_play)
+  local allowed, out = {}, {}
+  for _, pt in ipairs(p.allowed) do allowed[pt] = true; out[pt] = true end
+  local attacker = go.other(g:get(p.target))
+  for _, c in ipairs({ "black", "white" }) do
+    for _, pt in ipairs(p.stones[c]) do
+      local inside = true
+      if c == attacker then
+        local _, libs = g:group(pt)
+        for _, l in ipairs(libs) do if not allowed[l] then inside = false end end
+      end
+      if inside then out[pt] = true end
+    end
+  end
+  return out
+end
+
+-- recheck(p [, nodes]) -> list of faults (empty when sound): a suite problem
+-- re-solved in its full local region by the first solver (as generated): every
+-- first move decided, the proven set exactly the key, every listed wrong move
+-- failing and every failing move listed
+function M.recheck(p, nodes)
+  local solve = require "games.go.solve"
+  local faults, full = {}, {}
+  for pt in pairs(M.full_region(p)) do full[#full + 1] = pt end
+  table.sort(full)
+  local q = assert(solve.query({ size = p.size, stones = p.stones, to_play = p.to_play, target = p.target,
+    allowed = full, goal = p.goal }, { nodes = nodes or 20000, depth = 21 }))
+  q.method = "id"
+  local r = solve.first_moves(p, q)
+  if r.status ~= "solved" then faults[#faults + 1] = "a first move is undecided" end
+  local got, want = {}, {}
+  for _, c in ipairs(r.correct) do got[#got + 1] = c end
+  for _, c in ipairs(p.correct) do want[#want + 1] = c end
+  table.sort(got); table.sort(want)
+  if table.concat(got, " ") ~= table.concat(want, " ") then
+    faults[#faults + 1] = string.format("proven key %s, listed %s", table.concat(got, " "), table.concat(want, " "))
+  end
+  local wrong, result = {}, {}
+  for _, w in ipairs(p.wrong or {}) do wrong[w] = true end
+  for _, m in ipairs(r.moves) do result[m.move] = m.result end
+  for _, w in ipairs(p.wrong or {}) do
+    if result[w] ~= "loss" then faults[#faults + 1] = "listed wrong move " .. w .. " is " .. tostring(result[w]) end
+  end
+  for mv, res in pairs(result) do
+    if res == "loss" and not wrong[mv] then faults[#faults + 1] = "failing move " .. mv .. " is not listed as wrong" end
+  end
+  table.sort(faults)
+  return faults
+end
+
 -- a problem that does not name its group: each correct move bracketed by games.go.verify
 function M.verify(p, opts)
   local verify = require "games.go.verify"
@@ -81,7 +140,18 @@ function M.verify(p, opts)
   return "unknown", kos > 0 and "ko" or nil
 end
 
-local function card(path, list, opts, tries)
+-- how many problems of list are near copies of an earlier one
+local function self_near(list)
+  local gen = require "games.go.generate"
+  local index, n = gen.near_index(), 0
+  for _, p in ipairs(list) do
+    if gen.near_copy(index, p.stones, 19) then n = n + 1 end
+    gen.near_add(index, p.stones, 19, p.id)
+  end
+  return n
+end
+
+local function card(path, list, opts, tries, rejected)
   local by_tier, by_goal = {}, {}
   for _, p in ipairs(list) do
     by_tier[p.tier] = (by_tier[p.tier] or 0) + 1
@@ -113,7 +183,13 @@ local function card(path, list, opts, tries)
     string.format("branching >= %d.", require("games.go.generate").WIDE),
     "Duplicates up to the 8 symmetries and colour are removed. "
       .. (opts.gnugo ~= "none" and string.format("Every key is confirmed by GNU Go %s (level 10) on the framed board (games/go/frame.lua): its owl reader's move is a key move. ", tostring(opts.gnugo_version)) or "")
-      .. (opts.known_count and string.format("No problem is a copy (up to symmetry, colour and translation) of the %d problems in %s. ", opts.known_count, opts.shared) or "")
+      .. (opts.known_count and string.format("No problem is a copy (up to symmetry, colour and translation) of the %d problems in %s, "
+        .. "nor a near copy (at most %d points differ, a recoloured stone counting two, under a symmetry and colour, "
+        .. "where the stones stand or moved to the corner). ", opts.known_count, opts.shared, require("games.go.generate").NEAR) or "")
+      .. string.format("Proven candidates rejected: %d as copies of shared problems, %d by GNU Go, %d as near copies of shared problems. ",
+        rejected.copy, rejected.confirm, rejected.near)
+      .. string.format("Among themselves %d problems are near copies of an earlier one (the generator's bands repeat; not removed). ",
+        self_near(list))
       .. "License: CC0.",
     "",
     "| tier | problems |", "|---|---|",
@@ -135,11 +211,12 @@ function M.main(args)
   if opts == nil then return 0 end
   if opts.generate > 0 then
     local gen = require "games.go.generate"
-    local known, nknown
-    if opts.shared then known, nknown = fingerprints(opts.shared) end
-    local list, tries
+    local known, nknown, near
+    if opts.shared then known, nknown, near = fingerprints(opts.shared) end
+    local list, tries, rejected
     local function generate(confirm)
-      list, tries = gen.run({ count = opts.generate, seed = opts.seed, nodes = opts.nodes, confirm = confirm, known = known },
+      list, tries, rejected = gen.run({ count = opts.generate, seed = opts.seed, nodes = opts.nodes, confirm = confirm,
+                                        known = known, near = near },
         function(line) io.stderr:write(line, "\n") end)
     end
     if opts.gnugo ~= "none" then
@@ -159,7 +236,7 @@ function M.main(args)
     for i, p in ipairs(list) do out[i] = json.canonical(p) end
     local text = table.concat(out, "\n") .. "\n"
     if opts.out then fs.write_or_fail(opts.out, text) else io.write(text) end
-    if opts.card then card(opts.card, list, opts, tries) end
+    if opts.card then card(opts.card, list, opts, tries, rejected) end
     io.stderr:write(string.format("%d problems from %d candidates\n", #list, tries))
     return #list == opts.generate and 0 or 1
   end

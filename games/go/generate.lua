@@ -148,6 +148,71 @@ function M.fingerprint(stones, size)
   return best
 end
 
+-- near copies: a problem whose stones differ from a known one's in at most
+-- M.NEAR points (a stone added or removed counts one, a recoloured stone two)
+-- under one of the 8 symmetries and colour, compared both where they stand on
+-- the board (the same size) and moved to the top-left corner
+M.NEAR = 3
+
+-- the 16 variants of a stone set (8 symmetries, colours swapped or not), each
+-- as {board = set, corner = set, n = stones}; keys "b3.4"
+local function variants(stones, size)
+  local out = {}
+  for _, sym in ipairs(transform.SYMMETRIES) do
+    for _, swap in ipairs({ false, true }) do
+      local pts, x0, y0 = {}, math.huge, math.huge
+      for _, c in ipairs({ "black", "white" }) do
+        local col = (c == "black") ~= swap and "b" or "w"
+        for _, pt in ipairs(stones[c]) do
+          local x, y = go.sgf_xy(transform.point(pt, sym, size))
+          pts[#pts + 1] = { col, x, y }
+          x0, y0 = math.min(x0, x), math.min(y0, y)
+        end
+      end
+      local board, corner = {}, {}
+      for _, q in ipairs(pts) do
+        board[q[1] .. q[2] .. "." .. q[3]] = true
+        corner[q[1] .. (q[2] - x0) .. "." .. (q[3] - y0)] = true
+      end
+      out[#out + 1] = { board = board, corner = corner, n = #pts }
+    end
+  end
+  return out
+end
+
+-- near_index() -> an index of known problems for near_copy; add(index, stones, size, id)
+function M.near_index() return { by_n = {} } end
+
+function M.near_add(index, stones, size, id)
+  local v = variants(stones, size or 19)[1]            -- the identity, colours as they are
+  local n = v.n
+  index.by_n[n] = index.by_n[n] or {}
+  table.insert(index.by_n[n], { board = v.board, corner = v.corner, n = n, size = size or 19, id = id })
+end
+
+-- stones outside b, or in b but not a: early exit past limit
+local function differ(a, na, b, nb, limit)
+  local missing = 0
+  for k in pairs(a) do
+    if not b[k] then missing = missing + 1; if missing > limit then return missing end end
+  end
+  return missing + (nb - (na - missing))
+end
+
+-- near_copy(index, stones, size) -> the id of a known problem within M.NEAR points, and the distance; or nil
+function M.near_copy(index, stones, size)
+  size = size or 19
+  for _, v in ipairs(variants(stones, size)) do
+    for n = v.n - M.NEAR, v.n + M.NEAR do
+      for _, k in ipairs(index.by_n[n] or {}) do
+        local d = differ(v.corner, v.n, k.corner, k.n, M.NEAR)
+        if k.size == size then d = math.min(d, differ(v.board, v.n, k.board, k.n, M.NEAR)) end
+        if d <= M.NEAR then return k.id, d end
+      end
+    end
+  end
+end
+
 -- the principal variation from a position (winner's first proven move, loser's longest resistance)
 local function pv_from(g, q, limit)
   local line = {}
@@ -236,10 +301,14 @@ end
 
 -- run(opts, log) -> problems. opts: count, seed, nodes, depth, tries (give up after),
 -- confirm(p) -> true | false, why (e.g. framed GNU Go agrees with the key),
--- known (set of fingerprints not to reproduce, e.g. the shared collections')
+-- known (set of fingerprints not to reproduce, e.g. the shared collections'),
+-- near (a near_index of problems not to come within M.NEAR points of).
+-- Returns the problems, the candidates tried and the proven candidates rejected
+-- { copy = n, confirm = n, near = n } (checked in that order)
 function M.run(opts, log)
   local r = rng(opts.seed or 1)
   local out, seen, tries = {}, {}, 0
+  local rejected = { copy = 0, near = 0, confirm = 0 }
   local max_tries = opts.tries or opts.count * 400
   while #out < opts.count and tries < max_tries do
     tries = tries + 1
@@ -250,10 +319,20 @@ function M.run(opts, log)
       seen[key] = true
       local p = prove(stones, defender, attacker, box, to_play, opts)
       local why
-      if p and opts.known and opts.known[M.fingerprint(p.stones)] then p, why = nil, "a copy of a shared problem" end
+      if p and opts.known and opts.known[M.fingerprint(p.stones)] then
+        p, why = nil, "a copy of a shared problem"
+        rejected.copy = rejected.copy + 1
+      end
       if p and opts.confirm then
         local ok, w = opts.confirm(p)
-        if not ok then p, why = nil, w end
+        if not ok then p, why = nil, w; rejected.confirm = rejected.confirm + 1 end
+      end
+      if p and opts.near then
+        local id, d = M.near_copy(opts.near, p.stones, 19)
+        if id then
+          p, why = nil, string.format("a near copy of %s (%d points differ)", id, d)
+          rejected.near = rejected.near + 1
+        end
       end
       if why and log then log(string.format("try %d rejected: %s", tries, why)) end
       if p then
@@ -274,7 +353,7 @@ function M.run(opts, log)
       end
     end
   end
-  return out, tries
+  return out, tries, rejected
 end
 
 return M
