@@ -198,83 +198,120 @@ static int chain_safe(const go_board *b, const gs_query *q, int t, const uint8_t
     return alive && nl >= 2 && alive[t];
 }
 
-/* the eye space e[0..n-1] (empty points, 4-connected, n = 3..5) is a dead
- * shape: with the attacker to move, straight and bent three, the pyramid
- * (T) four, the bulky five and the crossed five (the attacker takes the vital
- * point); whoever moves, the squared four. Other shapes: 0 */
-static int dead_shape(const go_board *b, const int *e, int n, int attacker_to_move)
+#define MAX_EYE 6
+
+static int adjacent(const go_board *b, int p, int q)
 {
-    int deg[5] = { 0 }, edges = 0, sq = 0;
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) {
-            int d = e[i] - e[j];
-            if (d == 1 || d == -1 || d == b->stride || d == -b->stride) { deg[i]++; deg[j]++; edges++; }
-        }
-    /* connected: a tree has n - 1 edges; check reachability */
-    uint8_t seen[5] = { 1, 0, 0, 0, 0 };
-    int stack[5], ns = 0, reached = 1;
+    int d = p - q;
+    return d == 1 || d == -1 || d == b->stride || d == -b->stride;
+}
+
+/* the eye space e[0..n-1] (n = 3..MAX_EYE, 4-connected), each point empty
+ * or holding an attacker stone (stone[i]), inside one defender chain whose
+ * every liberty is in it, the attacker's chains around anchored: 1 when the
+ * chain is dead. The rules (each with a test in tests/test_go_solve.lua):
+ *   three points: dead with the attacker to move (it takes the middle, or
+ *     fills); with the defender to move, dead when the middle holds an
+ *     attacker stone (whatever the defender plays it is left one eye);
+ *   empty shapes, the attacker to move: the pyramid (T) four, the bulky five,
+ *     the crossed five, the rabbity (flower) six (it takes the vital point);
+ *   empty, whoever moves: the squared four;
+ *   the same killing shapes (pyramid four, bulky five, crossed five, rabbity
+ *     six) with one attacker stone, on the vital point, the defender to move:
+ *     the classical nakade, dead.
+ * Anything else: 0 (searched) */
+static int dead_shape(const go_board *b, const int *e, const uint8_t *stone, int n, int attacker_to_move)
+{
+    int deg[MAX_EYE] = { 0 }, nstones = 0, sq = 0;
+    for (int i = 0; i < n; i++) {
+        nstones += stone[i];
+        for (int j = i + 1; j < n; j++) if (adjacent(b, e[i], e[j])) { deg[i]++; deg[j]++; }
+    }
+    uint8_t seen[MAX_EYE] = { 1 };
+    int stack[MAX_EYE], ns = 0, reached = 1;
     stack[ns++] = 0;
     while (ns) {
         int i = stack[--ns];
-        for (int j = 0; j < n; j++) {
-            int d = e[i] - e[j];
-            if (!seen[j] && (d == 1 || d == -1 || d == b->stride || d == -b->stride)) { seen[j] = 1; reached++; stack[ns++] = j; }
-        }
+        for (int j = 0; j < n; j++) if (!seen[j] && adjacent(b, e[i], e[j])) { seen[j] = 1; reached++; stack[ns++] = j; }
     }
-    if (reached != n) return 0;
-    /* a 2x2 block inside the shape */
-    for (int i = 0; i < n && !sq; i++) {
+    if (reached != n) return 0;                          /* two regions: maybe two eyes */
+    for (int i = 0; i < n && !sq; i++) {                 /* a 2x2 block inside the shape */
         int p = e[i], have = 0;
         for (int j = 0; j < n; j++) if (e[j] == p + 1 || e[j] == p + b->stride || e[j] == p + b->stride + 1) have++;
         sq = have == 3;
     }
-    int maxdeg = 0;
-    for (int i = 0; i < n; i++) if (deg[i] > maxdeg) maxdeg = deg[i];
-    if (n == 4 && sq) return 1;                          /* squared four: dead */
-    if (!attacker_to_move) return 0;
-    if (n == 3) return 1;                                /* straight or bent three */
-    if (n == 4) return maxdeg == 3;                      /* pyramid four */
-    if (n == 5) return sq || maxdeg == 4;                /* bulky five, crossed five */
-    (void)edges;
-    return 0;
+    int maxdeg = 0, vital = -1;
+    for (int i = 0; i < n; i++) if (deg[i] > maxdeg) { maxdeg = deg[i]; vital = i; }
+    if (n == 3) {
+        if (attacker_to_move) return 1;
+        for (int i = 0; i < n; i++) if (deg[i] == 2) return stone[i];
+        return 0;
+    }
+    /* the killing shapes of four to six and their vital point (the point of
+     * highest degree, unique in each) */
+    int killing = (n == 4 && !sq && maxdeg == 3) || (n == 5 && (sq || maxdeg == 4)) || (n == 6 && sq && maxdeg == 4);
+    if (n == 5 && sq) {
+        /* the bulky five: its vital point is the one point of degree 3 */
+        int three = 0;
+        for (int i = 0; i < n; i++) if (deg[i] == 3) { three++; vital = i; }
+        if (three != 1) killing = 0;
+    }
+    if (nstones == 0) {
+        if (n == 4 && sq) return 1;                      /* squared four: dead */
+        return attacker_to_move && killing;
+    }
+    return nstones == 1 && killing && !attacker_to_move && stone[vital];
 }
 
-/* with the outside safe: the target is dead when its zone (the points reached
- * from it through empty points and defender stones) holds at most two empty
- * points, adjacent when two, or a dead shape of three to five (dead_shape),
- * all playable, and every attacker chain around the zone holds an anchor
- * (cannot be captured): one eye at most, no escape, no seki; the attacker
- * fills the zone and captures */
+/* with the outside safe: the attacker's chains holding an anchor (they
+ * cannot be captured), marked by their heads */
+static void mark_anchored(const gs_solver *s, const go_board *b, const gs_query *q, uint8_t *anchored)
+{
+    memset(anchored, 0, (size_t)(b->stride * b->stride));
+    for (int k = 0; k < s->nanchors; k++) if (b->color[s->anchors[k]] == q->attacker) anchored[b->head[s->anchors[k]]] = 1;
+}
+
+/* with the outside safe: the target's zone, the points reached from it through
+ * anything but anchored attacker chains (empty points, defender stones, the
+ * attacker's other stones), is closed for good. The target is dead when the
+ * zone's eye space (its empty points and attacker stones) is one or two
+ * adjacent points (with two empty points, no defender chain in atari), or a
+ * dead shape (dead_shape) around a single defender chain; every point of it
+ * playable */
 static int zone_dead(const gs_solver *s, const go_board *b, const gs_query *q, int t)
 {
     if (!s->nanchors) return 0;
     int area = b->stride * b->stride, att = q->attacker;
-    uint8_t seen[GO_AREA], anchored[GO_AREA];
+    uint8_t seen[GO_AREA], anchored[GO_AREA], stone[MAX_EYE];
     memset(seen, 0, (size_t)area);
-    memset(anchored, 0, (size_t)area);
-    for (int k = 0; k < s->nanchors; k++) if (b->color[s->anchors[k]] == att) anchored[b->head[s->anchors[k]]] = 1;
-    int stack[GO_AREA], ns = 0, empties[5], ne = 0;
+    mark_anchored(s, b, q, anchored);
+    int stack[GO_AREA], ns = 0, eye[MAX_EYE], ne = 0, chains = 0, atari = 0;
     stack[ns++] = t; seen[t] = 1;
     while (ns) {
-        int p = stack[--ns];
-        if (b->color[p] == GO_EMPTY) {
-            if (ne == 5 || !q->allowed[p]) return 0;
-            empties[ne++] = p;
+        int p = stack[--ns], c = b->color[p];
+        if (c == GO_EMPTY || c == att) {
+            if (ne == MAX_EYE || !q->allowed[p]) return 0;
+            stone[ne] = c == att;
+            eye[ne++] = p;
+        } else if (b->head[p] == p) {                    /* a defender chain, counted at its head */
+            int lb[GO_AREA];
+            chains++;
+            atari |= libs_of(b, p, lb) == 1;
         }
         int nb[4] = { p - 1, p + 1, p - b->stride, p + b->stride };
         for (int k = 0; k < 4; k++) {
-            int n = nb[k], c = b->color[n];
-            if (c == GO_EDGE || seen[n]) continue;
-            if (c == att) { if (!anchored[b->head[n]]) return 0; continue; }
+            int n = nb[k], cn = b->color[n];
+            if (cn == GO_EDGE || seen[n]) continue;
+            if (cn == att && anchored[b->head[n]]) continue;
             seen[n] = 1; stack[ns++] = n;
         }
     }
-    if (ne >= 3) return dead_shape(b, empties, ne, b->to_move == att);
-    if (ne == 2) {
-        int d = empties[0] - empties[1];
-        if (d != 1 && d != -1 && d != b->stride && d != -b->stride) return 0;
-    }
-    return 1;
+    int nstones = 0;
+    for (int i = 0; i < ne; i++) nstones += stone[i];
+    if (ne <= 1) return 1;
+    if (ne == 2) return adjacent(b, eye[0], eye[1]) && (nstones > 0 || !atari);
+    if (chains != 1) return 0;
+    return dead_shape(b, eye, stone, ne, b->to_move == att);
 }
 
 /* who has won: GS_WIN the attacker, GS_LOSS the defender; full = 1: also
@@ -372,8 +409,34 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
         }
         for (int p = 0; p < area; p++) close[p] = dist[p] != 0xff;
     } else memset(close, 1, (size_t)area);
+    if (s->nanchors && q->ko_winner) {
+        /* the targets' zones (see zone_dead) are closed for good: a move
+         * outside them changes nothing inside, so it is worth no more than a
+         * pass for the defender and nothing for the attacker (the defender
+         * would pass in reply). Kos are decided by ko_winner, so no move is
+         * needed as a ko threat */
+        uint8_t seen[GO_AREA], anchored[GO_AREA];
+        int stack[GO_AREA], ns = 0;
+        memset(seen, 0, (size_t)area);
+        mark_anchored(s, b, q, anchored);
+        for (int i = 0; i < ntargets(q); i++) {
+            int t = target_at(q, i);
+            if (b->color[t] == defender && !seen[t]) { seen[t] = 1; stack[ns++] = t; }
+        }
+        while (ns) {
+            int p = stack[--ns];
+            int nb[4] = { p - 1, p + 1, p - b->stride, p + b->stride };
+            for (int k = 0; k < 4; k++) {
+                int x = nb[k], c = b->color[x];
+                if (c == GO_EDGE || seen[x] || (c == q->attacker && anchored[b->head[x]])) continue;
+                seen[x] = 1; stack[ns++] = x;
+            }
+        }
+        for (int p = 0; p < area; p++) close[p] &= seen[p];
+    }
     for (int p = 0; p < area; p++) if (q->allowed[p] && b->color[p] == GO_EMPTY && !first[p] && close[p]) moves[nm++] = p;
-    moves[nm++] = GO_PASS;
+    /* the attacker's pass never wins: the defender passes back and lives */
+    if (me == defender) moves[nm++] = GO_PASS;
     for (int i = 0; i < nm && n < room; i++) {
         int m = moves[i];
         go_board c = *b;
@@ -456,7 +519,11 @@ static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key
         if (phi >= thphi || delta >= thdelta || best < 0) break;
         uint64_t cth = (uint64_t)thdelta + phi1 - delta;   /* thdelta - (delta - phi1) */
         uint32_t cthphi = cth >= INF ? INF : (uint32_t)cth;
-        uint32_t cthdelta = thphi < add_sat(d2, 1) ? thphi : add_sat(d2, 1);
+        /* the 1+epsilon trick (Pawlewicz and Lew): stay in the best child until
+         * its delta passes the second best by a quarter, not by one, which
+         * saves most of the switching between siblings of close values */
+        uint32_t d2e = add_sat(add_sat(d2, d2 / 4), 1);
+        uint32_t cthdelta = thphi < d2e ? thphi : d2e;
         go_board *c = &s->boards[s->npath - 1];
         *c = *b;
         go_play(c, c->to_move, ch[best].move);

@@ -9,8 +9,14 @@
  * is safe (every target, or any target when `all`) or both sides pass with it
  * on the board (seki counts as life). Safe: unconditionally alive (Benson); for
  * GS_DFPN also two one-point eyes of its own, or a liberty where no move may be
- * played (such a liberty can never be filled). Moves are limited to the allowed
- * points (plus pass). Kos: with ko_winner set, the other side may not take a ko
+ * played (such a liberty can never be filled); with outside_safe also dead
+ * shapes (zone_dead in gosolve.c: one or two points of eye space, three points
+ * with the attacker to move or holding the middle, the pyramid four, bulky five,
+ * crossed five and rabbity six with the attacker to move or, the defender to
+ * move, on the vital point; the squared four). Moves are limited to the allowed
+ * points (plus pass; GS_DFPN: the defender's pass only, the attacker's never
+ * wins; with outside_safe and ko_winner, only moves inside the targets' zones,
+ * which anchored stones close for good). Kos: with ko_winner set, the other side may not take a ko
  * (it has no threats); comparing both settings tells whether an answer
  * depends on a ko. A position repeated on the path is not entered. */
 #ifndef TABULA_GOSOLVE_H

@@ -124,6 +124,84 @@ test("solver: dead shapes with the outside safe: nakade three with the attacker 
   t.ok(select(3, gosolve:solve(s, sq)) > 1)
 end)
 
+-- a shape rule against the plain search: black's single chain around an eye
+-- space on the top edge, white's wall outside it (its liberties lie outside the
+-- moves, so it cannot be captured). With the outside safe df-pn may judge the
+-- shape at once (nodes = 1); the first solver (iterative deepening, no shape
+-- knowledge, captures and Benson only) searches it out. Both answers are for
+-- the side to move.
+local function shape(rows, to_move, allowed)
+  local gosolve = require("tabula.c.gosolve").new(16)
+  local g = go.from_rows(rows, to_move)
+  local target = "ad"
+  for _, pt in ipairs(g:stones().black) do target = pt; break end
+  local q = { attacker = "white", target = target, allowed = allowed, nodes = 200000, outside_safe = true, ko_winner = "white" }
+  local res, _, nodes = gosolve:solve(g, q)
+  local full = { attacker = "white", target = target, allowed = allowed, nodes = 2000000, depth = 31, method = "id", ko_winner = "white" }
+  local id = gosolve:solve(g, full)
+  return res, nodes, id
+end
+
+-- a straight three on the edge (aa ba ca), W at a point of it
+local function three(at) local r = { "...XO..", "XXXXO..", "OOOOO..", ".......", ".......", ".......", "......." }
+  r[1] = r[1]:sub(1, at - 1) .. "O" .. r[1]:sub(at + 1)
+  return r
+end
+local THREE = { "aa", "ba", "ca" }
+
+test("solver shapes: three points with an attacker stone in the middle are dead whoever moves", function()
+  t.eq({ shape(three(2), "black", THREE) }, { "loss", 1, "loss" }, "black to move: one eye at most")
+  t.eq({ shape(three(2), "white", THREE) }, { "win", 1, "win" }, "white to move")
+end)
+
+test("solver shapes: three points with an attacker stone at an end: dead with the attacker to move only", function()
+  t.eq({ shape(three(1), "white", THREE) }, { "win", 1, "win" }, "white to move takes the middle")
+  local res, _, id = shape(three(1), "black", THREE)
+  t.eq({ res, id }, { "win", "win" }, "black captures at ba and has two eyes")
+end)
+
+-- the pyramid four aa ba ca bb (vital point ba) and the bulky five aa ba ca ab bb
+-- (vital point ba, the one point of degree three)
+local PYRAMID = { "...XO..", "X.XXO..", "XXXXO..", "OOOOO..", ".......", ".......", "......." }
+local BULKY = { "...XO..", "..XXO..", "XXXXO..", "OOOOO..", ".......", ".......", "......." }
+local function with(rows, pt)
+  local r = { table.unpack(rows) }
+  local x, y = go.sgf_xy(pt)
+  r[y + 1] = r[y + 1]:sub(1, x) .. "O" .. r[y + 1]:sub(x + 2)
+  return r
+end
+
+test("solver shapes: the pyramid four and the bulky five with the vital point taken are dead, the defender to move", function()
+  t.eq({ shape(with(PYRAMID, "ba"), "black", { "aa", "ba", "ca", "bb" }) }, { "loss", 1, "loss" }, "pyramid four")
+  t.eq({ shape(with(BULKY, "ba"), "black", { "aa", "ba", "ca", "ab", "bb" }) }, { "loss", 1, "loss" }, "bulky five")
+  -- the empty shapes with the attacker to move: it takes the vital point
+  t.eq({ shape(PYRAMID, "white", { "aa", "ba", "ca", "bb" }) }, { "win", 1, "win" }, "pyramid four, white to move")
+  t.eq({ shape(BULKY, "white", { "aa", "ba", "ca", "ab", "bb" }) }, { "win", 1, "win" }, "bulky five, white to move")
+  -- a stone off the vital point is not judged by the shape; the search decides
+  for _, c in ipairs({ { PYRAMID, "aa", { "aa", "ba", "ca", "bb" } }, { BULKY, "bb", { "aa", "ba", "ca", "ab", "bb" } } }) do
+    local res, nodes, id = shape(with(c[1], c[2]), "black", c[3])
+    t.eq(res, id, "off the vital point " .. c[2])
+    t.ok(nodes > 1, "off the vital point " .. c[2] .. ": searched")
+  end
+  -- black to move in the empty shapes takes the vital point and lives
+  local res, nodes, id = shape(BULKY, "black", { "aa", "ba", "ca", "ab", "bb" })
+  t.eq({ res, id }, { "win", "win" }); t.ok(nodes > 1)
+end)
+
+-- the rabbity (flower) six da cb db eb dc ec, its vital point db, inside black's chain
+local RABBITY = {
+  "OXX.XXO..", "OX...XO..", "OXX..XO..", "OXXXXXO..", "OOOOOOO..",
+  ".........", ".........", ".........", ".........",
+}
+local SIX = { "da", "cb", "db", "eb", "dc", "ec" }
+
+test("solver shapes: the rabbity six is dead when the attacker moves first or holds the vital point", function()
+  t.eq({ shape(RABBITY, "white", SIX) }, { "win", 1, "win" }, "white to move takes db")
+  t.eq({ shape(with(RABBITY, "db"), "black", SIX) }, { "loss", 1, "loss" }, "white holds db, black to move")
+  local res, nodes, id = shape(RABBITY, "black", SIX)
+  t.eq({ res, id }, { "win", "win" }, "black to move lives at db"); t.ok(nodes > 1)
+end)
+
 test("solver: several targets, the attacker needing any one of them or all of them", function()
   local gosolve = require("tabula.c.gosolve").new(16)
   -- black: a chain with two one-point eyes (ba, da) and a stone in atari at ad
@@ -135,6 +213,18 @@ test("solver: several targets, the attacker needing any one of them or all of th
   q.all = true
   t.eq({ gosolve:solve(g, q) }, { "loss", 0, 1 })     -- all: the two-eyed chain is safe already
   t.eq(solve.status(g, q), "defender")
+end)
+
+test("verify: the kill of a corner group that is not the largest chain, and not the goal guessed first, is proven", function()
+  -- Go Game Guru easy 69: black kills white's corner (p16-q17, five stones) at
+  -- s17 (sr); white's largest chain (six stones) lives outside, and the guess
+  -- is "live". Before, the guess's search ended the verdict and only the
+  -- largest chain was tried: unknown
+  local dir = t.need_shared("gogameguru/easy")
+  local p = require("games.go.collect").load(dir .. "/ggg-easy-69.sgf")[1]
+  t.eq(p.correct, { "sr" })
+  local v, info = require("games.go.verify").move(p, "sr", { nodes = 200000 })
+  t.eq({ v, info.goal }, { "agree", "kill" })
 end)
 
 local function suite_lines()

@@ -20,9 +20,12 @@
 --   unknown   anything else; `ko = true` when the unfavourable model turns around
 --             by giving S the kos alone: the answer depends on a ko.
 --
--- In every model moves stay within two steps of a defender stone. The goal tried
--- first is the stated one, else the guess of games.go.solve.query; the other goal
--- is tried only when the move fails the first one in the favourable model.
+-- In every model moves stay within two steps of a defender stone. With a stated
+-- goal only that one is tried; else both, the guess of games.go.solve.query
+-- first: an agreement for either goal agrees, a disagreement needs both to fail.
+-- Killing in the unfavourable model, the largest chain is tried first, then each
+-- of the next two of at least three stones alone (the corner group at stake need
+-- not be the largest chain).
 --
 --   local verify = require "games.go.verify"
 --   verify.move(p, "ba", {nodes = 20000, margin = 1}) -> "agree"|"disagree"|"unknown", info
@@ -31,6 +34,9 @@ local go = require "games.go"
 local solve = require "games.go.solve"
 
 local M = {}
+
+-- a kill in the unfavourable model: the chains tried as the group at stake
+local MAX_PICKS, MIN_OTHER = 3, 3
 
 -- the problem's box: its region plus a margin, clipped to the board
 local function box_of(p, margin)
@@ -107,7 +113,7 @@ local function chains(g, color, q, box, prefer_libs)
 end
 
 -- the side to play S wants `goal`; favourable = the model favours S
-local function model(p, box, goal, favourable, nodes)
+local function model(p, box, goal, favourable, nodes, pick)
   local S = p.to_play
   local defender = goal == "live" and S or go.other(S)
   local attacker = go.other(defender)
@@ -132,7 +138,9 @@ local function model(p, box, goal, favourable, nodes)
   -- live: the main chain has more liberties among equals (the other may be a sacrifice)
   local list = chains(g, defender, q, box, goal == "live")
   if #list == 0 then return nil end
-  q.target = list[1].point
+  pick = pick or 1
+  if pick > 1 and not (list[pick] and list[pick].size >= MIN_OTHER) then return nil end
+  q.target = list[pick].point
   if favourable then
     q.targets = {}
     for i = 1, math.min(#list, 32) do q.targets[i] = list[i].point end
@@ -161,7 +169,18 @@ end
 local function try(p, box, goal, favourable, move, nodes)
   local g, q = model(p, box, goal, favourable, nodes)
   if not g then return "unknown", 0 end
-  return after(g, q, move)
+  local res, n = after(g, q, move)
+  -- killing, unfavourable: the largest chain first, then each next one of at
+  -- least MIN_OTHER stones alone (the corner group need not be the largest)
+  for pick = 2, MAX_PICKS do
+    if res == "win" or favourable or goal ~= "kill" then break end
+    g, q = model(p, box, goal, favourable, nodes, pick)
+    if not g then break end
+    local r2, n2 = after(g, q, move)
+    n = n + n2
+    if r2 == "win" then res = r2 end
+  end
+  return res, n
 end
 
 -- move(p, move [, opts]) -> verdict, info (see the header)
@@ -174,7 +193,7 @@ function M.move(p, move, opts)
   local first = (p.goal == "live" or p.goal == "kill") and p.goal or (q0 and q0.goal) or "kill"
   local goals = { first, first == "live" and "kill" or "live" }
   if p.goal == "live" or p.goal == "kill" then goals[2] = nil end
-  local info = { nodes = 0 }
+  local info, open = { nodes = 0 }, false
   for i, goal in ipairs(goals) do
     local pess, n1 = try(p, box, goal, false, move, nodes)
     info.nodes = info.nodes + n1
@@ -191,10 +210,11 @@ function M.move(p, move, opts)
         if r == "win" then info.ko = true; info.goal = goal end
       end
     end
-    -- the move may work for this goal, or the search ran out: no verdict
-    if opt ~= "loss" then return "unknown", info end
+    -- the move may work for this goal, or the search ran out: no disagreement,
+    -- but the other goal may still be proven
+    if opt ~= "loss" then open = true end
     -- it fails for this goal even in the favourable model: try the other goal
-    if i == #goals then return "disagree", info end
+    if i == #goals and not open then return "disagree", info end
   end
   return "unknown", info
 end
