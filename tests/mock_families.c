@@ -71,6 +71,8 @@ static char *issued_token(provider pv, const char *text)
     return t;
 }
 
+char *mf_issued(provider pv, const char *text) { return issued_token(pv, text); }
+
 /* was this token issued (a signature over thinking text the reply did not show)? */
 static int token_issued(provider pv, const char *token)
 {
@@ -212,6 +214,11 @@ static char *refuse_anthropic(const char *model, const cJSON *req)
             const cJSON *b;
             char *tok = NULL;
             char *text = cJSON_IsString(content) ? strdup(content->valuestring) : texts(content, "text", 0);
+            /* a turn that called tools is known by its first tool_use id (mock_tools.c), others by their text */
+            cJSON_ArrayForEach(b, content) {
+                const char *bt = str(b, "type");
+                if (bt && strcmp(bt, "tool_use") == 0 && str(b, "id")) { free(text); text = strdup(str(b, "id")); break; }
+            }
             tok = issued_token(P_ANTHROPIC, text);
             free(text);
             if (cJSON_IsArray(content)) cJSON_ArrayForEach(b, content) {
@@ -328,7 +335,7 @@ static char *refuse_gemini(const char *model, const cJSON *req)
             int found = 0;
             cJSON_ArrayForEach(p, parts) {
                 const char *sig = str(p, "thoughtSignature");
-                if (!sig) continue;
+                if (!sig || get(p, "functionCall")) continue;   /* a call's signature: mock_tools.c */
                 char want[24];
                 mf_sign(str(p, "text") ? str(p, "text") : "", want);
                 if (strcmp(sig, want) != 0) { free(tok); return msgf("Unable to submit request because Thought signature is not valid."); }

@@ -18,6 +18,9 @@ void mf_sign(const char *text, char out[24]);
  * text back without the token is refused */
 void mf_issue(provider pv, const char *text, const char *token);
 
+/* the token issued with this text (malloc'd), or NULL */
+char *mf_issued(provider pv, const char *text);
+
 /* forget every issued reply (POST /_reset, /_script) */
 void mf_reset(void);
 

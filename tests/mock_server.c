@@ -26,6 +26,10 @@
  * 10 s and never finishes; big: a 1 MB reply; echo_auth: the error message
  * repeats the request's Authorization header (a server that echoes keys).
  * redacted: an Anthropic reply with reasoning also holds a redacted_thinking block.
+ * "tool_calls": [{"name": ..., "arguments": {...}}]: the reply calls these tools
+ * (mock_tools.c; "reply" then defaults to no text). A rule's "match" is looked
+ * for in the user side of the request after the last assistant turn: user
+ * messages and tool results alike.
  * "match" absent: any request; "times" absent: no limit. With no rule left the
  * reply is "ok". Control endpoints: GET /_stats, GET /_log (JSONL of requests),
  * POST /_reset (usage counts and log), POST /_script (replace the rules). */
@@ -46,9 +50,10 @@
 #include <unistd.h>
 
 #include "mock_families.h"
+#include "mock_tools.h"
 
 typedef struct {
-    char *match, *reply, *reasoning, *finish, *fault;
+    char *match, *reply, *reasoning, *finish, *fault, *tool_calls;
     int times, used, retry_after, delay_ms, echo_auth;
     int u_input, u_cached, u_output, u_reasoning;   /* -1: computed */
     int u_cache_write, redacted;
@@ -79,7 +84,7 @@ static void free_rules(void)
 {
     for (int i = 0; i < nrules; i++) {
         free(rules[i].match); free(rules[i].reply); free(rules[i].reasoning);
-        free(rules[i].finish); free(rules[i].fault);
+        free(rules[i].finish); free(rules[i].fault); free(rules[i].tool_calls);
     }
     free(rules);
     rules = NULL;
@@ -112,6 +117,8 @@ static int load_rules(const char *text)
         r->reasoning = dupstr(o, "reasoning");
         r->finish = dupstr(o, "finish");
         r->fault = dupstr(o, "fault");
+        const cJSON *tc = cJSON_GetObjectItemCaseSensitive(o, "tool_calls");
+        r->tool_calls = tc ? cJSON_PrintUnformatted(tc) : NULL;
         r->times = getint(o, "times", -1);
         r->retry_after = getint(o, "retry_after", 1);
         r->delay_ms = getint(o, "delay_ms", 0);
@@ -161,30 +168,51 @@ static int respond(int fd, int status, const char *ctype, const char *extra, con
 
 /* ---- what the request asked ---- */
 
-/* the text of the last user message, in each provider's shape */
+/* append the texts of a content (a string, or parts/blocks with "text") */
+static void add_texts(char **out, size_t *len, size_t *cap, const cJSON *content)
+{
+    const cJSON *part;
+    if (cJSON_IsString(content)) {
+        size_t n = strlen(content->valuestring);
+        while (*len + n + 2 > *cap) *out = realloc(*out, *cap *= 2);
+        memcpy(*out + *len, content->valuestring, n);
+        *len += n;
+        (*out)[(*len)++] = '\n';
+        (*out)[*len] = 0;
+        return;
+    }
+    cJSON_ArrayForEach(part, content) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(part, "text");
+        const cJSON *fr = cJSON_GetObjectItemCaseSensitive(part, "functionResponse");
+        const cJSON *inner = cJSON_GetObjectItemCaseSensitive(part, "content");
+        if (cJSON_IsString(t)) add_texts(out, len, cap, t);
+        else if (fr) add_texts(out, len, cap, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(fr, "response"), "result"));
+        else if (inner) add_texts(out, len, cap, inner);     /* an Anthropic tool_result */
+    }
+}
+
+/* the text of the user side after the last assistant turn (user messages and
+ * tool results), in each provider's shape */
 static char *last_user_text(provider pv, const cJSON *req)
 {
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(req, pv == P_GEMINI ? "contents" : pv == P_RESPONSES ? "input" : "messages");
-    const cJSON *last = NULL, *m;
-    cJSON_ArrayForEach(m, list) {
-        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
-        if (cJSON_IsString(role) && strcmp(role->valuestring, "user") == 0) last = m;
-    }
-    if (!last) return strdup("");
-    const cJSON *content = cJSON_GetObjectItemCaseSensitive(last, pv == P_GEMINI ? "parts" : "content");
-    if (cJSON_IsString(content)) return strdup(content->valuestring);
+    const cJSON *m;
     size_t cap = 256, len = 0;
     char *out = calloc(1, cap);
-    const cJSON *part;
-    cJSON_ArrayForEach(part, content) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(part, "text");
-        if (!cJSON_IsString(t)) continue;
-        size_t n = strlen(t->valuestring);
-        while (len + n + 2 > cap) out = realloc(out, cap *= 2);
-        memcpy(out + len, t->valuestring, n);
-        len += n;
-        out[len++] = '\n';
-        out[len] = 0;
+    cJSON_ArrayForEach(m, list) {
+        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(m, "type");
+        const char *r = cJSON_IsString(role) ? role->valuestring : "";
+        const char *t = cJSON_IsString(type) ? type->valuestring : "";
+        if (!strcmp(r, "assistant") || !strcmp(r, "model") || !strcmp(t, "reasoning") || !strcmp(t, "function_call") ||
+            (!strcmp(t, "message") && !strcmp(r, "assistant"))) {
+            len = 0;
+            out[0] = 0;
+        } else if (!strcmp(r, "user") || !strcmp(r, "tool")) {
+            add_texts(&out, &len, &cap, cJSON_GetObjectItemCaseSensitive(m, pv == P_GEMINI ? "parts" : "content"));
+        } else if (!strcmp(t, "function_call_output")) {
+            add_texts(&out, &len, &cap, cJSON_GetObjectItemCaseSensitive(m, "output"));
+        }
     }
     return out;
 }
@@ -238,6 +266,7 @@ typedef struct {
     int thoughts;                 /* Gemini: includeThoughts */
     int redacted;                 /* Anthropic: a redacted_thinking block before the thinking */
     char sig[24], rs_id[24], enc[24];
+    mock_calls calls;             /* the tools the reply calls */
 } answer;
 
 static void add_openai_usage(cJSON *o, const answer *a)
@@ -324,10 +353,12 @@ static char *full_body(provider pv, const char *model, const answer *a)
         cJSON *choices = cJSON_AddArrayToObject(o, "choices"), *c = cJSON_CreateObject(), *m = cJSON_CreateObject();
         cJSON_AddNumberToObject(c, "index", 0);
         cJSON_AddStringToObject(m, "role", "assistant");
-        cJSON_AddStringToObject(m, "content", a->text);
+        if (a->calls.n && !*a->text) cJSON_AddNullToObject(m, "content");
+        else cJSON_AddStringToObject(m, "content", a->text);
         if (a->reasoning) cJSON_AddStringToObject(m, "reasoning_content", a->reasoning);
+        if (a->calls.n) cJSON_AddItemToObject(m, "tool_calls", mt_chat_calls(&a->calls));
         cJSON_AddItemToObject(c, "message", m);
-        cJSON_AddStringToObject(c, "finish_reason", a->finish);
+        cJSON_AddStringToObject(c, "finish_reason", a->calls.n ? "tool_calls" : a->finish);
         cJSON_AddItemToArray(choices, c);
         add_openai_usage(o, a);
     } else if (pv == P_ANTHROPIC) {
@@ -344,11 +375,14 @@ static char *full_body(provider pv, const char *model, const answer *a)
             cJSON_AddStringToObject(t, "signature", a->sig);
             cJSON_AddItemToArray(content, t);
         }
-        cJSON *t = cJSON_CreateObject();
-        cJSON_AddStringToObject(t, "type", "text");
-        cJSON_AddStringToObject(t, "text", a->text);
-        cJSON_AddItemToArray(content, t);
-        cJSON_AddStringToObject(o, "stop_reason", strcmp(a->finish, "length") == 0 ? "max_tokens" : "end_turn");
+        if (*a->text || !a->calls.n) {
+            cJSON *t = cJSON_CreateObject();
+            cJSON_AddStringToObject(t, "type", "text");
+            cJSON_AddStringToObject(t, "text", a->text);
+            cJSON_AddItemToArray(content, t);
+        }
+        mt_anthropic_blocks(content, &a->calls);
+        cJSON_AddStringToObject(o, "stop_reason", a->calls.n ? "tool_use" : strcmp(a->finish, "length") == 0 ? "max_tokens" : "end_turn");
         cJSON *u = cJSON_AddObjectToObject(o, "usage");
         cJSON_AddNumberToObject(u, "input_tokens", a->in - a->cached - a->cache_write);
         cJSON_AddNumberToObject(u, "cache_read_input_tokens", a->cached);
@@ -363,7 +397,8 @@ static char *full_body(provider pv, const char *model, const answer *a)
             cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "incomplete_details"), "reason", "max_output_tokens");
         cJSON *output = cJSON_AddArrayToObject(o, "output");
         if (a->reasoning) cJSON_AddItemToArray(output, reasoning_item(a));
-        cJSON_AddItemToArray(output, message_item(a->text));
+        mt_responses_items(output, &a->calls);
+        if (*a->text || !a->calls.n) cJSON_AddItemToArray(output, message_item(a->text));
         add_responses_usage(o, a);
     } else {
         cJSON *cands = cJSON_AddArrayToObject(o, "candidates"), *c = cJSON_CreateObject();
@@ -376,10 +411,13 @@ static char *full_body(provider pv, const char *model, const answer *a)
             cJSON_AddTrueToObject(p, "thought");
             cJSON_AddItemToArray(parts, p);
         }
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddStringToObject(p, "text", a->text);
-        if (a->reasoning) cJSON_AddStringToObject(p, "thoughtSignature", a->sig);
-        cJSON_AddItemToArray(parts, p);
+        if (*a->text || !a->calls.n) {
+            cJSON *p = cJSON_CreateObject();
+            cJSON_AddStringToObject(p, "text", a->text);
+            if (a->reasoning) cJSON_AddStringToObject(p, "thoughtSignature", a->sig);
+            cJSON_AddItemToArray(parts, p);
+        }
+        mt_gemini_parts(parts, &a->calls);
         cJSON_AddStringToObject(c, "finishReason", strcmp(a->finish, "length") == 0 ? "MAX_TOKENS" : "STOP");
         cJSON_AddItemToArray(cands, c);
         add_gemini_usage(o, a);
@@ -429,6 +467,11 @@ static void stream_responses(int fd, const char *model, const answer *a, int cut
     for (int k = 0; k < 2; k++) {
         const char *s = k == 0 ? (a->reasoning && a->summary ? a->reasoning : NULL) : a->text;
         if (k == 0 && !a->reasoning) continue;
+        if (k == 1 && a->calls.n) {           /* the function calls come before the message */
+            mt_stream(fd, P_RESPONSES, model, &a->calls, index, sse);
+            index += a->calls.n;
+            if (!*a->text) continue;
+        }
         o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "output_index", index);
         cJSON_AddItemToObject(o, "item", k == 0 ? reasoning_item(a) : message_item(""));
@@ -466,7 +509,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
     const char *shown = a->reasoning;
     if (pv == P_ANTHROPIC && a->reasoning && !a->show_thinking) shown = "";
     if (pv == P_GEMINI && !a->thoughts) shown = NULL;
-    const char *parts[2] = {shown, a->text};
+    const char *parts[2] = {shown, a->calls.n && !*a->text ? NULL : a->text};
     int events = 0, off = pv == P_ANTHROPIC && a->redacted ? 1 : 0;   /* a redacted block comes first */
     if (pv == P_ANTHROPIC) {
         cJSON *o = cJSON_CreateObject(), *m = cJSON_AddObjectToObject(o, "message");
@@ -558,13 +601,14 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         }
     }
     if (cut) return;
+    mt_stream(fd, pv, model, &a->calls, 2 + off, sse);
     cJSON *o = cJSON_CreateObject();
     if (pv == P_OPENAI) {
         cJSON_AddStringToObject(o, "object", "chat.completion.chunk");
         cJSON *ch = cJSON_AddArrayToObject(o, "choices"), *c = cJSON_CreateObject();
         cJSON_AddNumberToObject(c, "index", 0);
         cJSON_AddObjectToObject(c, "delta");
-        cJSON_AddStringToObject(c, "finish_reason", a->finish);
+        cJSON_AddStringToObject(c, "finish_reason", a->calls.n ? "tool_calls" : a->finish);
         cJSON_AddItemToArray(ch, c);
         add_openai_usage(o, a);
         sse(fd, NULL, o);
@@ -572,7 +616,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
     } else if (pv == P_ANTHROPIC) {
         cJSON_AddStringToObject(o, "type", "message_delta");
         cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "delta"), "stop_reason",
-                                strcmp(a->finish, "length") == 0 ? "max_tokens" : "end_turn");
+                                a->calls.n ? "tool_use" : strcmp(a->finish, "length") == 0 ? "max_tokens" : "end_turn");
         cJSON_AddNumberToObject(cJSON_AddObjectToObject(o, "usage"), "output_tokens", a->out);
         sse(fd, "message_delta", o);
         cJSON *s = cJSON_CreateObject();
@@ -670,6 +714,7 @@ static int handle(int fd, const char *method, const char *path, const char *head
         chosen.reasoning = r->reasoning ? strdup(r->reasoning) : NULL;
         chosen.finish = r->finish ? strdup(r->finish) : NULL;
         chosen.fault = r->fault ? strdup(r->fault) : NULL;
+        chosen.tool_calls = r->tool_calls ? strdup(r->tool_calls) : NULL;
         found = 1;
     }
     if (++active > max_active) max_active = active;
@@ -682,13 +727,16 @@ static int handle(int fd, const char *method, const char *path, const char *head
     int stream = wants_stream(pv, req, path);
     answer a;
     memset(&a, 0, sizeof a);
-    a.text = found && chosen.reply ? chosen.reply : "ok";
+    /* a named Gemini model thinks: its first call part is signed */
+    mt_make(pv, found ? chosen.tool_calls : NULL, pv == P_GEMINI && mf_reasoning_model(pv, model), &a.calls);
+    a.text = found && chosen.reply ? chosen.reply : a.calls.n ? "" : "ok";
     a.reasoning = found ? chosen.reasoning : NULL;
     a.finish = found && chosen.finish ? chosen.finish : "stop";
     a.cache_write = found ? chosen.u_cache_write : 0;
     a.redacted = found && chosen.redacted;
     int named = mf_reasoning_model(pv, model);    /* a named family: reasoning only as the service gives it */
     char *refused = mf_refuse(pv, model, req);
+    if (!refused) refused = mt_refuse(pv, model, req);
     if (a.reasoning) {
         const cJSON *th = cJSON_GetObjectItemCaseSensitive(req, "thinking");
         const cJSON *tt = cJSON_GetObjectItemCaseSensitive(th, "type"), *disp = cJSON_GetObjectItemCaseSensitive(th, "display");
@@ -714,8 +762,16 @@ static int handle(int fd, const char *method, const char *path, const char *head
         free(both);
         snprintf(a.rs_id, sizeof a.rs_id, "rs_%s", h + 4);
         mf_sign(a.rs_id, a.enc);
-        if (named && !refused && (pv != P_RESPONSES || a.encrypted))
-            mf_issue(pv, a.text, pv == P_RESPONSES ? a.rs_id : a.sig);
+        if (named && !refused && (pv != P_RESPONSES || a.encrypted)) {
+            /* a turn that calls tools is known by its first call (Anthropic) or by each call (Responses) */
+            if (pv == P_ANTHROPIC && a.calls.n) mf_issue(pv, a.calls.v[0].id, a.sig);
+            else if (*a.text || !a.calls.n) mf_issue(pv, a.text, pv == P_RESPONSES ? a.rs_id : a.sig);
+            for (int k = 0; pv == P_RESPONSES && k < a.calls.n; k++) {
+                char key[64];
+                snprintf(key, sizeof key, "fc:%s", a.calls.v[k].call_id);
+                mf_issue(pv, key, a.rs_id);
+            }
+        }
     }
     a.in = found && chosen.u_input >= 0 ? chosen.u_input : (int)(strlen(body) / 4) + 1;
     a.cached = found ? chosen.u_cached : 0;
@@ -790,7 +846,8 @@ static int handle(int fd, const char *method, const char *path, const char *head
         free(b);
     }
     free(refused);
-    free(chosen.reply); free(chosen.reasoning); free(chosen.finish); free(chosen.fault);
+    free(chosen.reply); free(chosen.reasoning); free(chosen.finish); free(chosen.fault); free(chosen.tool_calls);
+    mt_free(&a.calls);
     free(user);
     pthread_mutex_lock(&mu);
     active--;

@@ -21,6 +21,11 @@
 -- conversation: list of { role = "system"|"user"|"assistant", content = text | parts },
 -- a part { type = "text", text } or { type = "image", data = PNG bytes, mime, detail }.
 -- ctx (for built-in players): legal_actions, policy, format, sample (the sample index).
+-- ctx.tools: the tools the model may call (tabula.tools: name, description, JSON
+-- schema), sent natively by each provider; reply.tool_calls then lists the
+-- calls ({ id, name, arguments, raw }), and the conversation holds them as an
+-- assistant message with tool_calls followed by { role = "tool", call_id,
+-- name, content } results (tabula.tools, which states the rule for several calls).
 --
 -- Retries: 429, 5xx, transport failures, malformed bodies and cut streams are
 -- retried with exponential backoff and jitter (Retry-After honoured) within
@@ -89,7 +94,10 @@ local MAX_TURNS = 4096
 
 local function message_digest(m)
   local c = m.content
-  if type(c) ~= "table" then return m.role .. "\0" .. tostring(c) end
+  local calls = ""
+  for _, tc in ipairs(m.tool_calls or {}) do calls = calls .. "\0" .. tostring(tc.id) .. "\0" .. tostring(tc.raw) end
+  if m.call_id then calls = calls .. "\0" .. tostring(m.call_id) end
+  if type(c) ~= "table" then return m.role .. "\0" .. tostring(c) .. calls end
   local out = { m.role }
   for _, p in ipairs(c) do out[#out + 1] = p.type == "image" and fs.sha256(p.data or "") or tostring(p.text) end
   return table.concat(out, "\0")
@@ -220,7 +228,7 @@ end
 -- plain { role = "assistant", content = reply.text } of this agent's reply gets
 -- its turn back too: the agent remembers the turns it was answered.)
 function M.assistant(reply)
-  return { role = "assistant", content = reply.text, turn = reply.turn }
+  return { role = "assistant", content = reply.text, turn = reply.turn, tool_calls = reply.tool_calls }
 end
 
 function Agent:is_builtin() return self.player ~= nil end
@@ -397,7 +405,7 @@ function Agent:reply(conversation, ctx)
   ctx = ctx or {}
   if self.player then return self.player:reply(conversation, ctx) end
   local stream = self.opts.stream
-  local req = self.provider.request(self.cfg, self:with_turns(conversation), self.settings, stream)
+  local req = self.provider.request(self.cfg, self:with_turns(conversation), self.settings, stream, ctx.tools)
   -- the cache key: provider, path, model, messages and settings (never a key), plus the sample index
   -- (computed only when the cache is on: hashing the whole request costs)
   local cpath = self.opts.cache_dir and not self.opts.no_cache and self:cache_path(fs.sha256(json.canonical({

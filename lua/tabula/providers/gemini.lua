@@ -5,8 +5,16 @@
 -- thoughtsTokenCount counts as reasoning output. The reply's parts, with their
 -- thoughtSignature, are kept in reply.turn and sent back unchanged when the
 -- turn is part of a later request.
+-- Tools (tabula.tools): functionDeclarations (a tool without parameters is
+-- declared without them); the reply's functionCall parts are the calls (id:
+-- the part's id, else "gemini:" and its position, which is never sent back);
+-- the model turn goes back verbatim with its thoughtSignature (the first
+-- functionCall part of a thinking model's turn carries one), and the results
+-- of one turn's calls go back together as functionResponse parts of one user
+-- content, in the calls' order.
 local json = require "tabula.json"
 local b64 = require "tabula.base64"
+local tools_lib = require "tabula.tools"
 
 local M = { name = "gemini", carries = true }
 
@@ -22,16 +30,49 @@ local function parts_of(msg)
   return out
 end
 
-function M.request(cfg, conversation, s, stream)
+local function function_call(c)
+  local fc = { name = c.name, args = tools_lib.arguments_object(c) }
+  if not c.id:match("^gemini:") then fc.id = c.id end
+  return { functionCall = fc }
+end
+
+function M.request(cfg, conversation, s, stream, tools)
   local contents, system = json.array(), nil
+  local results   -- the user content gathering one turn's functionResponse parts
   for _, m in ipairs(conversation) do
+    local joined = false
     if m.role == "system" then
       system = { parts = parts_of(m) }
     elseif m.role == "assistant" and type(m.turn) == "table" and m.turn.provider == M.name then
       contents[#contents + 1] = { role = "model", parts = m.turn.parts }   -- thought signatures unchanged
+    elseif m.role == "assistant" and m.tool_calls and #m.tool_calls > 0 then
+      local parts = json.array()
+      if m.content ~= nil and m.content ~= "" then parts[1] = { text = m.content } end
+      for _, c in ipairs(m.tool_calls) do parts[#parts + 1] = function_call(c) end
+      contents[#contents + 1] = { role = "model", parts = parts }
+    elseif m.role == "tool" then
+      if not results then
+        results = { role = "user", parts = json.array() }
+        contents[#contents + 1] = results
+      end
+      local fr = { name = m.name, response = { result = m.content } }
+      if m.call_id and not tostring(m.call_id):match("^gemini:") then fr.id = m.call_id end
+      results.parts[#results.parts + 1] = { functionResponse = fr }
+      joined = true
+    elseif results and m.role == "user" then
+      for _, p in ipairs(parts_of(m)) do results.parts[#results.parts + 1] = p end
     else
       contents[#contents + 1] = { role = m.role == "assistant" and "model" or "user", parts = parts_of(m) }
     end
+    if not joined then results = nil end
+  end
+  local declared
+  if tools and #tools > 0 then
+    local fns = json.array()
+    for i, t in ipairs(tools) do
+      fns[i] = { name = t.name, description = t.description, parameters = tools_lib.has_properties(t.parameters) and t.parameters or nil }
+    end
+    declared = json.array({ { functionDeclarations = fns } })
   end
   local gc = { temperature = s.temperature, topP = s.top_p, maxOutputTokens = s.max_tokens, seed = s.seed }
   local th = s.thinking
@@ -48,7 +89,7 @@ function M.request(cfg, conversation, s, stream)
   local model = cfg.model:gsub("^models/", "")
   return {
     path = "/models/" .. model .. (stream and ":streamGenerateContent?alt=sse" or ":generateContent"),
-    body = { contents = contents, systemInstruction = system, generationConfig = gc },
+    body = { contents = contents, systemInstruction = system, generationConfig = gc, tools = declared },
   }
 end
 
@@ -83,17 +124,33 @@ local function collect(d, text, thoughts, parts)
   return c.finishReason
 end
 
--- the turn to carry: the parts as received, when one holds a thought signature
+-- the turn to carry: the parts as received, when one holds a thought signature or a call
 local function turn_of(parts)
   for _, p in ipairs(parts) do
-    if p.thoughtSignature ~= nil then return { provider = M.name, parts = json.array(parts) } end
+    if p.thoughtSignature ~= nil or p.functionCall ~= nil then return { provider = M.name, parts = json.array(parts) } end
   end
   return nil
 end
 
+local function calls_of(parts)
+  local calls
+  for _, p in ipairs(parts) do
+    local fc = p.functionCall
+    if type(fc) == "table" then
+      calls = calls or {}
+      local id = type(fc.id) == "string" and fc.id or ("gemini:" .. (#calls + 1))
+      calls[#calls + 1] = tools_lib.call(id, tostring(fc.name), type(fc.args) == "table" and fc.args or json.object())
+    end
+  end
+  return calls
+end
+
 local function reply_of(text, thoughts, parts, finish, usage)
+  local calls = calls_of(parts)
+  local f = FINISH[finish] or tostring(finish)
+  if calls and f == "stop" then f = "tool_calls" end
   return { text = table.concat(text), reasoning = #thoughts > 0 and table.concat(thoughts) or nil,
-    finish = FINISH[finish] or tostring(finish), usage = usage or usage_of(nil), turn = turn_of(parts) }
+    finish = f, usage = usage or usage_of(nil), turn = turn_of(parts), tool_calls = calls }
 end
 
 function M.parse(d)

@@ -6,8 +6,14 @@
 -- back in order when the turn is part of a later request. The reasoning
 -- summaries are the visible reasoning. status "incomplete" (max_output_tokens)
 -- is finish "length". Usage: input includes cached reads.
+-- Tools (tabula.tools): function tools (strict false: the schemas are not in
+-- strict mode's subset); the reply's function_call items are the calls (id:
+-- their call_id). The reply's items (reasoning, function_call, message) are
+-- the turn, sent back in order, and each call is answered by a
+-- function_call_output item with its call_id.
 local json = require "tabula.json"
 local b64 = require "tabula.base64"
+local tools_lib = require "tabula.tools"
 
 local M = { name = "openai", carries = true }
 
@@ -25,18 +31,31 @@ local function content_of(msg)
   return parts
 end
 
-function M.request(cfg, conversation, s, stream)
+function M.request(cfg, conversation, s, stream, tools)
   local input, system = json.array(), {}
   for _, m in ipairs(conversation) do
     if m.role == "system" then
       system[#system + 1] = type(m.content) == "string" and m.content or ""
     elseif m.role == "assistant" and type(m.turn) == "table" and m.turn.provider == M.name then
       for _, item in ipairs(m.turn.items) do input[#input + 1] = item end   -- in order, unchanged
+    elseif m.role == "tool" then
+      input[#input + 1] = { type = "function_call_output", call_id = m.call_id, output = m.content }
+    elseif m.role == "assistant" and m.tool_calls and #m.tool_calls > 0 then   -- calls from elsewhere (no turn)
+      if m.content ~= nil and m.content ~= "" then input[#input + 1] = { role = "assistant", content = content_of(m) } end
+      for _, c in ipairs(m.tool_calls) do
+        input[#input + 1] = { type = "function_call", call_id = c.id, name = c.name, arguments = c.raw }
+      end
     else
       input[#input + 1] = { role = m.role, content = content_of(m) }
     end
   end
   local body = { model = cfg.model, input = input, store = false }
+  if tools and #tools > 0 then
+    body.tools = json.array()
+    for i, t in ipairs(tools) do
+      body.tools[i] = { type = "function", name = t.name, description = t.description, parameters = t.parameters, strict = false }
+    end
+  end
   if #system > 0 then body.instructions = table.concat(system, "\n\n") end
   body.temperature, body.top_p = s.temperature, s.top_p
   body.max_output_tokens = s.max_tokens
@@ -69,10 +88,16 @@ local INCOMPLETE = { max_output_tokens = "length", content_filter = "content_fil
 -- reply_of(response object) -> reply | nil, why
 local function reply_of(d)
   if type(d.output) ~= "table" then return nil, "no output in the reply" end
-  local text, summary, reasoned = {}, {}, false
+  local text, summary, reasoned, calls = {}, {}, false, nil
   for i, item in ipairs(d.output) do
     if type(item) ~= "table" then return nil, string.format("output[%d] is not an object", i) end
-    if item.type == "reasoning" then
+    if item.type == "function_call" then
+      if type(item.name) ~= "string" or type(item.call_id) ~= "string" then
+        return nil, string.format("output[%d] is a function_call without name or call_id", i)
+      end
+      calls = calls or {}
+      calls[#calls + 1] = tools_lib.call(item.call_id, item.name, type(item.arguments) == "string" and item.arguments or "")
+    elseif item.type == "reasoning" then
       reasoned = true
       for _, p in ipairs(type(item.summary) == "table" and item.summary or {}) do
         if type(p) == "table" and type(p.text) == "string" then summary[#summary + 1] = p.text end
@@ -92,15 +117,16 @@ local function reply_of(d)
   if d.status == "incomplete" then
     local why = type(d.incomplete_details) == "table" and d.incomplete_details.reason
     finish = INCOMPLETE[why] or "length"
-  elseif d.status ~= "completed" and d.status ~= nil then finish = tostring(d.status) end
+  elseif d.status ~= "completed" and d.status ~= nil then finish = tostring(d.status)
+  elseif calls then finish = "tool_calls" end
   local turn
-  if reasoned then
+  if reasoned or calls then
     local items = json.array()
     for i, item in ipairs(d.output) do items[i] = item end
     turn = { provider = M.name, items = items }
   end
   return { text = table.concat(text), reasoning = #summary > 0 and table.concat(summary, "\n\n") or nil,
-    finish = finish, usage = usage_of(d.usage), turn = turn }
+    finish = finish, usage = usage_of(d.usage), turn = turn, tool_calls = calls }
 end
 
 function M.parse(d) return reply_of(d) end
