@@ -59,7 +59,8 @@ function M.load(spec)
   for _, r in ipairs(recs) do if r.trial_id then last[r.trial_id] = r end end
   local trs
   local run = { dir = dir, variant = variant, label = spec, scenario = meta.scenario,
-    model = type(meta.model) == "table" and meta.model.name or meta.model, trials = {}, n = 0 }
+    model = type(meta.model) == "table" and meta.model.name or meta.model, trials = {}, n = 0,
+    protocol = type(meta.options) == "table" and meta.options.protocol or nil }   -- the arm: text REPL or native tools
   for id, r in pairs(last) do
     local base, v = id:match("^(.*)@([^@/]+)$")
     if not base then base = id end
@@ -116,14 +117,15 @@ function M.pair(A, B, opts)
   return c
 end
 
--- runs(specs [, opts]) -> { runs = { {label, dir, scenario, model, n} }, comparisons = { pair(first, other)... } }
+-- runs(specs [, opts]) -> { runs = { {label, dir, scenario, model, n, protocol} }, comparisons = { pair(first, other)... } }
+-- (protocol: the run's --protocol, the text or tools arm, where the scenario has one)
 function M.runs(specs, opts)
   if #specs < 2 then cli.fail("compare: give at least two runs (RUN_A RUN_B [...])") end
   local loaded, out = {}, { runs = {}, comparisons = {} }
   for i, sp in ipairs(specs) do
     local r = M.load(sp)
     loaded[i] = r
-    out.runs[i] = { label = r.label, dir = r.dir, variant = r.variant, scenario = r.scenario, model = r.model, n = r.n }
+    out.runs[i] = { label = r.label, dir = r.dir, variant = r.variant, scenario = r.scenario, model = r.model, n = r.n, protocol = r.protocol }
   end
   for i = 2, #loaded do
     if loaded[i].scenario ~= loaded[1].scenario then
@@ -147,9 +149,13 @@ end
 -- markdown(result [, max_ids]) -> the report as Markdown
 function M.markdown(res, max_ids)
   max_ids = max_ids or 20
-  local L = { "# Comparison", "", "| run | scenario | model | trials |", "|---|---|---|---|" }
+  local arms = false
+  for _, r in ipairs(res.runs) do arms = arms or r.protocol ~= nil end
+  local L = { "# Comparison", "", arms and "| run | scenario | model | protocol | trials |" or "| run | scenario | model | trials |",
+    arms and "|---|---|---|---|---|" or "|---|---|---|---|" }
   for _, r in ipairs(res.runs) do
-    L[#L + 1] = string.format("| %s | %s | %s | %d |", r.label, tostring(r.scenario), tostring(r.model), r.n)
+    L[#L + 1] = string.format("| %s | %s | %s |%s %d |", r.label, tostring(r.scenario), tostring(r.model),
+      arms and (" " .. tostring(r.protocol or "-") .. " |") or "", r.n)
   end
   for _, c in ipairs(res.comparisons) do
     L[#L + 1] = ""

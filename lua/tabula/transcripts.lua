@@ -8,6 +8,9 @@
 --       the messages after them. A growing conversation costs one message a call.
 --       In a match each call names its participant, and `keep` counts against
 --       that participant's previous call.
+--       Tool traffic is kept as sent: an assistant message's tool_calls ({ id,
+--       name, arguments }: the arguments as the model wrote them), a tool
+--       result's call_id and name, and a reply's tool_calls.
 --   RUN/transcripts/texts.jsonl   { sha, text }: every message text of 200 bytes
 --       or more, stored once per session of the run (system prompts, long boards);
 --       a message refers to it as { ref = sha }.
@@ -40,14 +43,25 @@ local function tdir(dir) return dir .. "/transcripts" end
 
 local function short_sha(data) return fs.sha256(data):sub(1, 24) end
 
--- a comparable key for a message (role + content, images by their hash)
+-- the tool calls of a message or reply as stored (arguments: the raw text)
+local function calls_of(list)
+  if not list or #list == 0 then return nil end
+  local out = {}
+  for i, c in ipairs(list) do out[i] = { id = c.id, name = c.name, arguments = c.raw or c.arguments } end
+  return out
+end
+
+-- a comparable key for a message (role + content, images by their hash, tool calls and call ids)
 local function message_key(m)
-  if type(m.content) == "string" then return m.role .. "\0" .. m.content end
+  local extra = ""
+  for _, c in ipairs(m.tool_calls or {}) do extra = extra .. "\0" .. tostring(c.id) .. "\0" .. tostring(c.raw or c.arguments) end
+  if m.call_id then extra = extra .. "\0" .. tostring(m.call_id) end
+  if type(m.content) == "string" then return m.role .. "\0" .. m.content .. extra end
   local parts = { m.role }
   for _, p in ipairs(m.content or {}) do
     parts[#parts + 1] = p.type == "image" and ("img:" .. short_sha(p.data or "")) or (p.text or "")
   end
-  return table.concat(parts, "\0")
+  return table.concat(parts, "\0") .. extra
 end
 
 local Recorder = {}
@@ -91,6 +105,12 @@ function Recorder:image(p)
 end
 
 function Recorder:message(m)
+  local out = self:message_content(m)
+  out.tool_calls, out.call_id, out.name = calls_of(m.tool_calls), m.call_id, m.role == "tool" and m.name or nil
+  return out
+end
+
+function Recorder:message_content(m)
   local c = m.content
   if type(c) == "string" then return { role = m.role, content = self:text(c) } end
   local parts = {}
@@ -155,12 +175,13 @@ function Trial:record(conv, ctx, reply, participant)
     tot.input, tot.output = tot.input + (u.input or 0), tot.output + (u.output or 0)
     tot.cost = tot.cost + (reply.cost or 0)
     call.reply = { text = reply.text and self.rec:text(reply.text), reasoning = reply.reasoning and self.rec:text(reply.reasoning),
-      finish = reply.finish, usage = reply.usage, cost = reply.cost, cached = reply.cached, seconds = reply.seconds }
+      finish = reply.finish, usage = reply.usage, cost = reply.cost, cached = reply.cached, seconds = reply.seconds,
+      tool_calls = calls_of(reply.tool_calls) }
   end
   self.calls[#self.calls + 1] = call
   local prev = {}
   for i, m in ipairs(conv) do prev[i] = message_key(m) end
-  if reply and reply.text then prev[#prev + 1] = message_key({ role = "assistant", content = reply.text }) end
+  if reply and reply.text then prev[#prev + 1] = message_key({ role = "assistant", content = reply.text, tool_calls = reply.tool_calls }) end
   self.prevs[participant or 1] = prev
 end
 
@@ -207,7 +228,13 @@ function M.expand(dir, line, texts)
     if type(v) == "table" and v.ref then return texts[v.ref] or ("[missing text " .. v.ref .. "]") end
     return v
   end
+  local content
   local function message(m)
+    local out = content(m)
+    out.tool_calls, out.call_id, out.name = m.tool_calls, m.call_id, m.name
+    return out
+  end
+  function content(m)
     if not m.parts then return { role = m.role, content = text(m.content) } end
     local parts = {}
     for i, p in ipairs(m.parts) do
@@ -225,12 +252,12 @@ function M.expand(dir, line, texts)
     for _, m in ipairs(c.add or {}) do msgs[#msgs + 1] = message(m) end
     local reply = c.reply and {
       text = text(c.reply.text), reasoning = text(c.reply.reasoning), finish = c.reply.finish,
-      usage = c.reply.usage, cost = c.reply.cost, cached = c.reply.cached, seconds = c.reply.seconds }
+      usage = c.reply.usage, cost = c.reply.cost, cached = c.reply.cached, seconds = c.reply.seconds, tool_calls = c.reply.tool_calls }
     out.calls[#out.calls + 1] = { messages = msgs, reply = reply, fen = c.fen, sample = c.sample, error = c.error,
       new_from = math.min(c.keep or 0, #prev) + 1, participant = c.participant }
     prev = {}
     for i, m in ipairs(msgs) do prev[i] = m end
-    if reply and reply.text then prev[#prev + 1] = { role = "assistant", content = reply.text } end
+    if reply and reply.text then prev[#prev + 1] = { role = "assistant", content = reply.text, tool_calls = reply.tool_calls } end
     prevs[c.participant or 1] = prev
   end
   return out
@@ -263,7 +290,7 @@ function M.format_messages(messages, from)
   local out = {}
   for j = from or 1, #messages do
     local m = messages[j]
-    out[#out + 1] = "--- " .. tostring(m.role)
+    out[#out + 1] = "--- " .. tostring(m.role) .. (m.role == "tool" and (" " .. tostring(m.name) .. " " .. tostring(m.call_id)) or "")
     if type(m.content) == "string" then out[#out + 1] = m.content
     else
       for _, p in ipairs(m.content or {}) do
@@ -271,6 +298,9 @@ function M.format_messages(messages, from)
           out[#out + 1] = p.file and ("[image: " .. p.file .. "]") or string.format("[image: %d bytes]", #(p.data or ""))
         else out[#out + 1] = p.text or "" end
       end
+    end
+    for _, c in ipairs(m.tool_calls or {}) do
+      out[#out + 1] = string.format("[tool call %s %s %s]", tostring(c.id), tostring(c.name), tostring(c.arguments))
     end
   end
   return table.concat(out, "\n")

@@ -24,6 +24,13 @@
 --    With --no-defender-fallback the trial is an infrastructure error instead.
 --  * The engine player (the embedded default) plays the built-in mate search's
 --    move (node budget --engine-nodes), else the built-in search's best move.
+--  * --protocol tools: the REPL's commands as native tool calls (tools.lua), with
+--    the same referee and budgets: each call is one action; several calls in
+--    one reply run in order and the calls after the one that ends the turn are
+--    not executed (tabula.tools); a reply without a call counts toward
+--    --no-command. The protocol is an option, so it is part of the run's
+--    identity, and each record names it; built-in players answer in the text
+--    REPL's form in either arm.
 --  * Built-in defender: the built-in search with --defender-nodes (default
 --    300000) or --defender-depth; it prefers the longest resistance. It sees
 --    the game's history and scores a repetition by the referee's rule, so it
@@ -31,6 +38,8 @@
 --    trial's start position and every move since (`position fen ... moves ...`).
 local xq = require "games.xiangqi"
 local commands = require "scenarios.xiangqibench.commands"
+local xq_tools = require "scenarios.xiangqibench.tools"
+local tools = require "tabula.tools"
 local records = require "tabula.records"
 local fs = require "tabula.fs"
 local json = require "tabula.json"
@@ -87,6 +96,7 @@ S.options = {
   { "engine-nodes", "int", 4000000, "the engine player's mate-search node budget" },
   { "engine-search-nodes", "int", 300000, "the engine player's search budget when no mate is found" },
   { "prompts", "string", nil, "prompt folder (default prompts/xiangqibench)" },
+  { "protocol", "string", "text", "how the agent acts: text (commands in a fenced block of the reply) or tools (the commands as native tool calls)" },
 }
 
 -- ---- cases ----
@@ -152,7 +162,10 @@ end
 
 local function move_command(m) return "```bash\nmove " .. m .. "\n```" end
 
-function Trial:fill(name, values) return self.P:fill(name, values) end
+function Trial:fill(name, values)
+  if name == "no_tool_call" then return self.tool_prompts:fill(name, values) end
+  return self.P:fill(name, values)
+end
 
 function Trial:legal_block(b)
   local moves = b:moves()
@@ -166,6 +179,11 @@ function Trial:commands_text()
 end
 
 function Trial:system_prompt()
+  local text = self:text_system_prompt()
+  return self.tools and xq_tools.system_prompt(text, self.tool_prompts) or text
+end
+
+function Trial:text_system_prompt()
   local st, o = self.setting, self.opts
   local budget_vals = { view_budget = o["view-budget"], simulate_budget = o["simulate-budget"], simulate_max = o["simulate-max"] }
   return self:fill(st.prompt, {
@@ -323,7 +341,7 @@ end
 -- ---- the trial ----
 
 function S.new_trial(trial, env)
-  local self = setmetatable({ trial = trial, env = env, opts = env.opts, P = env.prompts,
+  local self = setmetatable({ trial = trial, env = env, opts = env.opts, P = env.prompts, tool_prompts = env.tool_prompts,
     setting = S.SETTINGS[trial.setting], defender = env.defender }, Trial)
   self.board = assert(xq.new(trial.case.fen))
   return self
@@ -339,6 +357,145 @@ function Trial:policy()
   return r.best
 end
 
+-- act(cmd, action) -> feedback: one command (parsed from a reply, or a tool
+-- call's), against this turn's budgets (self.tb); sets self.reason when the
+-- game or the trial ends and self.tb.over when the turn does
+function Trial:act(cmd, action)
+  local opts, rec, tb = self.opts, self.rec, self.tb
+  local feedback
+  local function reject(why)
+    tb.rejected = tb.rejected + 1
+    action.kind, action.reject_reason = "rejected", why
+    feedback = self:fill("rejected", { why = why, rejected = tb.rejected, rejected_budget = opts.rejected })
+    if tb.rejected >= opts.rejected then self.reason = "rejected_limit" end
+  end
+  if not cmd then
+    self.no_cmd_run = self.no_cmd_run + 1
+    action.kind = "no_command"
+    feedback = self:fill(self.tools and "no_tool_call" or "no_command", { count = self.no_cmd_run, budget = opts["no-command"] })
+    if self.no_cmd_run >= opts["no-command"] then self.reason = "no_command_limit" end
+    return feedback
+  end
+  self.no_cmd_run = 0
+  tb.actions = tb.actions + 1
+  action.command = cmd
+  local name = cmd.name
+  local queries = self.setting.queries
+  if name == "unknown" then
+    reject("unknown command '" .. cmd.raw .. "'")
+    feedback = self:fill("rejected_unknown", { command = cmd.raw, rejected = tb.rejected,
+      rejected_budget = opts.rejected, commands = self:commands_text() })
+  elseif name == "malformed" then
+    reject(cmd.why)
+  elseif (name == "view_board" or name == "legal_moves" or name == "simulate") and not queries then
+    reject(name .. " is disabled in this setting")
+  elseif name == "view_board" then
+    if tb.views >= opts["view-budget"] then reject("view_board is over its budget for this turn")
+    else
+      tb.views = tb.views + 1
+      action.kind = "accepted"
+      local b = self.board
+      feedback = self:fill("view_board", { board = b:render("chinese"), fen = b:fen(),
+        side = b:side() == "red" and "Red" or "Black", census = b:census_text() })
+    end
+  elseif name == "legal_moves" then
+    action.kind = "accepted"
+    local moves = self.board:moves()
+    feedback = self:fill("legal_moves", { count = #moves, moves = table.concat(moves, " ") })
+  elseif name == "history" then
+    action.kind = "accepted"
+    local lines = {}
+    for _, mv in ipairs(rec.moves) do
+      lines[#lines + 1] = string.format("%d. %s (%s)", mv.ply, mv.description, mv.by == "agent" and "you" or "defender")
+    end
+    feedback = self:fill("history", { lines = #lines > 0 and table.concat(lines, "\n") or "(no moves yet)" })
+  elseif name == "think" then
+    if cmd.arg == "" then reject("think needs some text")
+    else action.kind = "accepted"; feedback = self:fill("think", {}) end
+  elseif name == "simulate" then
+    if tb.sims >= opts["simulate-budget"] then reject("simulate is over its budget for this turn")
+    elseif #cmd.moves > opts["simulate-max"] then
+      reject(string.format("simulate takes at most %d plies (got %d)", opts["simulate-max"], #cmd.moves))
+    else
+      tb.sims = tb.sims + 1
+      action.kind = "accepted"
+      feedback = self:simulate(cmd.moves)
+    end
+  elseif name == "resign" then
+    action.kind = "accepted"
+    self.reason = "resignation"
+  elseif name == "move" then
+    local ok, why = self.board:is_legal(cmd.move)
+    if not ok then
+      self.illegal_run = self.illegal_run + 1
+      tb.rejected = tb.rejected + 1
+      action.kind, action.reject_reason = "illegal", why
+      local legal_suffix = ""
+      if self.setting.refresh then
+        legal_suffix = " Legal moves: " .. table.concat(self.board:moves(), " ") .. "."
+      end
+      feedback = self:fill("illegal_move", { why = why:gsub("^illegal move %S+: ", ""), illegal = self.illegal_run,
+        illegal_budget = opts.illegal, legal_suffix = legal_suffix })
+      if self.illegal_run >= opts.illegal then self.reason = "illegal_move_limit"
+      elseif tb.rejected >= opts.rejected then self.reason = "rejected_limit" end
+    else
+      self.illegal_run = 0
+      action.kind = "accepted"
+      tb.over = true
+      local mine = self:record_move("red", cmd.move, "agent")
+      if #rec.moves == 1 then rec.first_move = cmd.move end
+      self.reason = self:terminal_after("red")
+      if not self.reason then
+        local d = self:defend()
+        if not d.move then error("the defender found no move in a position with legal moves") end
+        local theirs = self:record_move("black", d.move, d.backend, { defender = d })
+        table.insert(rec.defender_moves, { ply = theirs.ply, move = d.move, backend = d.backend,
+          score = d.score, mate = d.mate, depth = d.depth, reason = d.reason })
+        self.reason = self:terminal_after("black")
+        if not self.reason then
+          feedback = self:after_ply(mine.description, theirs.description, mine.check, theirs.check)
+        end
+      end
+    end
+  end
+  if not self.reason and not tb.over and tb.actions >= opts.actions then self.reason = "action_limit" end
+  return feedback
+end
+
+-- text_step(reply, action, conv): the text REPL: the command in the reply's last fenced block
+function Trial:text_step(reply, action, conv)
+  local feedback = self:act(commands.parse(reply.text), action)
+  action.feedback = feedback
+  if feedback and not self.reason then conv[#conv + 1] = { role = "user", content = feedback } end
+end
+
+-- tool_step(reply, action, conv): the tools arm: each call of the reply is a
+-- command (tabula.tools' rule for several calls); a reply without one counts
+-- toward --no-command like a reply without a command block
+function Trial:tool_step(reply, action, conv)
+  local calls = reply.tool_calls or {}
+  if #calls == 0 then
+    local feedback = self:act(nil, action)
+    action.feedback = feedback
+    if feedback and not self.reason then conv[#conv + 1] = { role = "user", content = feedback } end
+    return
+  end
+  local first = true
+  local results = tools.answer(calls, function(call)
+    local a = action
+    if not first then   -- each further call of the reply is its own action in the record
+      a = { turn = self.turn, ply = self.board:ply(), call_of = #self.rec.actions }
+      table.insert(self.rec.actions, a)
+    end
+    first = false
+    a.tool_call = { id = call.id, name = call.name, arguments = call.raw }
+    local feedback = self:act(xq_tools.command(call, self.tool_names), a)
+    a.feedback = feedback
+    return feedback or "", self.reason ~= nil or self.tb.over
+  end)
+  for _, m in ipairs(results) do conv[#conv + 1] = m end
+end
+
 function Trial:play()
   local case, opts = self.trial.case, self.opts
   local rec = {
@@ -349,11 +506,15 @@ function Trial:play()
     usage = { input = 0, cached = 0, output = 0, reasoning = 0 }, cost = 0, calls = 0, cached_calls = 0,
   }
   self.rec = rec
+  -- the tools arm; a built-in player answers in the text REPL's form in either arm
+  self.tools = opts.protocol == "tools" and not self.env.agent:is_builtin()
+  rec.protocol = opts.protocol
+  local decl
+  if self.tools then decl, self.tool_names = xq_tools.declare(self) end
   local conv = { { role = "system", content = self:system_prompt() }, { role = "user", content = self:initial_message() } }
   rec.system_prompt = conv[1].content
   rec.initial_message = conv[2].content
-  local illegal_run, no_cmd_run = 0, 0
-  local reason
+  self.illegal_run, self.no_cmd_run = 0, 0
   self.turn = 0
   local sample = 0
   local ctx = {
@@ -364,12 +525,12 @@ function Trial:play()
     policy = function() return self:policy() end,
     rng = self.env.rng_for(self.trial),
     wrap_human = function(line) return line:find("```", 1, true) and line or ("```bash\n" .. line .. "\n```") end,
+    tools = decl,
   }
-  while not reason do
+  while not self.reason do
     self.turn = self.turn + 1
-    local actions, rejected, views, sims = 0, 0, 0, 0
-    local turn_over = false
-    while not turn_over and not reason do
+    self.tb = { actions = 0, rejected = 0, views = 0, sims = 0, over = false }   -- this turn's budgets
+    while not self.tb.over and not self.reason do
       ctx.legal_actions = self.board:moves()
       -- the cache key's sample index: repeated trials of one case stay independent
       ctx.sample = (self.trial.index or 1) * 100000 + sample
@@ -384,108 +545,10 @@ function Trial:play()
       local action = { turn = self.turn, ply = self.board:ply(), model_text = reply.text, reasoning = reply.reasoning,
         usage = reply.usage, cost = reply.cost, cached = reply.cached, finish = reply.finish }
       table.insert(rec.actions, action)
-      local cmd = commands.parse(reply.text)
-      local feedback
-      local function reject(why)
-        rejected = rejected + 1
-        action.kind, action.reject_reason = "rejected", why
-        feedback = self:fill("rejected", { why = why, rejected = rejected, rejected_budget = opts.rejected })
-        if rejected >= opts.rejected then reason = "rejected_limit" end
-      end
-      if not cmd then
-        no_cmd_run = no_cmd_run + 1
-        action.kind = "no_command"
-        feedback = self:fill("no_command", { count = no_cmd_run, budget = opts["no-command"] })
-        if no_cmd_run >= opts["no-command"] then reason = "no_command_limit" end
-      else
-        no_cmd_run = 0
-        actions = actions + 1
-        action.command = cmd
-        local name = cmd.name
-        local queries = self.setting.queries
-        if name == "unknown" then
-          reject("unknown command '" .. cmd.raw .. "'")
-          feedback = self:fill("rejected_unknown", { command = cmd.raw, rejected = rejected,
-            rejected_budget = opts.rejected, commands = self:commands_text() })
-        elseif name == "malformed" then
-          reject(cmd.why)
-        elseif (name == "view_board" or name == "legal_moves" or name == "simulate") and not queries then
-          reject(name .. " is disabled in this setting")
-        elseif name == "view_board" then
-          if views >= opts["view-budget"] then reject("view_board is over its budget for this turn")
-          else
-            views = views + 1
-            action.kind = "accepted"
-            local b = self.board
-            feedback = self:fill("view_board", { board = b:render("chinese"), fen = b:fen(),
-              side = b:side() == "red" and "Red" or "Black", census = b:census_text() })
-          end
-        elseif name == "legal_moves" then
-          action.kind = "accepted"
-          local moves = self.board:moves()
-          feedback = self:fill("legal_moves", { count = #moves, moves = table.concat(moves, " ") })
-        elseif name == "history" then
-          action.kind = "accepted"
-          local lines = {}
-          for _, mv in ipairs(rec.moves) do
-            lines[#lines + 1] = string.format("%d. %s (%s)", mv.ply, mv.description, mv.by == "agent" and "you" or "defender")
-          end
-          feedback = self:fill("history", { lines = #lines > 0 and table.concat(lines, "\n") or "(no moves yet)" })
-        elseif name == "think" then
-          if cmd.arg == "" then reject("think needs some text")
-          else action.kind = "accepted"; feedback = self:fill("think", {}) end
-        elseif name == "simulate" then
-          if sims >= opts["simulate-budget"] then reject("simulate is over its budget for this turn")
-          elseif #cmd.moves > opts["simulate-max"] then
-            reject(string.format("simulate takes at most %d plies (got %d)", opts["simulate-max"], #cmd.moves))
-          else
-            sims = sims + 1
-            action.kind = "accepted"
-            feedback = self:simulate(cmd.moves)
-          end
-        elseif name == "resign" then
-          action.kind = "accepted"
-          reason = "resignation"
-        elseif name == "move" then
-          local ok, why = self.board:is_legal(cmd.move)
-          if not ok then
-            illegal_run = illegal_run + 1
-            rejected = rejected + 1
-            action.kind, action.reject_reason = "illegal", why
-            local legal_suffix = ""
-            if self.setting.refresh then
-              legal_suffix = " Legal moves: " .. table.concat(self.board:moves(), " ") .. "."
-            end
-            feedback = self:fill("illegal_move", { why = why:gsub("^illegal move %S+: ", ""), illegal = illegal_run,
-              illegal_budget = opts.illegal, legal_suffix = legal_suffix })
-            if illegal_run >= opts.illegal then reason = "illegal_move_limit"
-            elseif rejected >= opts.rejected then reason = "rejected_limit" end
-          else
-            illegal_run = 0
-            action.kind = "accepted"
-            turn_over = true
-            local mine = self:record_move("red", cmd.move, "agent")
-            if #rec.moves == 1 then rec.first_move = cmd.move end
-            reason = self:terminal_after("red")
-            if not reason then
-              local d = self:defend()
-              if not d.move then error("the defender found no move in a position with legal moves") end
-              local theirs = self:record_move("black", d.move, d.backend, { defender = d })
-              table.insert(rec.defender_moves, { ply = theirs.ply, move = d.move, backend = d.backend,
-                score = d.score, mate = d.mate, depth = d.depth, reason = d.reason })
-              reason = self:terminal_after("black")
-              if not reason then
-                feedback = self:after_ply(mine.description, theirs.description, mine.check, theirs.check)
-              end
-            end
-          end
-        end
-        if not reason and not turn_over and actions >= opts.actions then reason = "action_limit" end
-      end
-      action.feedback = feedback
-      if feedback and not reason then conv[#conv + 1] = { role = "user", content = feedback } end
+      if self.tools then self:tool_step(reply, action, conv) else self:text_step(reply, action, conv) end
     end
   end
+  local reason = self.reason
   rec.reason = reason
   rec.status = S.REASONS.win[reason] and "success" or "failure"
   rec.success = rec.status == "success"
@@ -497,6 +560,9 @@ end
 -- ---- plan, play, summary (used by tabula run) ----
 
 function S.plan(opts)
+  if opts.protocol ~= "text" and opts.protocol ~= "tools" then
+    cli.fail("option --protocol: want text or tools (got %s)", tostring(opts.protocol))
+  end
   for _, s in ipairs(opts.setting) do
     if not S.SETTINGS[s] then
       cli.fail("option --setting: unknown setting '%s' (sighted, restricted, full, no-queries, no-refresh, neither)", s)
@@ -519,6 +585,13 @@ end
 -- setup(opts, env) -> what play() needs that outlives a trial (prompts, defender)
 function S.setup(opts, env)
   env.prompts = prompt.set("xiangqibench", opts.prompts)
+  local used = {}
+  for k, v in pairs(env.prompts:used()) do used[k] = v end
+  if opts.protocol == "tools" then   -- the tools arm's own templates (a folder of their own: the text arm's set is unchanged)
+    local own = opts.prompts and opts.prompts .. "/tools"
+    env.tool_prompts = prompt.set("xiangqibench", own and fs.kind(own) == "dir" and own or (host.root .. "/prompts/xiangqibench/tools"))
+    for k, v in pairs(env.tool_prompts:used()) do used["tools/" .. k] = v end
+  end
   local d = opts.defender
   local engine = require "tabula.engine"
   if d == "builtin" then
@@ -543,7 +616,7 @@ function S.setup(opts, env)
     probe:close()
   end
   return {
-    prompts = env.prompts:used(),
+    prompts = used, protocol = opts.protocol,
     defender = { kind = env.defender.kind, name = env.defender.name, id = env.defender.id,
       depth = opts["defender-depth"], nodes = opts["defender-nodes"], fallback = opts["defender-fallback"] },
   }
