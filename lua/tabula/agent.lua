@@ -181,6 +181,8 @@ function M.new(cfg, opts)
   local a = setmetatable({ cfg = cfg, opts = opts }, Agent)
   if cfg.provider == "builtin" then
     a.player = require("tabula.players").new(cfg, opts)
+  elseif cfg.provider == "mcp" then   -- an agent program over MCP (tabula mcp): its tool calls are the replies
+    a.remote = require("tabula.mcp").remote(cfg)
   else
     local mod = PROVIDERS[cfg.provider]
     if not mod then error("unknown provider " .. tostring(cfg.provider)) end
@@ -404,6 +406,7 @@ end
 function Agent:reply(conversation, ctx)
   ctx = ctx or {}
   if self.player then return self.player:reply(conversation, ctx) end
+  if self.remote then return self.remote:reply(conversation, ctx) end
   local stream = self.opts.stream
   local req = self.provider.request(self.cfg, self:with_turns(conversation), self.settings, stream, ctx.tools)
   -- the cache key: provider, path, model, messages and settings (never a key), plus the sample index

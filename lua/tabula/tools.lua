@@ -89,32 +89,26 @@ function M.arguments_object(c)
   return a
 end
 
--- result(call, text) -> the tool message answering the call
-function M.result(c, text)
-  return { role = "tool", call_id = c.id, name = c.name, content = tostring(text) }
+-- result(call, text [, is_error]) -> the tool message answering the call
+-- (is_error: the call was refused, e.g. a rejected action)
+function M.result(c, text, is_error)
+  return { role = "tool", call_id = c.id, name = c.name, content = tostring(text), is_error = is_error or nil }
 end
 
 -- answer(calls, run) -> the tool messages answering every call, by the parallel
--- rule above; run(call) -> text, stop. Also returns how many calls ran.
+-- rule above; run(call) -> text, stop, is_error. Also returns how many calls ran.
 function M.answer(calls, run)
   local out, stopped, ran = {}, false, 0
   for _, c in ipairs(calls or {}) do
     if stopped then out[#out + 1] = M.result(c, M.NOT_RUN)
     else
-      local text, stop = run(c)
+      local text, stop, is_error = run(c)
       ran = ran + 1
-      out[#out + 1] = M.result(c, text)
+      out[#out + 1] = M.result(c, text, is_error)
       stopped = stop and true or false
     end
   end
   return out, ran
-end
-
--- groups(conversation, i) -> j: the tool messages conversation[i..j] (j >= i - 1)
-function M.group_end(conversation, i)
-  local j = i - 1
-  while conversation[j + 1] and conversation[j + 1].role == "tool" do j = j + 1 end
-  return j
 end
 
 -- describe(call) -> "name {args}" for logs and transcripts

@@ -491,7 +491,7 @@ function Trial:tool_step(reply, action, conv)
     a.tool_call = { id = call.id, name = call.name, arguments = call.raw }
     local feedback = self:act(xq_tools.command(call, self.tool_names), a)
     a.feedback = feedback
-    return feedback or "", self.reason ~= nil or self.tb.over
+    return feedback or "", self.reason ~= nil or self.tb.over, a.kind == "rejected" or a.kind == "illegal"
   end)
   for _, m in ipairs(results) do conv[#conv + 1] = m end
 end

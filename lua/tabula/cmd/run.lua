@@ -153,7 +153,8 @@ end
 -- same in the parent and in every worker process
 function M.environment(s, opts, out)
   local dry = opts["dry-run"]   -- no model: tabula.dryrun supplies the agent
-  local cfg = dry and { name = "dry-run", provider = "builtin" } or models.resolve(opts.model, opts.models)
+  -- M.forced_model: the agent a command supplies itself (tabula mcp: the MCP client)
+  local cfg = dry and { name = "dry-run", provider = "builtin" } or M.forced_model or models.resolve(opts.model, opts.models)
   local settings = { temperature = opts.temperature, top_p = opts["top-p"], max_tokens = opts["max-tokens"],
     reasoning_effort = opts["reasoning-effort"], thinking_budget = opts["thinking-budget"], think = opts.think }
   if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then

@@ -73,7 +73,7 @@ function M.request(cfg, conversation, s, stream, tools)
         results = { role = "user", content = json.array() }
         messages[#messages + 1] = results
       end
-      local b = { type = "tool_result", tool_use_id = m.call_id, content = m.content }
+      local b = { type = "tool_result", tool_use_id = m.call_id, content = m.content, is_error = m.is_error or nil }
       if cache and m == last_user then b.cache_control = { type = "ephemeral" } end
       results.content[#results.content + 1] = b
       joined = true

@@ -1,0 +1,300 @@
+-- tabula.mcp — a scenario's trials served over the Model Context Protocol
+-- (revision 2025-11-25; 2025-06-18, 2025-03-26 and 2024-11-05 accepted) on
+-- stdio: JSON-RPC 2.0, one message a line, nothing else on stdout (the run's
+-- own lines go to stderr). `tabula mcp SCENARIO [options]` (cmd/mcp.lua) runs
+-- the scenario's tools arm through the runner, so the run has its run
+-- directory, trials.jsonl, transcripts (the tool traffic, as any model's) and
+-- report, scored like any other; the agent is the MCP client.
+--
+-- How a trial is played: the scenario asks its agent for a reply
+-- (agent:reply, here Remote:reply); the reply is the client's next tools/call,
+-- handed to the scenario as a native tool call; the scenario's referee judges
+-- it, and the tool result the scenario appends is the tools/call's result
+-- (isError when the referee rejected the action). A trial's tools are the
+-- scenario's (tools/list) plus `observe` (no arguments, no action: the
+-- system prompt and the latest message of the trial, which is where a client
+-- starts). When a trial ends, the call that ended it is answered with the
+-- outcome and, if the queue holds another trial, that trial's system prompt
+-- and first message (the tool list changes: notifications/tools/list_changed);
+-- after the last, with the run directory. Later calls are tool errors.
+--
+-- Errors, as the specification has them: a line that is not JSON -32700; not
+-- a request -32600 (also a batch, and any request but ping before
+-- initialize); an unknown method -32601; an unknown tool or arguments that
+-- are not an object -32602 (the referee never sees them: they are not a
+-- move); the referee's rejections are tool results with isError true. The
+-- client closing stdin during a trial stops the run (the trial is not
+-- recorded and runs again with the same command and --out).
+local json = require "tabula.json"
+local loop = require "tabula.loop"
+local proc = require "tabula.c.proc"
+local cli = require "tabula.cli"
+local host = require "tabula.c.host"
+local tools = require "tabula.tools"
+
+local M = {}
+
+M.VERSIONS = { "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05" }   -- newest first
+M.OBSERVE = "observe"
+
+local PARSE, INVALID, NO_METHOD, BAD_PARAMS = -32700, -32600, -32601, -32602
+
+local Session = {}
+Session.__index = Session
+
+-- settle(f): complete a future once (later calls do nothing)
+local function settle(f) if f and f.state == "pending" then f:set() end end
+
+-- the text of the messages after the conversation's last assistant message
+local function since_assistant(conv)
+  local parts, is_error = {}, false
+  for i = #conv, 1, -1 do
+    local m = conv[i]
+    if m.role == "assistant" then break end
+    if type(m.content) == "string" and m.content ~= "" then table.insert(parts, 1, m.content) end
+    is_error = is_error or m.is_error == true
+  end
+  return table.concat(parts, "\n\n"), is_error
+end
+
+
+-- session(opts) -> the one session of this process; opts.input, opts.output: fds (0, 1)
+function M.session(opts)
+  opts = opts or {}
+  local s = setmetatable({ input = opts.input or 0, output = opts.output or 1, calls = {}, ncalls = 0,
+    ready = loop.future(), trial = nil, over = nil, done = false, eof = false, initialized = false }, Session)
+  M.current = s
+  return s
+end
+
+function Session:send(msg)
+  msg.jsonrpc = "2.0"
+  local ok, err = proc.write_fd(self.output, json.canonical(msg) .. "\n")
+  if not ok then self.eof = true; io.stderr:write("mcp: cannot write to the client: ", tostring(err), "\n") end
+end
+
+function Session:result(id, result) self:send({ id = id, result = result }) end
+
+function Session:error(id, code, message)
+  self:send({ id = id == nil and json.null or id, error = { code = code, message = message } })
+end
+
+local function text_result(text, is_error)
+  return { content = json.array({ { type = "text", text = text } }), isError = is_error and true or false }
+end
+
+-- the tools of the current trial as tools/list gives them
+function Session:tool_list()
+  local list = json.array()
+  for _, t in ipairs(self.trial and self.trial.tools or {}) do
+    list[#list + 1] = { name = t.name, description = t.description, inputSchema = t.parameters }
+  end
+  list[#list + 1] = { name = M.OBSERVE, description = "Show the trial's instructions (the system prompt) and its latest message. "
+    .. "Not an action: it counts toward no budget.", inputSchema = tools.object({}) }
+  return list
+end
+
+function Session:observation()
+  local tr = self.trial
+  if not tr then return "No trial is running." end
+  return string.format("Trial %s.\n\n%s\n\n%s", tr.key, tr.system, tr.latest)
+end
+
+-- start(): read the client's messages (a task on the loop) until the client closes stdin
+function Session:start()
+  self.reader = loop.spawn(function()
+    local buf = ""
+    while true do
+      loop.await_fd(self.input, "r")
+      local d = proc.read_fd(self.input)
+      if d == "" then break end
+      if d then
+        buf = buf .. d
+        while true do
+          local nl = buf:find("\n", 1, true)
+          if not nl then break end
+          local line = buf:sub(1, nl - 1):gsub("\r$", "")
+          buf = buf:sub(nl + 1)
+          if line:match("%S") then self:handle(line) end
+        end
+      end
+    end
+    self.eof = true
+    settle(self.wake)
+    settle(self.closed)
+  end)
+end
+
+-- wait_closed(): until the client closes stdin
+function Session:wait_closed()
+  if self.eof then return end
+  self.closed = loop.future()
+  self.closed:await()
+end
+
+function Session:handle(line)
+  local msg, err = json.decode(line)
+  if msg == nil then return self:error(nil, PARSE, "Parse error: " .. tostring(err)) end
+  if type(msg) ~= "table" or getmetatable(msg) == json.array_mt then
+    return self:error(nil, INVALID, "Invalid Request: a JSON-RPC request object (batches are not supported)")
+  end
+  local id, method = msg.id, msg.method
+  if msg.jsonrpc ~= "2.0" or type(method) ~= "string" then
+    if method == nil and (msg.result ~= nil or msg.error ~= nil) then return end   -- a response: we send no requests
+    return self:error(id, INVALID, "Invalid Request: jsonrpc must be \"2.0\" and method a string")
+  end
+  local notification = id == nil
+  if notification then return end   -- notifications/initialized, notifications/cancelled: nothing to do
+  if method == "ping" then return self:result(id, json.object()) end
+  if method == "initialize" then return self:initialize(id, msg.params) end
+  if not self.initialized then return self:error(id, INVALID, "Invalid Request: send initialize first") end
+  if method == "tools/list" then
+    return loop.spawn(function()
+      if not self.trial and not self.done then self.ready:await() end
+      self:result(id, { tools = self:tool_list() })
+    end)
+  elseif method == "tools/call" then
+    return self:call(id, msg.params)
+  end
+  self:error(id, NO_METHOD, "Method not found: " .. method)
+end
+
+function Session:initialize(id, params)
+  params = type(params) == "table" and params or {}
+  local version = M.VERSIONS[1]
+  for _, v in ipairs(M.VERSIONS) do if params.protocolVersion == v then version = v end end
+  self.initialized = true
+  self.client = type(params.clientInfo) == "table" and params.clientInfo or nil
+  self:result(id, {
+    protocolVersion = version,
+    capabilities = { tools = { listChanged = true } },
+    serverInfo = { name = "tabula", version = tostring(host.version) },
+    instructions = "tabula serves the trials of a benchmark scenario. Call observe for the trial's instructions and its first message, "
+      .. "then act with the other tools; each tool call is one action, judged by the scenario's referee under its budgets.",
+  })
+end
+
+function Session:call(id, params)
+  params = type(params) == "table" and params or {}
+  local name, args = params.name, params.arguments
+  if type(name) ~= "string" then return self:error(id, BAD_PARAMS, "Invalid params: tools/call needs a tool name") end
+  if args ~= nil and (type(args) ~= "table" or getmetatable(args) == json.array_mt) then
+    return self:error(id, BAD_PARAMS, "Invalid params: arguments must be an object")
+  end
+  if name == M.OBSERVE then
+    return loop.spawn(function()
+      if not self.trial and not self.done then self.ready:await() end
+      self:result(id, text_result(self.done and self:closing() or self:observation()))
+    end)
+  end
+  if self.done then return self:result(id, text_result(self:closing(), true)) end
+  local known = false
+  for _, t in ipairs(self.trial and self.trial.tools or {}) do known = known or t.name == name end
+  if self.trial and not known then return self:error(id, BAD_PARAMS, "Unknown tool: " .. name) end
+  self.calls[#self.calls + 1] = { id = id, name = name, arguments = args or json.object() }
+  settle(self.wake)
+end
+
+function Session:closing()
+  return (self.over and (self.over .. "\n\n") or "") .. "No trial is left: the run is complete" ..
+    (self.dir and (" (records in " .. self.dir .. ")") or "") .. "."
+end
+
+-- trial_over(trial, rec, err): the trial ended (the runner records it); the
+-- call that ended it is answered when the next trial starts or the run ends
+function Session:trial_over(trial, rec, err)
+  local last = self.trial and self.trial.conv and since_assistant(self.trial.conv) or ""
+  if rec then
+    self.over = string.format("%sThe trial %s is over: %s (%s).", last ~= "" and (last .. "\n\n") or "", trial.id,
+      tostring(rec.status), tostring(rec.reason or rec.status))
+  else
+    self.over = string.format("The trial %s ended with an infrastructure error (not scored): %s", trial.id, tostring(err and err.message))
+  end
+end
+
+-- finish(dir): the run is complete; answer the call that ended the last trial
+function Session:finish(dir)
+  self.done, self.dir = true, dir
+  settle(self.ready)
+  if self.pending then
+    self:result(self.pending.id, text_result(self:closing()))
+    self.pending = nil
+  end
+end
+
+local function user_text(m)
+  if type(m.content) == "string" then return m.content end
+  local out = {}
+  for _, p in ipairs(m.content or {}) do if p.type == "text" then out[#out + 1] = p.text end end
+  return table.concat(out, "\n")
+end
+
+-- begin(conv, ctx): a new trial's first request
+function Session:begin(conv, ctx)
+  local system, first = {}, {}
+  for _, m in ipairs(conv) do
+    if m.role == "system" then system[#system + 1] = user_text(m)
+    elseif m.role == "user" then first[#first + 1] = user_text(m) end
+  end
+  local before = self.trial and json.canonical(self.trial.tools) or nil
+  self.trial = { key = ctx.key, tools = ctx.tools or {}, system = table.concat(system, "\n\n"), latest = table.concat(first, "\n\n"),
+    conv = conv }
+  if not ctx.tools or #ctx.tools == 0 then
+    cli.fail("tabula mcp: trial %s offers no tools (the scenario's tools arm must be on)", tostring(ctx.key))
+  end
+  settle(self.ready)
+  if self.pending then   -- the call that ended the previous trial
+    self:result(self.pending.id, text_result((self.over or "") .. "\n\nThe next trial begins.\n\n" .. self:observation()))
+    self.pending = nil
+  end
+  if before and before ~= json.canonical(self.trial.tools) then self:send({ method = "notifications/tools/list_changed" }) end
+end
+
+-- next_call(ctx) -> the client's next tools/call (waits for it)
+function Session:next_call(ctx)
+  while #self.calls == 0 do
+    if self.eof then
+      error(cli.user_error(string.format("mcp: the client closed the connection during trial %s; it is not recorded "
+        .. "(run the same command with the same --out to continue)", tostring(ctx.key))), 0)
+    end
+    self.wake = loop.future()
+    self.wake:await()
+    self.wake = nil
+  end
+  return table.remove(self.calls, 1)
+end
+
+local Remote = {}
+Remote.__index = Remote
+
+-- remote(cfg) -> the agent face of the session (agent.lua: a.remote)
+function M.remote(cfg)
+  return setmetatable({ cfg = cfg }, Remote)
+end
+
+local ZERO = { input = 0, cached = 0, output = 0, reasoning = 0 }
+
+function Remote:reply(conv, ctx)
+  local s = M.current
+  if not s then error("tabula.mcp: no session (tabula mcp starts one)", 2) end
+  ctx = ctx or {}
+  local fresh = true   -- a conversation with no reply yet: a trial (or a trial's new attempt) begins
+  for _, m in ipairs(conv) do if m.role == "assistant" then fresh = false end end
+  if fresh or not s.trial or s.trial.key ~= ctx.key or not s.pending then
+    s:begin(conv, ctx)
+  else   -- the result of the call the client is waiting for
+    local text, is_error = since_assistant(conv)
+    s.trial.latest, s.trial.conv = text, conv
+    s:result(s.pending.id, text_result(text, is_error))
+    s.pending = nil
+  end
+  local req = s:next_call(ctx)
+  s.pending = req
+  s.ncalls = s.ncalls + 1
+  local started = loop.now()
+  local call = tools.call(string.format("mcp_%d", s.ncalls), req.name, req.arguments)
+  return { text = "", tool_calls = { call }, finish = "tool_calls", usage = ZERO, cost = 0, cached = false,
+    attempts = 1, seconds = loop.now() - started }
+end
+
+return M
