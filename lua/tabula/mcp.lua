@@ -97,7 +97,7 @@ end
 function Session:observation()
   local tr = self.trial
   if not tr then return "No trial is running." end
-  return string.format("Trial %s.\n\n%s\n\n%s", tr.key, tr.system, tr.latest)
+  return string.format("Trial %s.\n\n%s\n\n%s", tr.id or tr.key, tr.system, tr.latest)
 end
 
 -- start(): read the client's messages (a task on the loop) until the client closes stdin
@@ -203,7 +203,9 @@ end
 -- trial_over(trial, rec, err): the trial ended (the runner records it); the
 -- call that ended it is answered when the next trial starts or the run ends
 function Session:trial_over(trial, rec, err)
-  local last = self.trial and self.trial.conv and since_assistant(self.trial.conv) or ""
+  local last, is_error = "", false
+  if self.trial and self.trial.conv then last, is_error = since_assistant(self.trial.conv) end
+  self.over_error = is_error   -- the call that ended the trial was refused (a forfeit)
   if rec then
     self.over = string.format("%sThe trial %s is over: %s (%s).", last ~= "" and (last .. "\n\n") or "", trial.id,
       tostring(rec.status), tostring(rec.reason or rec.status))
@@ -217,7 +219,7 @@ function Session:finish(dir)
   self.done, self.dir = true, dir
   settle(self.ready)
   if self.pending then
-    self:result(self.pending.id, text_result(self:closing()))
+    self:result(self.pending.id, text_result(self:closing(), self.over_error))
     self.pending = nil
   end
 end
@@ -229,7 +231,11 @@ local function user_text(m)
   return table.concat(out, "\n")
 end
 
--- begin(conv, ctx): a new trial's first request
+-- trial_begins(trial): the runner starts a trial (tabula mcp wraps the scenario's play)
+function Session:trial_begins(trial) self.trial_id = trial.id end
+
+-- begin(conv, ctx): a new conversation: a trial's first request, or (a match
+-- whose seat starts a conversation at each decision) the next decision's
 function Session:begin(conv, ctx)
   local system, first = {}, {}
   for _, m in ipairs(conv) do
@@ -237,14 +243,18 @@ function Session:begin(conv, ctx)
     elseif m.role == "user" then first[#first + 1] = user_text(m) end
   end
   local before = self.trial and json.canonical(self.trial.tools) or nil
-  self.trial = { key = ctx.key, tools = ctx.tools or {}, system = table.concat(system, "\n\n"), latest = table.concat(first, "\n\n"),
-    conv = conv }
+  local same = self.trial and self.trial.id == self.trial_id
+  self.trial = { id = self.trial_id, key = ctx.key, tools = ctx.tools or {}, system = table.concat(system, "\n\n"),
+    latest = table.concat(first, "\n\n"), conv = conv }
   if not ctx.tools or #ctx.tools == 0 then
     cli.fail("tabula mcp: trial %s offers no tools (the scenario's tools arm must be on)", tostring(ctx.key))
   end
   settle(self.ready)
-  if self.pending then   -- the call that ended the previous trial
-    self:result(self.pending.id, text_result((self.over or "") .. "\n\nThe next trial begins.\n\n" .. self:observation()))
+  if self.pending and same then   -- the call that ended the seat's decision: the next one's start
+    self:result(self.pending.id, text_result(self:observation()))
+    self.pending = nil
+  elseif self.pending then   -- the call that ended the previous trial
+    self:result(self.pending.id, text_result((self.over or "") .. "\n\nThe next trial begins.\n\n" .. self:observation(), self.over_error))
     self.pending = nil
   end
   if before and before ~= json.canonical(self.trial.tools) then self:send({ method = "notifications/tools/list_changed" }) end
@@ -280,7 +290,7 @@ function Remote:reply(conv, ctx)
   ctx = ctx or {}
   local fresh = true   -- a conversation with no reply yet: a trial (or a trial's new attempt) begins
   for _, m in ipairs(conv) do if m.role == "assistant" then fresh = false end end
-  if fresh or not s.trial or s.trial.key ~= ctx.key or not s.pending then
+  if fresh or not s.trial or s.trial.key ~= ctx.key or s.trial.id ~= s.trial_id or not s.pending then
     s:begin(conv, ctx)
   else   -- the result of the call the client is waiting for
     local text, is_error = since_assistant(conv)

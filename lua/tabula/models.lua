@@ -83,6 +83,10 @@ function M.resolve(name, models_file)
   if not name or name == "" then cli.fail("no model given") end
   for _, p in pairs(M.PRESETS) do M.key(p) end   -- every configured key is redacted, used or not
   if M.BUILTIN[name] then return { name = name, provider = "builtin", player = name } end
+  if name == "mcp" then   -- an agent program over MCP: only under tabula mcp (which sets M.mcp to its agent's name)
+    if not M.mcp then cli.fail("model mcp: an agent program over MCP plays only under tabula mcp (tabula mcp SCENARIO ...)") end
+    return { name = M.mcp, provider = "mcp", model = M.mcp, optional_key = true }
+  end
   local replay = name:match("^replay:(.+)$")
   if replay then return { name = name, provider = "builtin", player = "replay", file = replay } end
   local file = M.default_file(models_file)

@@ -217,7 +217,9 @@ function S.setup(opts, env)
     by_name[p.name] = p
     if p.kind == "model" then
       local pdir = p.manifest.harness.prompts
-      prompts[p.name] = prompt.set("dece", pdir:sub(1, 1) == "/" and pdir or (host.root .. "/" .. pdir))
+      local dir = pdir:sub(1, 1) == "/" and pdir or (host.root .. "/" .. pdir)
+      prompts[p.name] = prompt.set("dece", dir)
+      if p.manifest.harness.protocol == "tools" then prompts[p.name].tools = prompt.set("dece", dir .. "/tools") end
     end
   end
   env.dece = { participants = by_name, prompts = prompts, games = a.games }
@@ -234,5 +236,8 @@ end
 function S.report(dir) return report.write(dir) end
 
 S.view = require "scenarios.dece.view"
+
+-- tabula mcp dece: the participants whose model is "mcp" are the MCP client's seats
+S.mcp = {}
 
 return S

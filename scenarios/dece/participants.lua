@@ -10,13 +10,18 @@
 --         "harness": { "prompts": "prompts/dece", "format": "json", "legal_actions": true,
 --                      "tools": ["rules", "state", "simulate"], "max_tools": 3,
 --                      "memory": "full" | "none" | "last:5" | "notes",
---                      "retries": 0, "fallback": "none" | "random" | "heuristic" },
+--                      "retries": 0, "fallback": "none" | "random" | "heuristic",
+--                      "protocol": "text" | "tools" },
 --         "sampling": { "temperature": 0.2, "max_tokens": 4000, "reasoning_effort": "low" },
 --         "budget": { "max_output_tokens": 200000, "max_cost": 2.0 } } ] }
 --
 -- The manifest is the entry with every default filled in, the model's resolved provider
 -- settings and price table (frozen into the run), and the sha256 of each prompt file the
 -- harness reads; its sha256 (first 16 hex digits) is the participant's identity.
+-- Harness protocol "tools" (scenarios/dece/tools.lua): the action and the queries as native
+-- tool calls, with the prompt folder's tools/ templates (hashed too); it is recorded only
+-- when given, so a text harness keeps its identity. Model "mcp": the seat of an agent program
+-- under tabula mcp dece (its decisions arrive through the MCP server); it takes protocol tools.
 local json = require "tabula.json"
 local fs = require "tabula.fs"
 local cli = require "tabula.cli"
@@ -42,12 +47,16 @@ local FALLBACKS = { none = true, random = true, heuristic = true }
 
 local function check_harness(h, where)
   for k in pairs(h) do
-    if M.HARNESS_DEFAULTS[k] == nil then
-      cli.fail("%s: unknown harness option '%s' (valid: prompts, format, legal_actions, tools, max_tools, memory, retries, fallback)", where, k)
+    if M.HARNESS_DEFAULTS[k] == nil and k ~= "protocol" then
+      cli.fail("%s: unknown harness option '%s' (valid: prompts, format, legal_actions, tools, max_tools, memory, retries, fallback, protocol)", where, k)
     end
   end
   local out = {}
   for k, v in pairs(M.HARNESS_DEFAULTS) do out[k] = h[k] == nil and v or h[k] end
+  if h.protocol ~= nil and h.protocol ~= "text" and h.protocol ~= "tools" then
+    cli.fail("%s: harness protocol must be text or tools, not %s", where, tostring(h.protocol))
+  end
+  out.protocol = h.protocol == "tools" and "tools" or nil   -- the text harness's manifest is unchanged
   if not FORMATS[out.format] then cli.fail("%s: harness format must be text or json, not %s", where, tostring(out.format)) end
   if type(out.legal_actions) ~= "boolean" then cli.fail("%s: harness legal_actions must be true or false", where) end
   if type(out.tools) ~= "table" then cli.fail("%s: harness tools must be a list", where) end
@@ -64,12 +73,16 @@ local function check_harness(h, where)
 end
 
 -- prompt_hashes(dir) -> { [file] = sha256 } of the prompt folder's .txt files
-local function prompt_hashes(dir)
+local function prompt_hashes(dir, tools)
   local path = dir:sub(1, 1) == "/" and dir or (host.root .. "/" .. dir)
   if fs.kind(path) ~= "dir" then cli.fail("prompt folder %s does not exist", dir) end
   local r = {}
   for _, f in ipairs(fs.list(path) or {}) do
     if f:match("%.txt$") then r[f] = fs.sha256(fs.read(path .. "/" .. f)) end
+  end
+  if tools then   -- the tools protocol's templates, in the folder's tools/
+    if fs.kind(path .. "/tools") ~= "dir" then cli.fail("prompt folder %s has no tools/ folder (harness protocol tools)", dir) end
+    for f, h in pairs((prompt_hashes(dir .. "/tools"))) do r["tools/" .. f] = h end
   end
   return r, path
 end
@@ -105,7 +118,10 @@ function M.normalize(e, where, models_file)
     man.harness = check_harness(e.harness or {}, where)
     man.sampling = e.sampling or json.object()
     man.budget = e.budget or json.object()
-    man.prompt_sha256 = prompt_hashes(man.harness.prompts)
+    man.prompt_sha256 = prompt_hashes(man.harness.prompts, man.harness.protocol == "tools")
+    if cfg.provider == "mcp" and man.harness.protocol ~= "tools" then
+      cli.fail("%s: model mcp (an agent program over MCP) plays through tools: give \"harness\": {\"protocol\": \"tools\"}", where)
+    end
   else
     cli.fail("%s: a participant needs \"player\" (random, heuristic, ismcts) or \"model\"", where)
   end

@@ -67,7 +67,7 @@ function M.remember(mem, h, user, reply, turn)
   end
 end
 
-local function observation_text(G, state, seat, h)
+function M.observation_text(G, state, seat, h)
   local obs = G.observation(state, seat)
   if h.format == "json" then return json.encode(obs) end
   return G.render(obs)
@@ -75,7 +75,7 @@ end
 
 local function run_tool(G, state, seat, h, name, arg, legal)
   if name == "rules" then return rules_text(G) end
-  if name == "state" then return observation_text(G, state, seat, h) end
+  if name == "state" then return M.observation_text(G, state, seat, h) end
   if name == "simulate" then
     local ok = false
     for _, a in ipairs(legal) do if a.id == arg then ok = true end end
@@ -83,10 +83,11 @@ local function run_tool(G, state, seat, h, name, arg, legal)
     -- on a copy seen from this seat (hidden parts resampled), never the real state
     local copy = G.determinize(state, seat, kit.generator(#arg + seat))
     G.apply(copy, seat, arg)
-    return observation_text(G, copy, seat, h)
+    return M.observation_text(G, copy, seat, h)
   end
   return "unknown tool " .. tostring(name)
 end
+M.run_tool = run_tool
 
 local TOOL_LINES = {
   rules = "TOOL: rules  (the rules of this game)\n",
@@ -114,7 +115,7 @@ local function model(p, ctx)
   local lines = {}
   for i, a in ipairs(ctx.legal) do lines[i] = a.id .. ": " .. a.label end
   local user = P:fill("turn", {
-    decision = ctx.decision, seat = ctx.seat, observation = observation_text(G, ctx.state, ctx.seat, h),
+    decision = ctx.decision, seat = ctx.seat, observation = M.observation_text(G, ctx.state, ctx.seat, h),
     legal_block = h.legal_actions and P:fill("legal_block", { actions = table.concat(lines, "\n") }) or "",
     notes_block = (h.memory == "notes" and mem.notes) and P:fill("notes_block", { notes = mem.notes }) or "",
   })
@@ -164,17 +165,22 @@ local function model(p, ctx)
     end
   end
   res.failure = "invalid"
-  if h.fallback ~= "none" then
-    res.fallback = h.fallback
-    res.action = h.fallback == "random" and ctx.legal[ctx.rand(#ctx.legal)].id
-      or ismcts.heuristic_pick(G, ctx.state, ctx.seat, ctx.legal, ctx.rand, 0)
-  end
+  M.fall_back(res, h, ctx)
   return res
+end
+
+-- fall_back(res, h, ctx): an invalid answer's action by the harness's fallback (none: no action)
+function M.fall_back(res, h, ctx)
+  if h.fallback == "none" then return end
+  res.fallback = h.fallback
+  res.action = h.fallback == "random" and ctx.legal[ctx.rand(#ctx.legal)].id
+    or ismcts.heuristic_pick(ctx.G, ctx.state, ctx.seat, ctx.legal, ctx.rand, 0)
 end
 
 function M.extract_action_line(text) return (text or ""):find("ACTION:", 1, true) ~= nil end
 
 function M.decide(p, ctx)
+  if p.kind == "model" and p.manifest.harness.protocol == "tools" then return require("scenarios.dece.tools").decide(p, ctx) end
   if p.kind == "model" then return model(p, ctx) end
   return baseline(p, ctx)
 end

@@ -639,4 +639,7 @@ end
 
 S.view = require "scenarios.xiangqibench.view"
 
+-- tabula mcp xiangqibench: the tools arm, served to an agent program (tabula.mcp)
+S.mcp = { options = { protocol = "tools" } }
+
 return S

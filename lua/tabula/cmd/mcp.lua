@@ -4,13 +4,17 @@
 -- (the queue: --trials, --ids, --limit, --setting ... select it as for tabula
 -- run), with the same referee, budgets and records as any run (--out, default
 -- runs/<scenario>-mcp-<time>; an existing one is continued). stdout carries
--- only the protocol; the run's own lines go to stderr.
+-- only the protocol; the run's own lines go to stderr. A scenario offers
+-- itself with S.mcp = { options = {...} } (the options forced for its tools
+-- arm); in a match scenario (DECE) the participants whose model is "mcp" are
+-- the client's seats.
 --
 --   tabula mcp xiangqibench --setting sighted --trials 1 --out runs/mcp-claude-code --agent-name claude-code
 local cli = require "tabula.cli"
 local loop = require "tabula.loop"
 local run = require("tabula.cmd.run").lib
 local mcp = require "tabula.mcp"
+local models = require "tabula.models"
 
 local M = {}
 
@@ -29,23 +33,24 @@ local function options(s)
 end
 
 function M.serve(s, opts)
-  local has_protocol = false
-  for _, o in ipairs(s.options or {}) do has_protocol = has_protocol or o[1] == "protocol" end
-  if not has_protocol then cli.fail("tabula mcp: scenario %s has no tools arm (no --protocol tools)", s.name) end
+  if not s.mcp then cli.fail("tabula mcp: scenario %s has no tools arm to serve over MCP", s.name) end
   if cli.given(opts).model then cli.fail("tabula mcp: the agent is the MCP client (--model is not taken; name it with --agent-name)") end
   local name = opts["agent-name"]
-  run.forced_model = { name = name, provider = "mcp", model = name, optional_key = true }
+  models.mcp = name   -- the model "mcp" (the run's, or a DECE participant's) is the MCP client
   local session = mcp.session()
+  io.output(io.stderr)   -- stdout is the protocol's
+  session:start()
+  -- the scenario's own (XiangqiBench: --protocol tools), and one trial at a time
+  local forced = { concurrency = 1, workers = 1, ["no-cache"] = true, stream = false, model = "mcp",
+    out = opts.out or string.format("runs/%s-mcp-%s", s.name, os.date("%Y%m%d-%H%M%S")) }
+  for k, v in pairs(s.mcp.options or {}) do forced[k] = v end
   local play = s.play
   s.play = function(trial, env)
+    session:trial_begins(trial)
     local rec, err = play(trial, env)
     session:trial_over(trial, rec, err)
     return rec, err
   end
-  io.output(io.stderr)   -- stdout is the protocol's
-  session:start()
-  local forced = { protocol = "tools", concurrency = 1, workers = 1, ["no-cache"] = true, stream = false, model = "mcp:" .. name,
-    out = opts.out or string.format("runs/%s-mcp-%s", s.name, os.date("%Y%m%d-%H%M%S")) }
   local rc, out = run.execute(s, opts, forced)
   session:finish(out)
   session:wait_closed()
