@@ -10,6 +10,7 @@ local agent = require "tabula.agent"
 local tools = require "tabula.tools"
 local json = require "tabula.json"
 local http = require "tabula.http"
+local fs = require "tabula.fs"
 local test, T = t.suite()
 
 local F = require "tests.families"
@@ -155,6 +156,47 @@ test("several calls in one reply: each answered in order; after the one that end
       { name = "move", arguments = { move = "a1a2" } } } } })
   end
   s:close()
+end)
+
+-- ---- golden request bodies: one tool turn per provider ----
+
+local GOLDEN = t.root() .. "/tests/golden/requests"
+
+-- a turn each provider gave before (a call of legal_moves after reasoning), to be answered
+local CALL = tools.call("call_01", "legal_moves", "{}")
+local TOOL_TURNS = {
+  anthropic = { provider = "anthropic", content = json.array({ { type = "thinking", thinking = "First the legal moves.", signature = "sig-0001" },
+    { type = "tool_use", id = "call_01", name = "legal_moves", input = json.object() } }) },
+  openai = { provider = "openai", items = json.array({ { type = "reasoning", id = "rs_01", summary = json.array(), encrypted_content = "enc-0001" },
+    { type = "function_call", id = "fc_01", call_id = "call_01", name = "legal_moves", arguments = "{}", status = "completed" } }) },
+  gemini = { provider = "gemini", parts = json.array({ { functionCall = { name = "legal_moves", args = json.object() }, thoughtSignature = "sig-0002" } }) },
+}
+
+local GOLDEN_TOOLS = {
+  { "claude-adaptive", { provider = "anthropic", model = "claude-opus-4-7" }, { reasoning_effort = "high", max_tokens = 32000 } },
+  { "openai-reasoning", { provider = "openai", model = "gpt-5.5" }, { reasoning_effort = "high", max_tokens = 16384 } },
+  { "gemini-3", { provider = "gemini", model = "gemini-3-pro" }, { reasoning_effort = "low" } },
+  { "openai-compatible", { provider = "openai-chat", model = "qwen3-8b" }, { temperature = 0.7, max_tokens = 4096 } },
+}
+
+test("golden request bodies of a tool turn per provider: the tools declared, the call sent back with its reasoning, its result", function()
+  local update = os.getenv("TABULA_UPDATE_GOLDEN") == "1"
+  for _, case in ipairs(GOLDEN_TOOLS) do
+    local name, f, settings = case[1], case[2], case[3]
+    local c = cfg(f)
+    local a = agent.new(c, fast({ settings = settings, cache_dir = "/nonexistent/run/cache" }))
+    -- Gemini gives no call ids: the call is known by its position, and none is sent back
+    local call = f.provider == "gemini" and tools.call("gemini:1", "legal_moves", "{}") or CALL
+    local conversation = { conv0[1], conv0[2], { role = "assistant", content = "", tool_calls = { call }, turn = TOOL_TURNS[f.provider] },
+      tools.result(call, "Your legal moves (2): b1b9 a8a9") }
+    local req = a.provider.request(c, conversation, a.settings, false, DECL)
+    local got = json.encode({ path = req.path, body = req.body }, { pretty = true }) .. "\n"
+    local path = GOLDEN .. "/tools-" .. name .. ".json"
+    if update then fs.mkdir_p(GOLDEN); fs.write_atomic(path, got) end
+    local want = fs.read(path)
+    t.ok(want, "missing golden file " .. path .. " (TABULA_UPDATE_GOLDEN=1 writes it)")
+    t.eq(got, want, name)
+  end
 end)
 
 test("arguments that are not a JSON object are a call with a reason, not a crash", function()

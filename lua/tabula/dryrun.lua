@@ -18,7 +18,7 @@ local function agent()
     error(STOP, 0)
   end
   function a:describe() return { name = "dry-run" } end
-  function a:is_builtin() return true end
+  function a:is_builtin() return false end   -- it stands for a model (a scenario's tools arm shows its tools)
   return a
 end
 
@@ -38,6 +38,9 @@ function M.run(s, trials, env, n, teardown)
     else
       if req.ctx and req.ctx.board and req.ctx.board.fen then io.write("--- board: ", req.ctx.board:fen(), "\n") end
       io.write(transcripts.format_messages(req.messages), "\n")
+      for _, tool in ipairs(req.ctx and req.ctx.tools or {}) do
+        io.write(string.format("--- tool %s: %s %s\n", tool.name, tool.description, require("tabula.json").canonical(tool.parameters)))
+      end
     end
   end
   if teardown then teardown(env) end

@@ -10,7 +10,7 @@
 --       that participant's previous call.
 --       Tool traffic is kept as sent: an assistant message's tool_calls ({ id,
 --       name, arguments }: the arguments as the model wrote them), a tool
---       result's call_id and name, and a reply's tool_calls.
+--       result's call_id, name and is_error, and a reply's tool_calls.
 --   RUN/transcripts/texts.jsonl   { sha, text }: every message text of 200 bytes
 --       or more, stored once per session of the run (system prompts, long boards);
 --       a message refers to it as { ref = sha }.
@@ -107,6 +107,7 @@ end
 function Recorder:message(m)
   local out = self:message_content(m)
   out.tool_calls, out.call_id, out.name = calls_of(m.tool_calls), m.call_id, m.role == "tool" and m.name or nil
+  out.is_error = m.is_error or nil
   return out
 end
 
@@ -231,7 +232,7 @@ function M.expand(dir, line, texts)
   local content
   local function message(m)
     local out = content(m)
-    out.tool_calls, out.call_id, out.name = m.tool_calls, m.call_id, m.name
+    out.tool_calls, out.call_id, out.name, out.is_error = m.tool_calls, m.call_id, m.name, m.is_error
     return out
   end
   function content(m)
