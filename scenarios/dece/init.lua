@@ -20,7 +20,9 @@
 -- --seats is the number of seats per match (it was --players, which is refused naming it).
 --
 -- Games are Lua modules games/<name>/ against games/README.md's interface, found by name.
--- Participants: scenarios/dece/participants.lua (file format, harness options, manifest hash);
+-- Participants: scenarios/dece/participants.lua (file format, harness options, manifest hash;
+-- harness "protocol": "tools" plays through native tool calls, scenarios/dece/tools.lua, and a
+-- participant with "model": "mcp" is an agent program's seat under `tabula mcp dece`);
 -- an example with two harnesses of one model: scenarios/dece/participants.example.json.
 -- Baseline cohorts as in the paper (6 matches per game, every LLM configuration an opponent
 -- once per game, each baseline in every seat twice, the same seeds, seats and opponents for

@@ -6,8 +6,9 @@
 -- command the text REPL would have parsed, so both arms share one referee
 -- and one set of budgets.
 --
--- Choices: a call of a tool the setting does not offer is an unknown
--- command (as a command the REPL does not know); arguments that are not a
+-- Choices: a call of a query the setting does not offer (view_board,
+-- legal_moves, simulate) is rejected as disabled, as the text arm rejects the
+-- command; any other unknown tool is an unknown command; arguments that are not a
 -- JSON object, or a move that is not four ICCS characters, are a malformed
 -- command; properties a tool does not declare are ignored. The system
 -- prompt is the text arm's with its "How to act" paragraph (tools/act_text.txt,
