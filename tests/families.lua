@@ -70,5 +70,22 @@ function M.models_file(dir, server)
   return dir .. "/models.lua"
 end
 
+-- golden(name, case, conversation [, tools]) -> got, want: the request an agent of the
+-- case's family builds for the conversation, against tests/golden/requests/NAME.json
+-- (TABULA_UPDATE_GOLDEN=1 rewrites it)
+function M.golden(name, case, conversation, tools)
+  local t = require "tabula.testing"
+  local agent = require "tabula.agent"
+  local c = M.cfg(case[2])
+  local a = agent.new(c, M.fast({ settings = case[3], cache_dir = "/nonexistent/run/cache" }))
+  local req = a.provider.request(c, conversation, a.settings, false, tools)
+  local got = json.encode({ path = req.path, body = req.body }, { pretty = true }) .. "\n"
+  local dir = t.root() .. "/tests/golden/requests"
+  local path = dir .. "/" .. name .. ".json"
+  if os.getenv("TABULA_UPDATE_GOLDEN") == "1" then fs.mkdir_p(dir); fs.write_atomic(path, got) end
+  local want = fs.read(path)
+  t.ok(want, "missing golden file " .. path .. " (TABULA_UPDATE_GOLDEN=1 writes it)")
+  return got, want
+end
 
 return M

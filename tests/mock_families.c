@@ -126,16 +126,18 @@ int mf_reasoning_model(provider pv, const char *m)
 
 /* ---- helpers ---- */
 
-static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
+const cJSON *mf_get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
 
-static const char *str(const cJSON *o, const char *k)
+const char *mf_str(const cJSON *o, const char *k)
 {
-    const cJSON *v = get(o, k);
+    const cJSON *v = mf_get(o, k);
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static char *msgf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *msgf(const char *fmt, ...)
+#define get mf_get    /* the short names this file uses */
+#define str mf_str
+
+char *mf_msgf(const char *fmt, ...)
 {
     char *s = malloc(1024);
     va_list ap;
@@ -144,6 +146,7 @@ static char *msgf(const char *fmt, ...)
     va_end(ap);
     return s;
 }
+#define msgf mf_msgf
 
 /* the texts of a list of blocks/parts (key "text"), joined; with skip_thought, parts marked thought are left out */
 static char *texts(const cJSON *list, const char *type_needed, int skip_thought)

@@ -24,6 +24,12 @@ char *mf_issued(provider pv, const char *text);
 /* forget every issued reply (POST /_reset, /_script) */
 void mf_reset(void);
 
+/* the request helpers the mock's refusals share: a member, a string member, a
+ * message (malloc'd) */
+const cJSON *mf_get(const cJSON *o, const char *k);
+const char *mf_str(const cJSON *o, const char *k);
+char *mf_msgf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* does the model reason (so that its replies carry signed reasoning)? */
 int mf_reasoning_model(provider pv, const char *model);
 

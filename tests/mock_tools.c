@@ -20,7 +20,6 @@
 #include "mock_tools.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,24 +27,9 @@
 static pthread_mutex_t tmu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long counter;
 
-static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
-
-static const char *str(const cJSON *o, const char *k)
-{
-    const cJSON *v = get(o, k);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static char *msgf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *msgf(const char *fmt, ...)
-{
-    char *s = malloc(1024);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s, 1024, fmt, ap);
-    va_end(ap);
-    return s;
-}
+#define get mf_get
+#define str mf_str
+#define msgf mf_msgf
 
 void mt_call_sign(const char *name, char out[24])
 {

@@ -127,21 +127,7 @@ test("dece participants: defaults, manifest hash identity, one-line errors", fun
   t.raises(function() participants.normalize({ name = "m", player = "minimax" }, "f") end, "player must be")
 end)
 
-local function arena_for(dir, list, games)
-  local by, agents, prompts = {}, {}, {}
-  for _, e in ipairs(list) do
-    local p = participants.normalize(e, "test", e.models_file)
-    by[p.name] = p
-    if p.kind == "model" then
-      local models = require "tabula.models"
-      agents[p.name] = require("tabula.agent").new(models.resolve(p.manifest.model, e.models_file), { cache_dir = dir .. "/cache" })
-      prompts[p.name] = require("tabula.prompt").set("dece")
-    end
-  end
-  local gs = {}
-  for _, g in ipairs(games) do gs[g] = require("games." .. g) end
-  return { dir = dir, participants = by, agents = agents, prompts = prompts, games = gs }
-end
+local arena_for = require("tests.dece_arena").arena
 
 local BUILTIN = { { name = "random", player = "random" }, { name = "heuristic", player = "heuristic" },
                   { name = "ismcts", player = "ismcts", simulations = 8, steps = 18 } }

@@ -17,21 +17,7 @@ local function models_file(dir, url)
   return dir .. "/models.lua"
 end
 
-local function arena(dir, list, games, mf)
-  local by, agents, prompts = {}, {}, {}
-  for _, e in ipairs(list) do
-    local p = participants.normalize(e, "test", mf)
-    by[p.name] = p
-    if p.kind == "model" then
-      agents[p.name] = require("tabula.agent").new(require("tabula.models").resolve(p.manifest.model, mf), { cache_dir = dir .. "/cache" })
-      prompts[p.name] = require("tabula.prompt").set("dece")
-      prompts[p.name].tools = require("tabula.prompt").set("dece", t.root() .. "/prompts/dece/tools")
-    end
-  end
-  local gs = {}
-  for _, g in ipairs(games) do gs[g] = require("games." .. g) end
-  return { dir = dir, participants = by, agents = agents, prompts = prompts, games = gs }
-end
+local arena = require("tests.dece_arena").arena
 
 local RANDOM, HEURISTIC = { name = "random", player = "random" }, { name = "heuristic", player = "heuristic" }
 

@@ -10,7 +10,6 @@ local agent = require "tabula.agent"
 local tools = require "tabula.tools"
 local json = require "tabula.json"
 local http = require "tabula.http"
-local fs = require "tabula.fs"
 local test, T = t.suite()
 
 local F = require "tests.families"
@@ -160,8 +159,6 @@ end)
 
 -- ---- golden request bodies: one tool turn per provider ----
 
-local GOLDEN = t.root() .. "/tests/golden/requests"
-
 -- a turn each provider gave before (a call of legal_moves after reasoning), to be answered
 local CALL = tools.call("call_01", "legal_moves", "{}")
 local TOOL_TURNS = {
@@ -180,22 +177,14 @@ local GOLDEN_TOOLS = {
 }
 
 test("golden request bodies of a tool turn per provider: the tools declared, the call sent back with its reasoning, its result", function()
-  local update = os.getenv("TABULA_UPDATE_GOLDEN") == "1"
   for _, case in ipairs(GOLDEN_TOOLS) do
-    local name, f, settings = case[1], case[2], case[3]
-    local c = cfg(f)
-    local a = agent.new(c, fast({ settings = settings, cache_dir = "/nonexistent/run/cache" }))
+    local provider = case[2].provider
     -- Gemini gives no call ids: the call is known by its position, and none is sent back
-    local call = f.provider == "gemini" and tools.call("gemini:1", "legal_moves", "{}") or CALL
-    local conversation = { conv0[1], conv0[2], { role = "assistant", content = "", tool_calls = { call }, turn = TOOL_TURNS[f.provider] },
+    local call = provider == "gemini" and tools.call("gemini:1", "legal_moves", "{}") or CALL
+    local conversation = { conv0[1], conv0[2], { role = "assistant", content = "", tool_calls = { call }, turn = TOOL_TURNS[provider] },
       tools.result(call, "Your legal moves (2): b1b9 a8a9") }
-    local req = a.provider.request(c, conversation, a.settings, false, DECL)
-    local got = json.encode({ path = req.path, body = req.body }, { pretty = true }) .. "\n"
-    local path = GOLDEN .. "/tools-" .. name .. ".json"
-    if update then fs.mkdir_p(GOLDEN); fs.write_atomic(path, got) end
-    local want = fs.read(path)
-    t.ok(want, "missing golden file " .. path .. " (TABULA_UPDATE_GOLDEN=1 writes it)")
-    t.eq(got, want, name)
+    local got, want = F.golden("tools-" .. case[1], case, conversation, DECL)
+    t.eq(got, want, case[1])
   end
 end)
 

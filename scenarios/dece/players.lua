@@ -95,26 +95,23 @@ local TOOL_LINES = {
   simulate = "TOOL: simulate <action id>  (the state you would see after that action, on a copy; unknown cards or draws are made up)\n",
 }
 
-local function model(p, ctx)
-  local G, P, h, m = ctx.G, ctx.P, p.manifest.harness, p.manifest
+-- conversation(p, ctx, S, tools_text) -> conv, user: a decision's request, its system prompt
+-- and turn from the prompt set S (the harness's, or its tools/ set), the legal and notes
+-- blocks from ctx.P, the memory in between
+function M.conversation(p, ctx, S, tools_text)
+  local G, P, h = ctx.G, ctx.P, p.manifest.harness
   local mem = ctx.memory
-  local ids = {}
-  for i, a in ipairs(ctx.legal) do ids[i] = a.id end
-  local allowed = {}
-  for _, tl in ipairs(h.tools) do allowed[tl] = true end
-  local tool_list = ""
-  for _, tl in ipairs(h.tools) do tool_list = tool_list .. TOOL_LINES[tl] end
-  local system = P:fill("system", {
+  local system = S:fill("system", {
     title = G.title, seat = ctx.seat, players = ctx.state.n, rules = rules_text(G),
     legal_note = h.legal_actions and " and the list of your legal actions" or "",
     policy_note = h.retries > 0 and string.format("An answer that is not a legal action id gets %d more attempt%s.", h.retries, h.retries == 1 and "" or "s")
       or "An answer that is not a legal action id forfeits the game.",
-    tools = #h.tools > 0 and P:fill("tools", { max_tools = h.max_tools, tool_list = tool_list }) or "",
+    tools = tools_text,
     notes_note = h.memory == "notes" and "\nYou may keep notes for your later decisions: put them in <notes>...</notes> (they replace your earlier notes)." or "",
   })
   local lines = {}
   for i, a in ipairs(ctx.legal) do lines[i] = a.id .. ": " .. a.label end
-  local user = P:fill("turn", {
+  local user = S:fill("turn", {
     decision = ctx.decision, seat = ctx.seat, observation = M.observation_text(G, ctx.state, ctx.seat, h),
     legal_block = h.legal_actions and P:fill("legal_block", { actions = table.concat(lines, "\n") }) or "",
     notes_block = (h.memory == "notes" and mem.notes) and P:fill("notes_block", { notes = mem.notes }) or "",
@@ -122,31 +119,54 @@ local function model(p, ctx)
   local conv = { { role = "system", content = system } }
   for _, msg in ipairs(mem.messages or {}) do conv[#conv + 1] = msg end
   conv[#conv + 1] = { role = "user", content = user }
-  local res = { usage = zero(), calls = 0, tools = 0, attempts = 0, prompt = user, replies = {} }
+  return conv, user
+end
+
+-- ask(p, ctx, res, conv, n [, tools]) -> reply | nil (the participant's budget for the match
+-- is spent: res.failure set): the n-th call of a decision, its usage counted in res and the
+-- match budget, the reply appended to conv
+function M.ask(p, ctx, res, conv, n, tools)
+  local m, used = p.manifest, ctx.budget_used
   local budget = m.budget or {}
+  if (budget.max_output_tokens and used.output >= budget.max_output_tokens) or (budget.max_cost and used.cost >= budget.max_cost) then
+    res.failure, res.why = "budget", "the participant's budget for this match is spent"
+    return nil
+  end
+  local ids = {}
+  for i, a in ipairs(ctx.legal) do ids[i] = a.id end
+  local reply, err = ctx.agent:reply(conv, { key = ctx.match_id .. ":" .. ctx.seat, sample = ctx.decision * 1000 + n,
+    legal_actions = ids, rng = ctx.rand, tools = tools, format = function(a) return "ACTION: " .. tostring(a) end })
+  if not reply then error(err, 0) end
+  res.calls = res.calls + 1
+  for k in pairs(res.usage) do res.usage[k] = res.usage[k] + ((reply.usage or {})[k] or 0) end
+  used.output = used.output + ((reply.usage or {}).output or 0)
+  used.cost = used.cost + require("tabula.models").cost(m.prices ~= json.null and m.prices or nil, reply.usage or {})
+  res.turn = reply.turn   -- the provider's form of the reply, kept with it in the memory
+  res.replies[#res.replies + 1] = reply.text or ""
+  conv[#conv + 1] = require("tabula.agent").assistant(reply)
+  return reply
+end
+
+local function model(p, ctx)
+  local G, P, h = ctx.G, ctx.P, p.manifest.harness
+  local ids = {}
+  for i, a in ipairs(ctx.legal) do ids[i] = a.id end
+  local allowed = {}
+  for _, tl in ipairs(h.tools) do allowed[tl] = true end
+  local tool_list = ""
+  for _, tl in ipairs(h.tools) do tool_list = tool_list .. TOOL_LINES[tl] end
+  local conv, user = M.conversation(p, ctx, P, #h.tools > 0 and P:fill("tools", { max_tools = h.max_tools, tool_list = tool_list }) or "")
+  local res = { usage = zero(), calls = 0, tools = 0, attempts = 0, prompt = user, replies = {} }
   local calls = 0
   for attempt = 1, 1 + h.retries do
     res.attempts = attempt
     local text
     local tools_left = #h.tools > 0 and h.max_tools or 0
     while true do
-      local used = ctx.budget_used
-      if (budget.max_output_tokens and used.output >= budget.max_output_tokens) or (budget.max_cost and used.cost >= budget.max_cost) then
-        res.failure, res.why = "budget", "the participant's budget for this match is spent"
-        return res
-      end
       calls = calls + 1
-      local reply, err = ctx.agent:reply(conv, { key = ctx.match_id .. ":" .. ctx.seat, sample = ctx.decision * 1000 + calls,
-        legal_actions = ids, rng = ctx.rand, format = function(a) return "ACTION: " .. tostring(a) end })
-      if not reply then error(err, 0) end
-      res.calls = res.calls + 1
-      for k in pairs(res.usage) do res.usage[k] = res.usage[k] + ((reply.usage or {})[k] or 0) end
-      used.output = used.output + ((reply.usage or {}).output or 0)
-      used.cost = used.cost + require("tabula.models").cost(m.prices ~= json.null and m.prices or nil, reply.usage or {})
+      local reply = M.ask(p, ctx, res, conv, calls)
+      if not reply then return res end
       text = reply.text or ""
-      res.turn = reply.turn
-      res.replies[#res.replies + 1] = text
-      conv[#conv + 1] = require("tabula.agent").assistant(reply)
       local tool, arg = tool_request(text)
       if M.extract_action_line(text) or not tool or not allowed[tool] or tools_left <= 0 then break end
       tools_left = tools_left - 1
