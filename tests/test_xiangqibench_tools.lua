@@ -92,6 +92,20 @@ test("--protocol tools over the mock as each provider, streamed and not: mate th
     t.eq(second[#second - 1].tool_calls[1].name, "think")
     t.eq(tr.calls[2].reply.tool_calls[1].name, "move")
   end
+  -- tabula show prints the tool traffic
+  local rc, shown = t.tabula("show", dir .. "/run-claude", "mate1/sighted/1")
+  t.eq(rc, 0, shown)
+  t.contains(shown, "--- tool think ")
+  t.contains(shown, "Noted. Continue with a command.")
+  t.contains(shown, '[tool call ')
+  t.contains(shown, ' move {"move":"b1b9"}]')
+  -- resumed from scratch (the records gone), every call is replayed from the cache: the same tool turns
+  local before = s:requests()
+  os.remove(dir .. "/run-claude/trials.jsonl"); os.remove(dir .. "/run-claude/trials.jsonl.idx")
+  run("claude", mf, dir, dir .. "/run-claude", { "--protocol", "tools", "--no-stream" })
+  t.eq(s:requests(), before, "no request sent again")
+  local again = records.read(dir .. "/run-claude/trials.jsonl")
+  t.eq({ #again, again[1].reason, again[1].cached_calls }, { 2, "win_mate", 2 })
   s:close()
 end)
 

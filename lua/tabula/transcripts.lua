@@ -291,7 +291,8 @@ function M.format_messages(messages, from)
   local out = {}
   for j = from or 1, #messages do
     local m = messages[j]
-    out[#out + 1] = "--- " .. tostring(m.role) .. (m.role == "tool" and (" " .. tostring(m.name) .. " " .. tostring(m.call_id)) or "")
+    out[#out + 1] = "--- " .. tostring(m.role) .. (m.role == "tool" and string.format(" %s %s%s", tostring(m.name), tostring(m.call_id),
+      m.is_error and " (refused)" or "") or "")
     if type(m.content) == "string" then out[#out + 1] = m.content
     else
       for _, p in ipairs(m.content or {}) do
@@ -300,11 +301,14 @@ function M.format_messages(messages, from)
         else out[#out + 1] = p.text or "" end
       end
     end
-    for _, c in ipairs(m.tool_calls or {}) do
-      out[#out + 1] = string.format("[tool call %s %s %s]", tostring(c.id), tostring(c.name), tostring(c.arguments))
-    end
+    for _, c in ipairs(m.tool_calls or {}) do out[#out + 1] = M.format_call(c) end
   end
   return table.concat(out, "\n")
+end
+
+-- format_call(call) -> "[tool call ID NAME ARGUMENTS]" (a stored call: arguments as the model wrote them)
+function M.format_call(c)
+  return string.format("[tool call %s %s %s]", tostring(c.id), tostring(c.name), tostring(c.raw or c.arguments))
 end
 
 -- summary(t) -> { calls, input, output, reasoning, cost } over a transcript's calls

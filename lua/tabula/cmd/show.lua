@@ -59,6 +59,7 @@ function M.render_call(out, i, c)
     out[#out + 1] = string.format("--- reply (%s; tokens in %d, out %d, reasoning %d; cost %.4f%s)", r.finish or "?",
       u.input or 0, u.output or 0, u.reasoning or 0, r.cost or 0, r.cached and "; from cache" or "")
     out[#out + 1] = r.text or ""
+    for _, tc in ipairs(r.tool_calls or {}) do out[#out + 1] = transcripts.format_call(tc) end
   else
     out[#out + 1] = "--- no reply: " .. tostring(c.error or "infrastructure error")
   end
