@@ -63,9 +63,9 @@ test("tabula play: what the human is shown carries no control sequence", functio
   local dir = t.tmpdir()
   fs.mkdir_p(dir .. "/prompts")
   for _, f in ipairs(fs.list(t.root() .. "/prompts/xiangqibench")) do
-    local text = fs.read(t.root() .. "/prompts/xiangqibench/" .. f)
-    if f:match("^system") then text = "\27]0;PWNED\7\27[2J" .. text end
-    fs.write_atomic(dir .. "/prompts/" .. f, text)
+    local text = fs.kind(t.root() .. "/prompts/xiangqibench/" .. f) == "file" and fs.read(t.root() .. "/prompts/xiangqibench/" .. f)
+    if text and f:match("^system") then text = "\27]0;PWNED\7\27[2J" .. text end
+    if text then fs.write_atomic(dir .. "/prompts/" .. f, text) end   -- the files (tools/ is the tools arm's)
   end
   local out = t.sh(string.format("cd %s && printf 'quit\\n' | %s play xiangqibench --case tabula_0001 --prompts prompts --out run",
     dir, t.tabula_bin()))
