@@ -80,7 +80,11 @@ test("a DECE seat played through tabula mcp: every decision arrives through the 
   local dir = t.tmpdir()
   fs.write_atomic(dir .. "/parts.json", json.canonical({ participants = json.array({
     { name = "agent", model = "mcp", harness = { protocol = "tools", tools = json.array({ "state" }) } }, RANDOM, HEURISTIC }) }))
-  local c = client.start({ "dece", "--participants", dir .. "/parts.json", "--games", "azul", "--matches-per-game", "3",
+  -- a queue of two matches, the agent in another seat in each
+  fs.write_atomic(dir .. "/schedule.json", json.canonical({ matches = json.array({
+    { id = "azul-a", game = "azul", seats = json.array({ "agent", "random", "heuristic" }), setup_seed = 5 },
+    { id = "azul-b", game = "azul", seats = json.array({ "random", "agent", "heuristic" }), setup_seed = 6 } }) }))
+  local c = client.start({ "dece", "--participants", dir .. "/parts.json", "--games", "azul", "--schedule", dir .. "/schedule.json",
     "--out", dir .. "/run", "--agent-name", "test-agent" })
   c:initialize()
   local names = {}
@@ -88,9 +92,9 @@ test("a DECE seat played through tabula mcp: every decision arrives through the 
   t.eq(names, { "act", "state", "observe" })
   local text = client.text(c:call("observe"))
   t.contains(text, "You are playing Azul")
-  local decisions, trials, queried = 0, {}, false
+  local decisions, queried, next_trial = 0, false, 0
   while not text:find("No trial is left", 1, true) do
-    for id in text:gmatch("Trial (azul%-%d+)") do trials[id] = true end
+    if text:find("The trial azul-a is over", 1, true) then next_trial = next_trial + 1 end
     if not queried then   -- one query (not an action) before the first act
       queried = true
       t.contains(client.text(c:call("state")), "(you)")
@@ -103,9 +107,10 @@ test("a DECE seat played through tabula mcp: every decision arrives through the 
     t.eq(err, false, text)
     t.ok(decisions < 2000, "the matches end")
   end
+  t.eq(next_trial, 1, "the call that ended the first match answered with the second's start")
   t.eq(c:close(), 0)
   local recs = records.read(dir .. "/run/matches.jsonl")
-  t.eq(#recs, 3)
+  t.eq(#recs, 2)
   local total = 0
   for _, r in ipairs(recs) do
     t.eq(r.status, "finished")
