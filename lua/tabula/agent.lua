@@ -26,6 +26,8 @@
 -- calls ({ id, name, arguments, raw }), and the conversation holds them as an
 -- assistant message with tool_calls followed by { role = "tool", call_id,
 -- name, content } results (tabula.tools, which states the rule for several calls).
+-- Provider "mcp" (only under tabula mcp): an agent program over the Model Context
+-- Protocol; its next tools/call is the reply (tabula.mcp).
 --
 -- Retries: 429, 5xx, transport failures, malformed bodies and cut streams are
 -- retried with exponential backoff and jitter (Retry-After honoured) within
@@ -100,7 +102,7 @@ local function message_digest(m)
   if type(c) ~= "table" then return m.role .. "\0" .. tostring(c) .. calls end
   local out = { m.role }
   for _, p in ipairs(c) do out[#out + 1] = p.type == "image" and fs.sha256(p.data or "") or tostring(p.text) end
-  return table.concat(out, "\0")
+  return table.concat(out, "\0") .. calls
 end
 
 -- digests(conversation) -> d with d[i] the digest of messages 1..i (d[0] = "")

@@ -260,18 +260,23 @@ function Session:begin(conv, ctx)
   if before and before ~= json.canonical(self.trial.tools) then self:send({ method = "notifications/tools/list_changed" }) end
 end
 
--- next_call(ctx) -> the client's next tools/call (waits for it)
+-- next_call(ctx) -> the client's next tools/call of one of the trial's tools (waits for it;
+-- a call queued before the trial's tools were known, of another tool, is answered -32602)
 function Session:next_call(ctx)
-  while #self.calls == 0 do
-    if self.eof then
-      error(cli.user_error(string.format("mcp: the client closed the connection during trial %s; it is not recorded "
-        .. "(run the same command with the same --out to continue)", tostring(ctx.key))), 0)
+  while true do
+    while #self.calls == 0 do
+      if self.eof then
+        error(cli.user_error(string.format("mcp: the client closed the connection during trial %s; it is not recorded "
+          .. "(run the same command with the same --out to continue)", tostring(ctx.key))), 0)
+      end
+      self.wake = loop.future()
+      self.wake:await()
+      self.wake = nil
     end
-    self.wake = loop.future()
-    self.wake:await()
-    self.wake = nil
+    local req = table.remove(self.calls, 1)
+    for _, t in ipairs(ctx.tools or {}) do if t.name == req.name then return req end end
+    self:error(req.id, BAD_PARAMS, "Unknown tool: " .. req.name)
   end
-  return table.remove(self.calls, 1)
 end
 
 local Remote = {}
