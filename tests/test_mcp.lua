@@ -120,4 +120,17 @@ test("a queue of trials: the call that ends one answers with the next one's star
   t.eq({ recs[1].reason, recs[2].reason }, { "win_mate", "resignation" })
 end)
 
+test("what tabula mcp refuses, in one line, before it serves anything", function()
+  for _, case in ipairs({ { { "tsugo" }, "mcp: scenario tsugo has no tools arm to serve over MCP" },
+    { { "xiangqibench", "--model", "engine" }, "mcp: the agent is the MCP client (--model is not taken" },
+    { { "xiangqibench", "--dry-run" }, "mcp: --dry-run is tabula run's" } }) do
+    local args = { "mcp" }
+    for _, a in ipairs(case[1]) do args[#args + 1] = a end
+    local rc, out = t.tabula(table.unpack(args))
+    t.eq(rc, 2, out)
+    t.contains(out, "tabula: " .. case[2])
+    t.eq(select(2, out:gsub("\n", "")), 2, "one line (and the exit code): " .. out)
+  end
+end)
+
 return T

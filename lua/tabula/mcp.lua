@@ -247,7 +247,7 @@ function Session:begin(conv, ctx)
   self.trial = { id = self.trial_id, key = ctx.key, tools = ctx.tools or {}, system = table.concat(system, "\n\n"),
     latest = table.concat(first, "\n\n"), conv = conv }
   if not ctx.tools or #ctx.tools == 0 then
-    cli.fail("tabula mcp: trial %s offers no tools (the scenario's tools arm must be on)", tostring(ctx.key))
+    cli.fail("mcp: trial %s offers no tools (the scenario's tools arm must be on)", tostring(ctx.key))
   end
   settle(self.ready)
   if self.pending and same then   -- the call that ended the seat's decision: the next one's start

@@ -508,7 +508,7 @@ function Trial:play()
   self.rec = rec
   -- the tools arm; a built-in player answers in the text REPL's form in either arm
   self.tools = opts.protocol == "tools" and not self.env.agent:is_builtin()
-  rec.protocol = opts.protocol
+  rec.protocol = self.tools and "tools" or "text"   -- what the agent acted through
   local decl
   if self.tools then decl, self.tool_names = xq_tools.declare(self) end
   local conv = { { role = "system", content = self:system_prompt() }, { role = "user", content = self:initial_message() } }

@@ -33,8 +33,9 @@ local function options(s)
 end
 
 function M.serve(s, opts)
-  if not s.mcp then cli.fail("tabula mcp: scenario %s has no tools arm to serve over MCP", s.name) end
-  if cli.given(opts).model then cli.fail("tabula mcp: the agent is the MCP client (--model is not taken; name it with --agent-name)") end
+  if not s.mcp then cli.fail("mcp: scenario %s has no tools arm to serve over MCP", s.name) end
+  if opts["dry-run"] then cli.fail("mcp: --dry-run is tabula run's (tabula run %s --protocol tools --dry-run shows the first request)", s.name) end
+  if cli.given(opts).model then cli.fail("mcp: the agent is the MCP client (--model is not taken; name it with --agent-name)") end
   local name = opts["agent-name"]
   models.mcp = name   -- the model "mcp" (the run's, or a DECE participant's) is the MCP client
   local session = mcp.session()
