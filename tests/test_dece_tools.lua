@@ -52,6 +52,26 @@ test("a model participant through tools over the mock: a query, then act; an ill
   t.contains(ev[2].choices[1].reply, "ACTION: take:white,blue,green")
 end)
 
+test("memory with the tools protocol keeps the decision as text: a thinking model's next request is taken", function()
+  local mock = require "tests.mock"
+  local s = mock.start({
+    { match = "Decision 1 ", tool_calls = { { name = "act", arguments = { id = "take:white,blue,green" } } }, reasoning = "Three gems.", times = 1 },
+    { tool_calls = { { name = "act", arguments = { id = "buy:everything" } } }, reasoning = "Greedy." } })
+  local dir = t.tmpdir()
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { c = { provider = "anthropic", model = "claude-opus-4-7",
+    base_url = %q, optional_key = true } }]], s.url .. "/v1"))
+  local list = { { name = "llm", model = "c", harness = { protocol = "tools", memory = "full" } }, RANDOM, HEURISTIC }
+  local ok, rec = pcall(match.play, arena(dir, list, { "splendor" }, dir .. "/models.lua"),
+    { id = "splendor-1", game = "splendor", seats = { "llm", "random", "heuristic" }, setup_seed = 3 })
+  local log = s:log()
+  s:close()
+  if not ok then error(rec, 0) end
+  t.eq({ rec.status, rec.decisions[1] }, { "forfeit", 2 }, "decision 2 was answered (not refused by the service)")
+  t.eq(rec.failures[1].why, "'buy:everything' is not a legal action id")
+  local b2 = json.decode(log[2].body)
+  t.eq(b2.messages[2].content, "ACTION: take:white,blue,green", "the memory holds the decision as text, no unanswered tool_use")
+end)
+
 test("the manifest: protocol recorded only when tools (a text harness keeps its identity); model mcp only under tabula mcp", function()
   local dir = t.tmpdir()
   local mf = models_file(dir, "http://127.0.0.1:9")
