@@ -71,8 +71,8 @@ $(BUILD)/tests/%: tests/c/%.c $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE))) | $
 	$(CC) $(CFLAGS) $(LDFLAGS) -Isrc -o $@ $^ $(LDLIBS)
 
 # the mock model server the Lua tests talk to over loopback
-$(BUILD)/mock_server: tests/mock_server.c tests/mock_families.c tests/mock_families.h tests/mock_tools.c tests/mock_tools.h | $(BUILD)
-	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ tests/mock_server.c tests/mock_families.c tests/mock_tools.c -lcjson
+$(BUILD)/mock_server: tests/mock_server.c tests/mock_families.c tests/mock_families.h tests/mock_tools.c tests/mock_tools.h tests/mock_batch.c tests/mock_batch.h | $(BUILD)
+	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ tests/mock_server.c tests/mock_families.c tests/mock_tools.c tests/mock_batch.c -lcjson
 
 ctest: $(CTESTS)
 	@for t in $(CTESTS); do echo "== $$t"; $$t || exit 1; done

@@ -32,7 +32,12 @@
  * messages and tool results alike.
  * "match" absent: any request; "times" absent: no limit. With no rule left the
  * reply is "ok". Control endpoints: GET /_stats, GET /_log (JSONL of requests),
- * POST /_reset (usage counts and log), POST /_script (replace the rules). */
+ * POST /_reset (usage counts and log), POST /_script (replace the rules).
+ * The batch APIs of the three services are in mock_batch.c (a rule's
+ * "batch_seconds": how long its item takes in a batch; POST /_batch {"step"}:
+ * the mock seconds a poll advances a batch); /_stats counts batch_creates,
+ * batches, batch_polls and every HTTP request (http) beside the model
+ * requests answered (requests, batch items included). */
 
 #include <arpa/inet.h>
 #include <cJSON.h>
@@ -49,6 +54,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mock_batch.h"
 #include "mock_families.h"
 #include "mock_tools.h"
 
@@ -57,12 +63,13 @@ typedef struct {
     int times, used, retry_after, delay_ms, echo_auth;
     int u_input, u_cached, u_output, u_reasoning;   /* -1: computed */
     int u_cache_write, redacted;
+    int batch_seconds;             /* -1: the default */
 } rule;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static rule *rules;
 static int nrules;
-static long requests;
+static long requests, http_requests;   /* model requests answered (batch items too); every HTTP request */
 static int active, max_active;     /* model requests being answered now, and the most at once */
 static int global_delay_ms;
 static char *req_log;
@@ -128,6 +135,7 @@ static int load_rules(const char *text)
         r->u_cached = getint(u, "cached", 0);
         r->u_cache_write = getint(u, "cache_write", 0);
         r->redacted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "redacted"));
+        r->batch_seconds = getint(o, "batch_seconds", -1);
         r->u_output = getint(u, "output", -1);
         r->u_reasoning = getint(u, "reasoning", -1);
         cJSON_Delete(o);
@@ -654,52 +662,29 @@ static void log_request(const char *method, const char *path, const char *header
     free(s);
 }
 
-/* returns 1 to keep the connection open */
-static int handle(int fd, const char *method, const char *path, const char *headers, const char *body)
-{
-    if (strcmp(path, "/_stats") == 0) {
-        char b[128];
-        pthread_mutex_lock(&mu);
-        snprintf(b, sizeof b, "{\"max_active\":%d,\"requests\":%ld}", max_active, requests);
-        pthread_mutex_unlock(&mu);
-        return respond(fd, 200, "application/json", NULL, b) == 0;
-    }
-    if (strcmp(path, "/_log") == 0) {
-        pthread_mutex_lock(&mu);
-        char *copy = strdup(req_log ? req_log : "");
-        pthread_mutex_unlock(&mu);
-        int ok = respond(fd, 200, "application/jsonl", NULL, copy) == 0;
-        free(copy);
-        return ok;
-    }
-    if (strcmp(path, "/_reset") == 0 || strcmp(path, "/_script") == 0) {
-        pthread_mutex_lock(&mu);
-        requests = 0;
-        max_active = 0;
-        log_len = 0;
-        if (req_log) req_log[0] = 0;
-        for (int i = 0; i < nrules; i++) rules[i].used = 0;
-        mf_reset();
-        int bad = strcmp(path, "/_script") == 0 && load_rules(body) != 0;
-        pthread_mutex_unlock(&mu);
-        return respond(fd, bad ? 400 : 200, "application/json", NULL, bad ? "{\"error\":\"bad script\"}" : "{}") == 0;
-    }
-    provider pv = strstr(path, "/chat/completions") ? P_OPENAI : strstr(path, "/messages") ? P_ANTHROPIC :
-                  strstr(path, "/responses") ? P_RESPONSES :
-                  strstr(path, ":generateContent") || strstr(path, ":streamGenerateContent") ? P_GEMINI : P_OTHER;
-    if (pv == P_OTHER) return respond(fd, 404, "application/json", NULL, "{\"error\":\"no such endpoint\"}") == 0;
-    cJSON *req = cJSON_Parse(body);
-    if (!req) {
-        char *e = error_body(pv, 400, "the request body is not JSON");
-        int ok = respond(fd, 400, "application/json", NULL, e) == 0;
-        free(e);
-        return ok;
-    }
-    char *user = last_user_text(pv, req);
-    /* pick the rule */
+/* what one model request is answered with: the rule that applies, the answer
+ * it makes, and the refusal of the model's family (NULL when taken) */
+typedef struct {
     rule chosen;
-    memset(&chosen, 0, sizeof chosen);
+    int found;
+    answer a;
+    char *refused, *user, mbuf[128];
+    const char *model;
+    cJSON *req;
+} prepared;
+
+/* prepare(p, ...) -> 0, or -1 when the body is not JSON; counts and logs the request */
+static int prepare(prepared *p, provider pv, const char *method, const char *path, const char *headers, const char *body)
+{
+    memset(p, 0, sizeof *p);
+    cJSON *req = p->req = cJSON_Parse(body);
+    if (!req) return -1;
+    rule chosen;
+    answer a;
     int found = 0;
+    char *user = p->user = last_user_text(pv, req);
+    /* pick the rule */
+    memset(&chosen, 0, sizeof chosen);
     pthread_mutex_lock(&mu);
     requests++;
     log_request(method, path, headers, body);
@@ -717,15 +702,8 @@ static int handle(int fd, const char *method, const char *path, const char *head
         chosen.tool_calls = r->tool_calls ? strdup(r->tool_calls) : NULL;
         found = 1;
     }
-    if (++active > max_active) max_active = active;
     pthread_mutex_unlock(&mu);
-    sleep_ms(global_delay_ms + (found ? chosen.delay_ms : 0));
-    char mbuf[128];
-    const char *model = model_of(pv, req, path, mbuf, sizeof mbuf);
-    int keep = 1;
-    const char *fault = found ? chosen.fault : NULL;
-    int stream = wants_stream(pv, req, path);
-    answer a;
+    const char *model = p->model = model_of(pv, req, path, p->mbuf, sizeof p->mbuf);
     memset(&a, 0, sizeof a);
     /* a named Gemini model thinks: its first call part is signed */
     mt_make(pv, found ? chosen.tool_calls : NULL, pv == P_GEMINI && mf_reasoning_model(pv, model), &a.calls);
@@ -777,6 +755,144 @@ static int handle(int fd, const char *method, const char *path, const char *head
     a.cached = found ? chosen.u_cached : 0;
     a.rsn = found && chosen.u_reasoning >= 0 ? chosen.u_reasoning : (a.reasoning ? (int)strlen(a.reasoning) / 4 + 1 : 0);
     a.out = found && chosen.u_output >= 0 ? chosen.u_output : (int)strlen(a.text) / 4 + 1 + a.rsn;
+    p->chosen = chosen;
+    p->found = found;
+    p->a = a;
+    p->refused = refused;
+    return 0;
+}
+
+static void release(prepared *p)
+{
+    free(p->refused);
+    free(p->chosen.reply); free(p->chosen.reasoning); free(p->chosen.finish); free(p->chosen.fault); free(p->chosen.tool_calls);
+    mt_free(&p->a.calls);
+    free(p->user);
+    cJSON_Delete(p->req);
+}
+
+/* the status fault of a rule ("429", "500", ...), or 0 */
+static int status_fault(const char *fault)
+{
+    const char *codes[] = {"429", "500", "503", "400", "401", "403", "404"};
+    for (int i = 0; fault && i < 7; i++) if (!strcmp(fault, codes[i])) return atoi(fault);
+    return 0;
+}
+
+char *mock_answer(provider pv, const char *path, const char *body, int *status)
+{
+    prepared p;
+    if (prepare(&p, pv, "POST", path, "", body) != 0) {
+        release(&p);
+        *status = 400;
+        return error_body(pv, 400, "the request body is not JSON");
+    }
+    char *out;
+    int fault = status_fault(p.found ? p.chosen.fault : NULL);
+    if (p.refused) { *status = 400; out = error_body(pv, 400, p.refused); }
+    else if (fault) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "mock fault %d", fault);
+        *status = fault;
+        out = error_body(pv, fault, msg);
+    } else { *status = 200; out = full_body(pv, p.model, &p.a); }
+    release(&p);
+    return out;
+}
+
+int mock_batch_seconds(provider pv, const char *body)
+{
+    cJSON *req = cJSON_Parse(body);
+    char *user = req ? last_user_text(pv, req) : strdup("");
+    int secs = 60;
+    pthread_mutex_lock(&mu);
+    for (int i = 0; i < nrules; i++) {
+        rule *r = &rules[i];
+        if (r->times >= 0 && r->used >= r->times) continue;
+        if (r->match && !strstr(user, r->match)) continue;
+        if (r->batch_seconds >= 0) secs = r->batch_seconds;
+        break;
+    }
+    pthread_mutex_unlock(&mu);
+    free(user);
+    cJSON_Delete(req);
+    return secs;
+}
+
+/* returns 1 to keep the connection open */
+static int handle(int fd, const char *method, const char *path, const char *headers, const char *body)
+{
+    if (path[0] != '/' || path[1] != '_') {
+        pthread_mutex_lock(&mu);
+        http_requests++;
+        pthread_mutex_unlock(&mu);
+    }
+    if (strcmp(path, "/_stats") == 0) {
+        char b[256];
+        long creates, nb, polls;
+        mb_stats(&creates, &nb, &polls);
+        pthread_mutex_lock(&mu);
+        snprintf(b, sizeof b, "{\"batch_creates\":%ld,\"batch_polls\":%ld,\"batches\":%ld,\"http\":%ld,\"max_active\":%d,\"requests\":%ld}",
+                 creates, polls, nb, http_requests, max_active, requests);
+        pthread_mutex_unlock(&mu);
+        return respond(fd, 200, "application/json", NULL, b) == 0;
+    }
+    if (strcmp(path, "/_log") == 0) {
+        pthread_mutex_lock(&mu);
+        char *copy = strdup(req_log ? req_log : "");
+        pthread_mutex_unlock(&mu);
+        int ok = respond(fd, 200, "application/jsonl", NULL, copy) == 0;
+        free(copy);
+        return ok;
+    }
+    if (strcmp(path, "/_reset") == 0 || strcmp(path, "/_script") == 0) {
+        pthread_mutex_lock(&mu);
+        requests = 0;
+        max_active = 0;
+        log_len = 0;
+        if (req_log) req_log[0] = 0;
+        for (int i = 0; i < nrules; i++) rules[i].used = 0;
+        mf_reset();
+        http_requests = 0;
+        pthread_mutex_unlock(&mu);
+        mb_reset();
+        pthread_mutex_lock(&mu);
+        int bad = strcmp(path, "/_script") == 0 && load_rules(body) != 0;
+        pthread_mutex_unlock(&mu);
+        return respond(fd, bad ? 400 : 200, "application/json", NULL, bad ? "{\"error\":\"bad script\"}" : "{}") == 0;
+    }
+    {
+        int status;
+        const char *ctype;
+        char *out = NULL;
+        if (mb_handle(method, path, headers, body, &status, &ctype, &out)) {
+            int ok = respond(fd, status, ctype, NULL, out) == 0;
+            free(out);
+            return ok;
+        }
+    }
+    provider pv = strstr(path, "/chat/completions") ? P_OPENAI : strstr(path, "/messages") ? P_ANTHROPIC :
+                  strstr(path, "/responses") ? P_RESPONSES :
+                  strstr(path, ":generateContent") || strstr(path, ":streamGenerateContent") ? P_GEMINI : P_OTHER;
+    if (pv == P_OTHER) return respond(fd, 404, "application/json", NULL, "{\"error\":\"no such endpoint\"}") == 0;
+    prepared pr;
+    if (prepare(&pr, pv, method, path, headers, body) != 0) {
+        release(&pr);
+        char *e = error_body(pv, 400, "the request body is not JSON");
+        int ok = respond(fd, 400, "application/json", NULL, e) == 0;
+        free(e);
+        return ok;
+    }
+    pthread_mutex_lock(&mu);
+    if (++active > max_active) max_active = active;
+    pthread_mutex_unlock(&mu);
+    rule chosen = pr.chosen;
+    answer a = pr.a;
+    const char *model = pr.model, *refused = pr.refused;
+    sleep_ms(global_delay_ms + (pr.found ? chosen.delay_ms : 0));
+    int keep = 1;
+    const char *fault = pr.found ? chosen.fault : NULL;
+    int stream = wants_stream(pv, pr.req, path);
     if (refused) {
         char *e = error_body(pv, 400, refused);
         keep = respond(fd, 400, "application/json", NULL, e) == 0;
@@ -845,14 +961,10 @@ static int handle(int fd, const char *method, const char *path, const char *head
         keep = respond(fd, 200, "application/json", NULL, b) == 0;
         free(b);
     }
-    free(refused);
-    free(chosen.reply); free(chosen.reasoning); free(chosen.finish); free(chosen.fault); free(chosen.tool_calls);
-    mt_free(&a.calls);
-    free(user);
+    release(&pr);
     pthread_mutex_lock(&mu);
     active--;
     pthread_mutex_unlock(&mu);
-    cJSON_Delete(req);
     return keep;
 }
 

@@ -63,6 +63,7 @@ local function spend(reply)
   s.output = s.output + (u.output or 0)
   s.cost = s.cost + (reply.cost or 0)
 end
+M.spend = spend   -- tabula.batch spends the replies of a batch
 
 local PROVIDERS = {
   openai = "tabula.providers.responses",          -- the OpenAI service: the Responses API
@@ -409,7 +410,7 @@ function Agent:reply(conversation, ctx)
   ctx = ctx or {}
   if self.player then return self.player:reply(conversation, ctx) end
   if self.remote then return self.remote:reply(conversation, ctx) end
-  local stream = self.opts.stream
+  local stream = self.opts.stream and not self.opts.batch   -- a batch takes no streaming request
   local req = self.provider.request(self.cfg, self:with_turns(conversation), self.settings, stream, ctx.tools)
   -- the cache key: provider, path, model, messages and settings (never a key), plus the sample index
   -- (computed only when the cache is on: hashing the whole request costs)
@@ -425,6 +426,11 @@ function Agent:reply(conversation, ctx)
   local l = self.limit or limiter(self.cfg, self.opts)
   self.limit = l
   if l.config_error then return nil, l.config_error end   -- no request: it would fail the same way
+  if self.opts.batch and cpath then   -- through the provider's batch API (tabula.batch): priced, settled and cached there
+    local reply, err = self.opts.batch:call(self, req, cpath)
+    if reply then self:remember(conversation, reply) elseif err and err.config then l.config_error = err end
+    return reply, err
+  end
   local ticket <close>, refused = budget.reserve(self.cfg, req.body)   -- the run-wide budgets: worst case first
   if not ticket then return nil, refused end
   local max_attempts = self.opts.max_attempts or 6

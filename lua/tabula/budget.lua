@@ -181,11 +181,21 @@ end
 function Ledger:settled(ticket, spent)
   for k, v in pairs(ticket.need) do self.held[k] = self.held[k] - v end
   self.open = self.open - 1
-  if spent then
-    self:add(spent)
-    if not self.writer then self.writer = records.writer(self.path) end
-    self.writer:write(spent)
-  end
+  if spent then self:settle_free(spent) else self:wake() end
+end
+
+-- record(spent): paid work that held no reservation in this session (a
+-- batch submitted before the run was resumed, its reply read now): counted
+-- and recorded like a settled call
+function M.record(spent)
+  local l = M.active
+  if l and l.settle_free then l:settle_free(spent) end
+end
+
+function Ledger:settle_free(spent)
+  self:add(spent)
+  if not self.writer then self.writer = records.writer(self.path) end
+  self.writer:write(spent)
   self:wake()
 end
 

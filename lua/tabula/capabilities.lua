@@ -33,6 +33,11 @@ return {
   effort_for_budget = { { 0, "none" }, { 1024, "minimal" }, { 4096, "low" }, { 16384, "medium" }, { 32768, "high" },
     { 65536, "xhigh" }, { math.huge, "max" } },
 
+  -- the batch APIs' price factor per provider (tabula.batch; a models-file entry
+  -- overrides it with batch_price_factor or gives batch_prices): every service
+  -- bills batch calls at half its price
+  batch = { openai = 0.5, ["openai-chat"] = 0.5, anthropic = 0.5, gemini = 0.5 },
+
   families = {
     -- Anthropic: Claude Opus 4.7 and later, and every Claude 5 model
     { name = "claude-adaptive", provider = "anthropic", match = { "^claude%-opus%-4[%-%.][7-9]", "^claude%-%a+%-[5-9]" },

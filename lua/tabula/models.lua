@@ -155,4 +155,17 @@ function M.cost(prices, usage)
     + (prices.output or 0) * (usage.output or 0))
 end
 
+-- batch_prices(cfg) -> the prices of the model's calls through a batch API:
+-- the models file's batch_prices, else its prices times the model's
+-- batch_price_factor or the provider's factor in the capability table
+-- (tabula.capabilities: batch); nil without prices
+function M.batch_prices(cfg)
+  if cfg.batch_prices then return cfg.batch_prices end
+  if not cfg.prices then return nil end
+  local f = cfg.batch_price_factor or require("tabula.capabilities").batch[cfg.provider] or 1
+  local out = {}
+  for k, v in pairs(cfg.prices) do out[k] = type(v) == "number" and v * f or v end
+  return out
+end
+
 return M

@@ -3,9 +3,11 @@
 -- elapsed time and ETA) redrawn after each trial; otherwise, or with
 -- --verbose, one line per finished trial.
 --
---   local update, finish = progress.reporter({ tty = host.isatty(2), verbose = opts.verbose })
+--   local update, finish, state, redraw = progress.reporter({ tty = host.isatty(2), verbose = opts.verbose,
+--     extra = function() return "..." end })   -- extra: a part of the live line (tabula.batch's batches and items)
 --   update(rec, n, total)   -- the runner's progress callback
 --   finish()                -- ends the live line
+--   redraw()                -- the live line again (extra changed)
 local loop = require "tabula.loop"
 local terminal = require "tabula.terminal"
 
@@ -27,8 +29,9 @@ end
 function M.line(st, now)
   local el = now - st.started
   local eta = st.done > 0 and st.done < st.total and string.format(", ETA %s", clock(el / st.done * (st.total - st.done))) or ""
-  return string.format("[%d/%d] %d ok, %d failed, %d errors | %d calls, %s tokens, $%.4f | %s elapsed%s",
-    st.done, st.total, st.ok, st.failed, st.errors, st.calls, count(st.tokens), st.cost, clock(el), eta)
+  local batches = st.extra and (" | " .. st.extra()) or ""
+  return string.format("[%d/%d] %d ok, %d failed, %d errors | %d calls, %s tokens, $%.4f%s | %s elapsed%s",
+    st.done, st.total, st.ok, st.failed, st.errors, st.calls, count(st.tokens), st.cost, batches, clock(el), eta)
 end
 
 -- add(state, rec): count a finished trial
@@ -61,9 +64,16 @@ end
 -- reporter({ tty, verbose, out, now }) -> update(rec, n, total), finish()
 function M.reporter(o)
   local out, now = o.out or io.stderr, o.now or loop.now
-  local st = { done = 0, total = 0, ok = 0, failed = 0, errors = 0, calls = 0, tokens = 0, cost = 0, started = now() }
+  local st = { done = 0, total = 0, ok = 0, failed = 0, errors = 0, calls = 0, tokens = 0, cost = 0, started = now(), extra = o.extra }
   local live = o.tty and not o.verbose
   local drawn = false
+  -- redraw(): the live line again (the batches' part changed between trials)
+  local function redraw()
+    if not live then return end
+    out:write("\r", M.line(st, now()), "\27[K")
+    out:flush()
+    drawn = true
+  end
   local function update(rec, n, total, id)
     M.add(st, rec)
     st.done, st.total = n, total
@@ -79,7 +89,7 @@ function M.reporter(o)
   local function finish()
     if drawn then out:write("\n"); out:flush() end
   end
-  return update, finish, st
+  return update, finish, st, redraw
 end
 
 return M

@@ -45,12 +45,14 @@ M.COMMON = {
 for _, o in ipairs(failures.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 for _, o in ipairs(require("tabula.variants").OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 for _, o in ipairs(budget.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
+for _, o in ipairs(require("tabula.batch").OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 
 -- options that change how a run runs, not what it measures: they may differ
 -- when a run is continued
 M.HOW = { out = true, concurrency = true, quiet = true, retries = true, ["max-attempts"] = true,
   ["no-transcripts"] = true, workers = true, ["accept-changes"] = true, verbose = true, ["dry-run"] = true,
-  ["max-cost"] = true, ["max-calls"] = true, ["max-run-tokens"] = true, ["report-every"] = true, ["no-prompt-cache"] = true }
+  ["max-cost"] = true, ["max-calls"] = true, ["max-run-tokens"] = true, ["report-every"] = true, ["no-prompt-cache"] = true,
+  batch = true, ["batch-min"] = true, ["batch-wait"] = true, ["batch-poll"] = true }
 
 -- parse_shard("K/N") -> k, n (or a one-line error)
 function M.parse_shard(text)
@@ -165,6 +167,18 @@ function M.environment(s, opts, out)
   agent_opts.cache_dir, agent_opts.no_cache, agent_opts.stream = out .. "/cache", opts["no-cache"], opts.stream
   agent_opts.settings, agent_opts.max_attempts = settings, opts["max-attempts"]
   agent_opts.explicit, agent_opts.prompt_cache = cli.given(opts), not opts["no-prompt-cache"]
+  -- --batch (or batch = true for a model in the models file): the calls go through the batch queue
+  local function batched(c)
+    if not (opts.batch or c.batch) or c.provider == "builtin" or dry then return nil end
+    if not require("tabula.providers.batches").adapter(c.provider) then
+      cli.fail("--batch: model %s (provider %s) has no batch API", c.name, tostring(c.provider))
+    end
+    if opts["no-cache"] then cli.fail("--batch needs the response cache (its replies are read back from it): drop --no-cache") end
+    if opts.workers and opts.workers > 1 then cli.fail("--batch plays every trial in this process: --workers is not taken with it") end
+    env.batch = env.batch or require("tabula.batch").new(opts, out, not opts.quiet and function(line) io.stderr:write(line, "\n") end)
+    return env.batch
+  end
+  agent_opts.batch = batched(cfg)
   if s.participants then
     -- a match's participants: one agent each, with the run's timeouts, reply
     -- limits and cache, and the participant's own sampling settings
@@ -178,6 +192,7 @@ function M.environment(s, opts, out)
       for k, v in pairs(agent_opts) do popts[k] = v end
       popts.settings = p.settings or settings
       if p.settings then popts.explicit = {} end   -- the participant's own settings: defaults, adjusted if refused
+      popts.batch = batched(pcfg)
       env.agents[p.name], env.cfgs[p.name] = agent.new(pcfg, popts), pcfg
     end
   else
@@ -310,8 +325,12 @@ function M.execute(s, opts, forced)
   local play, close_play = M.player(s, opts, out, env)
   local progress, finish_progress
   if not opts.quiet then
-    progress, finish_progress = require("tabula.progress").reporter({ tty = host.isatty(2), verbose = opts.verbose })
+    local redraw
+    progress, finish_progress, _, redraw = require("tabula.progress").reporter({ tty = host.isatty(2), verbose = opts.verbose,
+      extra = env.batch and function() return env.batch:summary() end })
+    if env.batch then env.batch.on_change = redraw; env.batch.out = host.isatty(2) and not opts.verbose and nil or env.batch.out end
   end
+  if env.batch then play = env.batch:wrap(play) end   -- the queue counts the running trials
   local nworkers, pool = M.workers(opts, cfg, s), nil
   if nworkers > 1 then
     pool = require("tabula.workers").pool({ n = nworkers, retries = opts.retries, send_trials = s.planner ~= nil,
@@ -321,7 +340,9 @@ function M.execute(s, opts, forced)
   local ok, recorded, errors, over = pcall(runner.run, {
     dir = out, meta = meta, trials = (not s.planner) and trials or nil, planner = planner, total = total,
     store = s.records, begin = s.begin and function() s.begin(opts, out) end,
-    concurrency = M.concurrency(opts, s, nworkers), retries = opts.retries,
+    -- with a batch queue every trial at once: the calls due together form one batch
+    concurrency = env.batch and math.max(opts.concurrency, trials and #trials or 0) or M.concurrency(opts, s, nworkers),
+    retries = opts.retries,
     weight = s.weight and function(trial) return s.weight(trial, opts) end,
     on_interrupt = function()   -- report.html of what is recorded, as at every end
       local path, err = require("tabula.view.live").interrupted(s, out)
@@ -333,11 +354,13 @@ function M.execute(s, opts, forced)
     progress = progress,
   })
   live.stop()
+  if env.batch then env.batch:close() end
   if not ok then error(recorded, 0) end
   if finish_progress then finish_progress() end
   if s.teardown then s.teardown(env) end
   if close_play then close_play() end
   io.write(string.format("run: %s (%d trials recorded%s)\n", out, recorded, errors > 0 and string.format(", %d infrastructure errors not scored", errors) or ""))
+  if env.batch then io.write("batches: ", env.batch:summary(), "\n") end
   if over then
     io.stderr:write(string.format("tabula: the run stopped: %s; %d of %d trials recorded (continue with a larger budget and the same --out)\n",
       over, recorded, total or #trials))
