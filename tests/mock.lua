@@ -51,6 +51,14 @@ end
 
 function Server:requests() return json.decode(self:get("/_stats")).requests end
 
+-- stats() -> the counts of /_stats (requests, batch_creates, batches, batch_polls, http, max_active)
+function Server:stats() return json.decode(self:get("/_stats")) end
+
+-- batch_step(s): a poll of a batch advances its clock by s mock seconds (0: frozen)
+function Server:batch_step(s)
+  assert(http.request({ method = "POST", url = self.url .. "/_batch", body = json.canonical({ step = s }), timeout = 10 }))
+end
+
 function Server:log()
   local out = {}
   for line in self:get("/_log"):gmatch("[^\n]+") do out[#out + 1] = json.decode(line) end

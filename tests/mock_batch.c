@@ -54,7 +54,7 @@ typedef struct {
     provider pv;
     char *endpoint, *model, *failed;   /* failed: the validation error (OpenAI) */
     long age, window;
-    int cancelled, ended;
+    int cancelled, ended, polled;
     item *items;
     int n;
 } batch;
@@ -161,15 +161,16 @@ static void add_item(batch *b, const char *cid, provider pv, const char *path, c
 static void tick(batch *b)
 {
     polls++;
+    b->polled = 1;
     if (b->ended || b->failed) return;
-    b->age += step;
+    if (!b->cancelled) b->age += step;   /* a cancelled batch ends at the next poll: what was not done by now is cancelled */
     long need = 0;
     for (int i = 0; i < b->n; i++) if (b->items[i].secs > need) need = b->items[i].secs;
     int expire = b->age >= b->window && need > b->window;
     if (!b->cancelled && b->age < need && !expire) return;
     for (int i = 0; i < b->n; i++) {
         item *it = &b->items[i];
-        if (b->cancelled && it->secs > b->age) it->status = -2;
+        if (b->cancelled && it->secs > b->age) it->status = -2;   /* with the clock frozen (step 0) nothing was done */
         else if (it->secs > b->window) it->status = -1;
         else it->answer = mock_answer(strstr(it->path, "/chat/completions") ? P_OPENAI : b->pv, it->path, it->body, &it->status);
     }
@@ -243,7 +244,7 @@ static cJSON *openai_batch(const batch *b, const char *input_file)
     cJSON_AddStringToObject(o, "completion_window", "24h");
     int ok, er, ex, ca;
     counts(b, &ok, &er, &ex, &ca);
-    const char *status = b->failed ? "failed" : !b->ended ? (b->age == 0 ? "validating" : b->cancelled ? "cancelling" : "in_progress")
+    const char *status = b->failed ? "failed" : !b->ended ? (!b->polled ? "validating" : b->cancelled ? "cancelling" : "in_progress")
                          : b->cancelled ? "cancelled" : ex ? "expired" : "completed";
     cJSON_AddStringToObject(o, "status", status);
     if (b->failed) {
@@ -542,7 +543,7 @@ static cJSON *gemini_op(const batch *b)
     cJSON_AddStringToObject(m, "model", b->model ? b->model : "");
     int ok, er, ex, ca;
     counts(b, &ok, &er, &ex, &ca);
-    const char *state = !b->ended ? (b->age == 0 ? "BATCH_STATE_PENDING" : "BATCH_STATE_RUNNING")
+    const char *state = !b->ended ? (!b->polled ? "BATCH_STATE_PENDING" : "BATCH_STATE_RUNNING")
                         : b->cancelled ? "BATCH_STATE_CANCELLED" : ex ? "BATCH_STATE_EXPIRED" : "BATCH_STATE_SUCCEEDED";
     cJSON_AddStringToObject(m, "state", state);
     cJSON *st = cJSON_AddObjectToObject(m, "batchStats");

@@ -33,8 +33,9 @@
  * "match" absent: any request; "times" absent: no limit. With no rule left the
  * reply is "ok". Control endpoints: GET /_stats, GET /_log (JSONL of requests),
  * POST /_reset (usage counts and log), POST /_script (replace the rules).
- * The batch APIs of the three services are in mock_batch.c (a rule's
- * "batch_seconds": how long its item takes in a batch; POST /_batch {"step"}:
+ * The batch APIs of the three services are in mock_batch.c (a rule with
+ * "batch_seconds" is a delay, not an answer: the items it matches take that
+ * many mock seconds in a batch, "times" of them; POST /_batch {"step"}:
  * the mock seconds a poll advances a batch); /_stats counts batch_creates,
  * batches, batch_polls and every HTTP request (http) beside the model
  * requests answered (requests, batch items included). */
@@ -691,6 +692,7 @@ static int prepare(prepared *p, provider pv, const char *method, const char *pat
     for (int i = 0; i < nrules && !found; i++) {
         rule *r = &rules[i];
         if (r->times >= 0 && r->used >= r->times) continue;
+        if (r->batch_seconds >= 0) continue;            /* a delay rule of the batch APIs: not an answer */
         if (r->match && !strstr(user, r->match)) continue;
         r->used++;
         chosen = *r;
@@ -810,7 +812,11 @@ int mock_batch_seconds(provider pv, const char *body)
         rule *r = &rules[i];
         if (r->times >= 0 && r->used >= r->times) continue;
         if (r->match && !strstr(user, r->match)) continue;
-        if (r->batch_seconds >= 0) secs = r->batch_seconds;
+        if (r->batch_seconds >= 0) {   /* a delay rule is used up by the item it delays; its answer comes from the next rule */
+            secs = r->batch_seconds;
+            r->used++;
+            continue;
+        }
         break;
     }
     pthread_mutex_unlock(&mu);
