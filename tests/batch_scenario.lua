@@ -3,7 +3,10 @@
 -- question after the model's answer to the one before, and records the replies.
 local S = { name = "batchy", summary = "a multi-turn scenario for the batch tests" }
 
-S.options = { { "turns", "int", 2, "questions per trial", min = 1 } }
+S.options = {
+  { "turns", "int", 2, "questions per trial", min = 1 },
+  { "lag", "number", 0, "seconds the first trial waits before its first question" },
+}
 
 function S.plan(opts)
   local trials = {}
@@ -13,6 +16,7 @@ end
 
 function S.play(trial, env)
   local conv, texts, cost = {}, {}, 0
+  if trial.index == 1 and env.opts.lag > 0 then require("tabula.loop").sleep(env.opts.lag) end
   for turn = 1, env.opts.turns do
     conv[#conv + 1] = { role = "user", content = string.format("trial %s turn %d", trial.id, turn) }
     local reply, err = env.agent:reply(conv, { sample = 0 })

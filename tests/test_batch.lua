@@ -316,6 +316,38 @@ test("a multi-turn scenario batches per round: each turn of every trial in one b
   end
 end)
 
+test("--batch-min and --batch-wait submit without the trial that lags; by default its call joins the others' batch", function()
+  local s = mock.start({ { reply = "a win" } })
+  local dir = t.tmpdir()
+  local mf = models_file(dir, s)
+  local function creates(name, ...)
+    local before = s:stats().batch_creates
+    local a = { "--model", "gpt", "--models", mf, "--trials", "5", "--turns", "1", "--lag", "0.3", "--out", dir .. "/" .. name,
+      "--batch", "--batch-poll", "0.001", "--quiet" }
+    for _, x in ipairs({ ... }) do a[#a + 1] = x end
+    t.eq(t.run_scenario(MULTI, a), 0, name)
+    t.eq(#records.read(dir .. "/" .. name .. "/trials.jsonl"), 5, name)
+    return s:stats().batch_creates - before
+  end
+  t.eq(creates("default"), 1, "every running trial's call in one batch")
+  t.eq(creates("min", "--batch-min", "2"), 2, "four due calls pass --batch-min 2")
+  t.eq(creates("wait", "--batch-wait", "0.05"), 2, "the first due call waited 0.05 s")
+  s:close()
+end)
+
+test("batch = true for a model in the models file batches its calls without --batch", function()
+  local s = mock.start({ { reply = "a win" } })
+  local dir = t.tmpdir()
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { b = { provider = "anthropic", model = "claude-opus-4-7",
+    base_url = %q, key_env = "TABULA_NO_KEY", optional_key = true, batch = true } }]], s.url .. "/v1"))
+  t.eq(t.run_scenario(FAULTY, { "--model", "b", "--models", dir .. "/models.lua", "--trials", "4", "--out", dir .. "/run",
+    "--batch-poll", "0.001", "--quiet" }), 0)
+  t.eq(s:stats().batch_creates, 1)
+  t.eq(#journal(dir .. "/run")[1].items, 4)
+  t.eq(#records.read(dir .. "/run/trials.jsonl"), 4)
+  s:close()
+end)
+
 test("the progress line shows batches submitted, in progress and done, and items done", function()
   local progress = require "tabula.progress"
   local q = batch.new({}, t.tmpdir())

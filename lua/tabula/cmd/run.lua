@@ -328,10 +328,13 @@ function M.execute(s, opts, forced)
     local redraw
     progress, finish_progress, _, redraw = require("tabula.progress").reporter({ tty = host.isatty(2), verbose = opts.verbose,
       extra = env.batch and function() return env.batch:summary() end })
-    if env.batch then env.batch.on_change = redraw; env.batch.out = host.isatty(2) and not opts.verbose and nil or env.batch.out end
+    if env.batch then
+      env.batch.on_change = redraw
+      if host.isatty(2) and not opts.verbose then env.batch.out = nil end   -- the live line shows the batches
+    end
   end
   if env.batch then play = env.batch:wrap(play) end   -- the queue counts the running trials
-  local nworkers, pool = M.workers(opts, cfg, s), nil
+  local nworkers, pool = env.batch and 1 or M.workers(opts, cfg, s), nil   -- a batch queue lives in this process
   if nworkers > 1 then
     pool = require("tabula.workers").pool({ n = nworkers, retries = opts.retries, send_trials = s.planner ~= nil,
       job = { scenario = s.path, opts = opts, out = out, retries = opts.retries } })
