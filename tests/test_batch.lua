@@ -183,6 +183,21 @@ test("killed while it polls, the run resumes by polling the same batch: nothing 
   end
 end)
 
+test("a reply missing from the cache of an ended batch is read from the batch again, neither resubmitted nor paid twice", function()
+  local s = mock.start({ { reply = "a win" } })
+  local dir = t.tmpdir()
+  local mf = models_file(dir, s)
+  local args = { "--model", "gpt", "--models", mf, "--trials", "4", "--out", dir .. "/run", "--batch", "--batch-poll", "0.001", "--quiet" }
+  t.eq(t.run_scenario(FAULTY, args), 0)
+  -- the cache and the records lost (a full disk, say): the journal says the batch answered them
+  t.sh("rm -rf " .. t.quote(dir .. "/run/cache") .. " " .. t.quote(dir .. "/run/trials.jsonl") .. " " .. t.quote(dir .. "/run/trials.jsonl.idx"))
+  t.eq(t.run_scenario(FAULTY, args), 0)
+  t.eq(s:stats().batch_creates, 1, "not resubmitted")
+  t.eq(#records.read(dir .. "/run/trials.jsonl"), 4)
+  t.eq(#records.read(dir .. "/run/spend.jsonl"), 4, "not paid twice")
+  s:close()
+end)
+
 test("tabula batch cancel: the batch is cancelled; the run, continued, submits its calls again in a new batch", function()
   for _, f in ipairs({ "claude", "gpt", "gemini" }) do
     local s = mock.start({ { reply = "a win" } })

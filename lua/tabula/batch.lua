@@ -1,7 +1,8 @@
 -- tabula.batch — a run's model calls through the providers' batch APIs
 -- (--batch, or batch = true for a model in a models file), at batch prices.
 --
--- The trials play as usual, all at once as tasks. A call the response cache
+-- The trials play as usual, all at once as tasks (up to M.MAX_TRIALS, or
+-- --concurrency if larger). A call the response cache
 -- cannot answer is reserved against the run-wide budgets like any call and
 -- queued; once every running trial waits on the queue (nothing else can add
 -- to it), or --batch-min calls are due, or the first due call has waited
@@ -49,6 +50,7 @@ M.OPTIONS = {
 }
 
 M.JOURNAL = "batches.jsonl"
+M.MAX_TRIALS = 10000   -- trials played at once with --batch (unless --concurrency says more): the largest batch a round makes
 
 local function now_iso() return os.date("!%Y-%m-%dT%H:%M:%SZ") end
 
@@ -256,8 +258,8 @@ end
 -- an earlier session, or by another call of this one): its result
 function Queue:from_batch(agent, b, key)
   if not b.task then
-    if b.ended then   -- ended, yet its reply is not in the cache: read its results again
-      b.ended = nil
+    if b.ended then   -- ended, yet its reply is not in the cache (a failed cache write): read its results again
+      b.ended, b.spent = nil, true   -- what it cost was counted when it ended
       self.stats.running = self.stats.running + 1
     end
     self:watch(b, agent, nil)
@@ -374,9 +376,13 @@ function Queue:deliver(b, agent, entries, results, status, unreadable)
     if reply then
       reply.attempts = 1
       reply.cost = models.cost(prices, reply.usage)
-      spend(reply)
-      if entry then entry.ticket:settle(reply)
-      else budget.record({ calls = 1, input = reply.usage.input or 0, output = reply.usage.output or 0, cost = reply.cost }) end
+      if entry then
+        spend(reply)
+        entry.ticket:settle(reply)
+      elseif not b.spent then   -- submitted by an earlier session: paid, so counted, though nothing reserved it
+        spend(reply)
+        budget.record({ calls = 1, input = reply.usage.input or 0, output = reply.usage.output or 0, cost = reply.cost })
+      end
       agent:store(entry and entry.cpath or agent:cache_path(cid), reply)
       reply.cached = false
     else
@@ -412,6 +418,7 @@ function Queue:deliver(b, agent, entries, results, status, unreadable)
 end
 
 function Queue:close()
+  if self.timer then loop.cancel(self.timer); self.timer = nil end
   if self.writer then self.writer:close(); self.writer = nil end
 end
 

@@ -344,7 +344,8 @@ function M.execute(s, opts, forced)
     dir = out, meta = meta, trials = (not s.planner) and trials or nil, planner = planner, total = total,
     store = s.records, begin = s.begin and function() s.begin(opts, out) end,
     -- with a batch queue every trial at once: the calls due together form one batch
-    concurrency = env.batch and math.max(opts.concurrency, trials and #trials or 0) or M.concurrency(opts, s, nworkers),
+    concurrency = env.batch and math.max(opts.concurrency, math.min(trials and #trials or 0, require("tabula.batch").MAX_TRIALS))
+      or M.concurrency(opts, s, nworkers),
     retries = opts.retries,
     weight = s.weight and function(trial) return s.weight(trial, opts) end,
     on_interrupt = function()   -- report.html of what is recorded, as at every end
