@@ -54,10 +54,13 @@ function Server:requests() return json.decode(self:get("/_stats")).requests end
 -- stats() -> the counts of /_stats (requests, batch_creates, batches, batch_polls, http, max_active)
 function Server:stats() return json.decode(self:get("/_stats")) end
 
--- batch_step(s): a poll of a batch advances its clock by s mock seconds (0: frozen)
-function Server:batch_step(s)
-  assert(http.request({ method = "POST", url = self.url .. "/_batch", body = json.canonical({ step = s }), timeout = 10 }))
+-- batch(settings): the batch APIs' controls: step (the mock seconds a poll
+-- advances a batch's clock; 0 freezes it), create_delay_ms (a create answered late)
+function Server:batch(settings)
+  assert(http.request({ method = "POST", url = self.url .. "/_batch", body = json.canonical(settings), timeout = 10 }))
 end
+
+function Server:batch_step(s) self:batch({ step = s }) end
 
 function Server:log()
   local out = {}

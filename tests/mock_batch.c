@@ -31,9 +31,12 @@
  * its rule's batch_seconds (default 60). A batch ends when its clock passes
  * every item's time, or at the window (86400 s; Gemini 172800 s) with the
  * slower items expired. POST /_batch {"step": S} sets the step (0 freezes every
- * batch: a test kills a run while it polls). Items are answered when the batch
- * ends, by the same rules as a direct request (a status fault is the item's
- * error). */
+ * batch: a test kills a run while it polls); {"create_delay_ms": N} answers
+ * a create N ms after the batch exists (a test kills a run while it creates).
+ * GET {base}/batches lists OpenAI's batches (with their metadata) and
+ * Gemini's (with their displayName), newest first. Items are answered when
+ * the batch ends, by the same rules as a direct request (a status fault is the
+ * item's error). */
 #include "mock_batch.h"
 
 #include <cJSON.h>
@@ -42,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 typedef struct {
     char *cid, *body, *path;
@@ -53,6 +57,7 @@ typedef struct {
     char id[48], out_id[48], err_id[48];
     provider pv;
     char *endpoint, *model, *failed;   /* failed: the validation error (OpenAI) */
+    char *label;                       /* OpenAI metadata (JSON), Gemini display name */
     long age, window;
     int cancelled, ended, polled;
     item *items;
@@ -66,7 +71,7 @@ static batch *batches;
 static int nbatches;
 static file *files;
 static int nfiles;
-static long creates, polls, step = 3600, serial;
+static long creates, polls, step = 3600, serial, create_delay_ms;
 
 static const cJSON *get(const cJSON *o, const char *k) { return cJSON_GetObjectItemCaseSensitive(o, k); }
 static const char *str(const cJSON *o, const char *k)
@@ -88,7 +93,7 @@ void mb_reset(void)
     for (int i = 0; i < nbatches; i++) {
         batch *b = &batches[i];
         for (int j = 0; j < b->n; j++) { free(b->items[j].cid); free(b->items[j].body); free(b->items[j].path); free(b->items[j].answer); }
-        free(b->items); free(b->endpoint); free(b->model); free(b->failed);
+        free(b->items); free(b->endpoint); free(b->model); free(b->failed); free(b->label);
     }
     free(batches);
     batches = NULL;
@@ -97,7 +102,7 @@ void mb_reset(void)
     free(files);
     files = NULL;
     nfiles = 0;
-    creates = polls = 0;
+    creates = polls = create_delay_ms = 0;
     step = 3600;
     pthread_mutex_unlock(&bmu);
 }
@@ -242,6 +247,8 @@ static cJSON *openai_batch(const batch *b, const char *input_file)
     cJSON_AddStringToObject(o, "endpoint", b->endpoint ? b->endpoint : "");
     cJSON_AddStringToObject(o, "input_file_id", input_file ? input_file : "");
     cJSON_AddStringToObject(o, "completion_window", "24h");
+    cJSON *meta = b->label ? cJSON_Parse(b->label) : NULL;
+    cJSON_AddItemToObject(o, "metadata", meta ? meta : cJSON_CreateNull());
     int ok, er, ex, ca;
     counts(b, &ok, &er, &ex, &ca);
     const char *status = b->failed ? "failed" : !b->ended ? (!b->polled ? "validating" : b->cancelled ? "cancelling" : "in_progress")
@@ -390,9 +397,19 @@ static int openai(const char *method, const char *rest, const char *prefix, cons
         if (why) { *status = 400; *out = err(pv, 400, why); cJSON_Delete(req); return 1; }
         batch *b = new_batch(pv, "batch_mock");
         b->endpoint = strdup(endpoint);
+        if (cJSON_IsObject(get(req, "metadata"))) b->label = cJSON_PrintUnformatted(get(req, "metadata"));
         openai_items(b, f->content, prefix);
         *out = json_out(openai_batch(b, fid));
         cJSON_Delete(req);
+        return 1;
+    }
+    if (!strcmp(method, "GET") && (!strcmp(rest, "/batches") || !strncmp(rest, "/batches?", 9))) {   /* newest first */
+        cJSON *o = cJSON_CreateObject(), *data = cJSON_AddArrayToObject(o, "data");
+        cJSON_AddStringToObject(o, "object", "list");
+        for (int i = nbatches - 1; i >= 0; i--)
+            if (batches[i].pv == P_RESPONSES) cJSON_AddItemToArray(data, openai_batch(&batches[i], NULL));
+        cJSON_AddFalseToObject(o, "has_more");
+        *out = json_out(o);
         return 1;
     }
     if (sscanf(rest, "/batches/%63[^/]", id) == 1) {
@@ -541,6 +558,7 @@ static cJSON *gemini_op(const batch *b)
     cJSON_AddStringToObject(m, "@type", "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch");
     cJSON_AddStringToObject(m, "name", name);
     cJSON_AddStringToObject(m, "model", b->model ? b->model : "");
+    cJSON_AddStringToObject(m, "displayName", b->label ? b->label : "");
     int ok, er, ex, ca;
     counts(b, &ok, &er, &ex, &ca);
     const char *state = !b->ended ? (!b->polled ? "BATCH_STATE_PENDING" : "BATCH_STATE_RUNNING")
@@ -589,11 +607,19 @@ static int gemini(const char *method, const char *rest, const char *body, int *s
         if (why) { *status = 400; *out = err(pv, 400, why); cJSON_Delete(req); return 1; }
         batch *b = new_batch(pv, "mock");
         b->model = strdup(model);
+        b->label = strdup(str(bt, "display_name") ? str(bt, "display_name") : str(bt, "displayName"));
         char path[256];
         snprintf(path, sizeof path, "/models/%s:generateContent", model);
         cJSON_ArrayForEach(r, list) add_item(b, str(get(r, "metadata"), "key"), pv, path, get(r, "request"));
         *out = json_out(gemini_op(b));
         cJSON_Delete(req);
+        return 1;
+    }
+    if (!strcmp(method, "GET") && (!strcmp(rest, "/batches") || !strncmp(rest, "/batches?", 9))) {
+        cJSON *o = cJSON_CreateObject(), *ops = cJSON_AddArrayToObject(o, "operations");
+        for (int i = nbatches - 1; i >= 0; i--)
+            if (batches[i].pv == P_GEMINI) cJSON_AddItemToArray(ops, gemini_op(&batches[i]));
+        *out = json_out(o);
         return 1;
     }
     if (sscanf(rest, "/batches/%63[^:/]", id) == 1) {
@@ -618,9 +644,10 @@ int mb_handle(const char *method, const char *path, const char *headers, const c
     *ctype = "application/json";
     if (!strcmp(path, "/_batch")) {
         cJSON *o = cJSON_Parse(body);
-        const cJSON *s = get(o, "step");
+        const cJSON *s = get(o, "step"), *d = get(o, "create_delay_ms");
         pthread_mutex_lock(&bmu);
         if (cJSON_IsNumber(s)) step = (long)s->valuedouble;
+        if (cJSON_IsNumber(d)) create_delay_ms = (long)d->valuedouble;
         pthread_mutex_unlock(&bmu);
         cJSON_Delete(o);
         *status = 200;
@@ -637,10 +664,16 @@ int mb_handle(const char *method, const char *path, const char *headers, const c
     if (h) snprintf(host, sizeof host, "%.*s", (int)strcspn(h + 6, "\r\n"), h + 6);
     int done = 0;
     pthread_mutex_lock(&bmu);
+    long before = creates, delay = create_delay_ms;
     if (!strncmp(rest, "/messages/batches", 17)) done = anthropic(method, rest, prefix, host, body, status, ctype, out);
     else if (!strncmp(rest, "/files", 6) || !strncmp(rest, "/batches", 8)) {
         done = strcmp(prefix, "/v1beta") ? openai(method, rest, prefix, headers, body, status, out) : gemini(method, rest, body, status, out);
     } else if (strstr(rest, ":batchGenerateContent")) done = gemini(method, rest, body, status, out);
+    int made = creates != before;
     pthread_mutex_unlock(&bmu);
+    if (made && delay > 0) {   /* the batch exists; its answer is late (a client may be killed meanwhile) */
+        struct timespec ts = {delay / 1000, (delay % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     return done;
 }

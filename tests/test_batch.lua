@@ -44,6 +44,18 @@ local function by_id(dir)
   return out, cost
 end
 
+-- start(rules) -> the mock server, a temporary directory and its models file
+local function start(rules)
+  local s = mock.start(rules)
+  local dir = t.tmpdir()
+  return s, dir, models_file(dir, s)
+end
+
+-- lose(run): the run's response cache and records gone (a full disk, a slip of rm)
+local function lose(run)
+  t.sh("rm -rf " .. t.quote(run .. "/cache") .. " " .. t.quote(run .. "/trials.jsonl") .. " " .. t.quote(run .. "/trials.jsonl.idx"))
+end
+
 local function without_cost(r)
   local c = {}
   for k, v in pairs(r) do if k ~= "cost" then c[k] = v end end
@@ -67,7 +79,12 @@ local function same(direct_dir, batch_dir, what)
   return n
 end
 
-local function journal(dir) return records.read(dir .. "/batches.jsonl") end
+-- journal(dir [, op]) -> the lines of batches.jsonl (of that op)
+local function journal(dir, op)
+  local out = {}
+  for _, l in ipairs(records.read(dir .. "/batches.jsonl")) do if not op or l.op == op then out[#out + 1] = l end end
+  return out
+end
 
 local function ops(dir, op)
   local n = 0
@@ -88,9 +105,7 @@ end
 test("Jianghu108, all 108 problems, through --batch for each provider: the direct run's records at half the cost, in one batch", function()
   local data = t.need_shared("jianghu108") .. "/江湖残局.json"
   for _, f in ipairs(ORDER) do
-    local s = mock.start({ { reply = "<box>C</box>", reasoning = "The cannon screens the general." } })
-    local dir = t.tmpdir()
-    local mf = models_file(dir, s)
+    local s, dir, mf = start({ { reply = "<box>C</box>", reasoning = "The cannon screens the general." } })
     local args = { "--model", f, "--models", mf, "--data", data, "--quiet" }
     local function run(out, ...)
       local a = { table.unpack(args) }
@@ -107,8 +122,9 @@ test("Jianghu108, all 108 problems, through --batch for each provider: the direc
     t.eq(same(dir .. "/direct", dir .. "/batch", f), 108)
     t.eq(transcripts(dir .. "/batch"), transcripts(dir .. "/direct"), f .. ": the transcripts")
     local j = journal(dir .. "/batch")
-    t.eq({ #j, j[1].op, #j[1].items, j[2].op, #j[2].failed }, { 2, "submitted", 108, "ended", 0 }, f)
-    t.eq(j[1].provider, fam.FAMILIES[f].provider)
+    t.eq({ #j, j[1].op, j[2].op, #j[2].items, j[3].op, #j[3].failed }, { 3, "creating", "submitted", 108, "ended", 0 }, f)
+    t.eq(j[1].tag, j[2].tag)
+    t.eq(j[2].provider, fam.FAMILIES[f].provider)
     -- the spend at batch prices, as the budgets count it
     local spent = 0
     for _, l in ipairs(records.read(dir .. "/batch/spend.jsonl")) do spent = spent + l.cost end
@@ -120,9 +136,7 @@ end)
 
 test("TsuGO with --batch for each provider: the direct run's records at half the cost", function()
   for _, f in ipairs(ORDER) do
-    local s = mock.start({ { reply = "The vital point first.\nanswer is A", reasoning = "A kills: the eye space is too small." } })
-    local dir = t.tmpdir()
-    local mf = models_file(dir, s)
+    local s, dir, mf = start({ { reply = "The vital point first.\nanswer is A", reasoning = "A kills: the eye space is too small." } })
     local args = { "--model", f, "--models", mf, "--candidates", "4", "--ids", "tabula-go-0001,tabula-go-0002,tabula-go-0003",
       "--gnugo", "none", "--engine-playouts", "150", "--mcts-playouts", "60", "--no-references", "--quiet" }
     local function run(out, ...)
@@ -145,20 +159,29 @@ local function faulty_args(f, mf, out, ...)
   return a
 end
 
+-- killed(f, rules, control, ready, what) -> server, models file, run: a --batch
+-- run of the one-call scenario as f, with the mock's batch controls set,
+-- killed (SIGKILL) once ready(the mock's stats) holds
+local function killed(f, rules, control, ready, what)
+  local s, dir, mf = start(rules)
+  s:batch(control)
+  local run = dir .. "/run"
+  local c = child.start(faulty_args(f, mf, run))
+  child.until_true(function() return ready(s:stats()) end, 30, what)
+  proc.signal(c.pid, 9)
+  c:finish(30)
+  return s, mf, run
+end
+
 test("killed while it polls, the run resumes by polling the same batch: nothing is submitted twice", function()
   for _, f in ipairs(ORDER) do
-    local s = mock.start({ { match = "t00", reply = "a win" }, { reply = "no" } })
-    s:batch_step(0)   -- the batch's clock stands still: the run polls until it is killed
-    local dir = t.tmpdir()
-    local mf = models_file(dir, s)
-    local run = dir .. "/run"
-    local c = child.start(faulty_args(f, mf, run))
-    child.until_true(function() return s:stats().batch_polls >= 3 end, 30, "the run to poll its batch")
+    -- the batch's clock stands still: the run polls until it is killed
+    local s, mf, run = killed(f, { { match = "t00", reply = "a win" }, { reply = "no" } }, { step = 0 },
+      function(st) return st.batch_polls >= 3 end, "the run to poll its batch")
     -- the id was on disk before the first poll
     local j = journal(run)
-    t.eq({ #j, j[1].op, #j[1].items }, { 1, "submitted", 12 }, f)
-    proc.signal(c.pid, 9)
-    c:finish(30)
+    t.eq({ #j, j[1].op, j[2].op, #j[2].items }, { 2, "creating", "submitted", 12 }, f)
+    j = { j[2] }
     t.eq(fs.kind(run .. "/trials.jsonl") and #records.read(run .. "/trials.jsonl") or 0, 0, f .. ": nothing recorded yet")
     -- tabula batch status polls it and says where it stands
     local rc, out = t.tabula("batch", "status", run)
@@ -183,14 +206,49 @@ test("killed while it polls, the run resumes by polling the same batch: nothing 
   end
 end)
 
+test("killed while a batch is created: the resumed run finds it by its label (OpenAI metadata, Gemini display name), not sending it twice", function()
+  for _, f in ipairs({ "gpt", "gemini" }) do
+    -- the batch exists, its id is not answered before the kill
+    local s, mf, run = killed(f, { { reply = "a win" } }, { create_delay_ms = 60000 },
+      function(st) return st.batch_creates >= 1 end, "the create to reach the server")
+    t.eq({ ops(run, "creating"), ops(run, "submitted") }, { 1, 0 }, f .. ": journalled before the create, never answered")
+    local _, said = t.tabula("batch", "status", run)
+    t.contains(said, "its id never answered; the run, continued, looks it up at the service")
+    s:batch({ create_delay_ms = 0 })
+    local rc, out = child.run(faulty_args(f, mf, run), 60)
+    t.eq(rc, 0, out)
+    t.eq(s:stats().batch_creates, 1, f .. ": not created twice")
+    local adopted
+    for _, l in ipairs(journal(run)) do if l.op == "submitted" then adopted = l.adopted end end
+    t.eq(adopted, true, f)
+    t.eq(#records.read(run .. "/trials.jsonl"), 12, f)
+    s:close()
+  end
+end)
+
+test("a create journalled but unknown at the service is abandoned and its calls go into a new batch", function()
+  local s, dir, mf = start({ { reply = "a win" } })
+  local args = { "--model", "gpt", "--models", mf, "--trials", "3", "--out", dir .. "/run", "--batch", "--batch-poll", "0.001", "--quiet" }
+  t.eq(t.run_scenario(FAULTY, args), 0)
+  -- as if the run had been killed before its create reached the server
+  local creating = journal(dir .. "/run")[1]
+  t.eq(creating.op, "creating")
+  creating.tag = "not-at-the-service"
+  lose(dir .. "/run")
+  records.write_file(dir .. "/run/batches.jsonl", { json.canonical(creating) })
+  t.eq(t.run_scenario(FAULTY, args), 0)
+  t.eq(s:stats().batch_creates, 2)
+  t.eq(ops(dir .. "/run", "abandoned"), 1)
+  t.eq(#records.read(dir .. "/run/trials.jsonl"), 3)
+  s:close()
+end)
+
 test("a reply missing from the cache of an ended batch is read from the batch again, neither resubmitted nor paid twice", function()
-  local s = mock.start({ { reply = "a win" } })
-  local dir = t.tmpdir()
-  local mf = models_file(dir, s)
+  local s, dir, mf = start({ { reply = "a win" } })
   local args = { "--model", "gpt", "--models", mf, "--trials", "4", "--out", dir .. "/run", "--batch", "--batch-poll", "0.001", "--quiet" }
   t.eq(t.run_scenario(FAULTY, args), 0)
   -- the cache and the records lost (a full disk, say): the journal says the batch answered them
-  t.sh("rm -rf " .. t.quote(dir .. "/run/cache") .. " " .. t.quote(dir .. "/run/trials.jsonl") .. " " .. t.quote(dir .. "/run/trials.jsonl.idx"))
+  lose(dir .. "/run")
   t.eq(t.run_scenario(FAULTY, args), 0)
   t.eq(s:stats().batch_creates, 1, "not resubmitted")
   t.eq(#records.read(dir .. "/run/trials.jsonl"), 4)
@@ -200,15 +258,7 @@ end)
 
 test("tabula batch cancel: the batch is cancelled; the run, continued, submits its calls again in a new batch", function()
   for _, f in ipairs({ "claude", "gpt", "gemini" }) do
-    local s = mock.start({ { reply = "a win" } })
-    s:batch_step(0)
-    local dir = t.tmpdir()
-    local mf = models_file(dir, s)
-    local run = dir .. "/run"
-    local c = child.start(faulty_args(f, mf, run))
-    child.until_true(function() return s:stats().batch_polls >= 2 end, 30, "the run to poll its batch")
-    proc.signal(c.pid, 9)
-    c:finish(30)
+    local s, mf, run = killed(f, { { reply = "a win" } }, { step = 0 }, function(st) return st.batch_polls >= 2 end, "the run to poll its batch")
     local rc, out = t.tabula("batch", "cancel", run)
     t.eq(rc, 0, out)
     t.contains(out, "cancel requested")
@@ -264,14 +314,12 @@ test("an item that errored or expired is re-queued into a new batch; one that ke
 end)
 
 test("budgets reserve batch items like calls: --max-calls 3 puts three calls in the batch and stops the run", function()
-  local s = mock.start({ { reply = "a win" } })
-  local dir = t.tmpdir()
-  local mf = models_file(dir, s)
+  local s, dir, mf = start({ { reply = "a win" } })
   local run = dir .. "/run"
   local rc, out = child.run(faulty_args("claude", mf, run, "--trials", "6", "--max-calls", "3", "--quiet"), 60)
   t.eq(rc, require("tabula.budget").EXIT, out)
   t.contains(out, "--max-calls budget of 3 calls was reached")
-  local j = journal(run)
+  local j = journal(run, "submitted")
   t.eq(#j[1].items, 3)
   local n = 0
   for _ in pairs(by_id(run)) do n = n + 1 end
@@ -288,9 +336,7 @@ test("budgets reserve batch items like calls: --max-calls 3 puts three calls in 
 end)
 
 test("batches are cut at the service's limits; the journal is fsynced JSONL naming provider, model and items", function()
-  local s = mock.start({ { reply = "a win" } })
-  local dir = t.tmpdir()
-  local mf = models_file(dir, s)
+  local s, dir, mf = start({ { reply = "a win" } })
   local wire = require "tabula.providers.batches"
   local saved = wire.anthropic.limits.items
   wire.anthropic.limits.items = 4
@@ -313,9 +359,7 @@ end)
 
 test("a multi-turn scenario batches per round: each turn of every trial in one batch, the records as without --batch", function()
   for _, f in ipairs(ORDER) do
-    local s = mock.start({ { match = "turn 2", reply = "second", reasoning = "r2" }, { reply = "first", reasoning = "r1" } })
-    local dir = t.tmpdir()
-    local mf = models_file(dir, s)
+    local s, dir, mf = start({ { match = "turn 2", reply = "second", reasoning = "r2" }, { reply = "first", reasoning = "r1" } })
     local args = { "--model", f, "--models", mf, "--trials", "5", "--turns", "3", "--quiet" }
     local function run(out, ...)
       local a = { table.unpack(args) }
@@ -332,9 +376,7 @@ test("a multi-turn scenario batches per round: each turn of every trial in one b
 end)
 
 test("--batch-min and --batch-wait submit without the trial that lags; by default its call joins the others' batch", function()
-  local s = mock.start({ { reply = "a win" } })
-  local dir = t.tmpdir()
-  local mf = models_file(dir, s)
+  local s, dir, mf = start({ { reply = "a win" } })
   local function creates(name, ...)
     local before = s:stats().batch_creates
     local a = { "--model", "gpt", "--models", mf, "--trials", "5", "--turns", "1", "--lag", "0.3", "--out", dir .. "/" .. name,
@@ -358,7 +400,7 @@ test("batch = true for a model in the models file batches its calls without --ba
   t.eq(t.run_scenario(FAULTY, { "--model", "b", "--models", dir .. "/models.lua", "--trials", "4", "--out", dir .. "/run",
     "--batch-poll", "0.001", "--quiet" }), 0)
   t.eq(s:stats().batch_creates, 1)
-  t.eq(#journal(dir .. "/run")[1].items, 4)
+  t.eq(#journal(dir .. "/run", "submitted")[1].items, 4)
   t.eq(#records.read(dir .. "/run/trials.jsonl"), 4)
   s:close()
 end)
@@ -381,9 +423,7 @@ test("batch prices: the capability table's factor 0.5, a model's own factor or b
 end)
 
 test("--batch refuses --no-cache, --workers and a model without a batch API, in one line", function()
-  local s = mock.start()
-  local dir = t.tmpdir()
-  local mf = models_file(dir, s)
+  local s, dir, mf = start()
   local rc, out = t.tabula("run", FAULTY, "--model", "claude", "--models", mf, "--out", dir .. "/r", "--batch", "--no-cache")
   t.eq(rc, 2, out)
   t.contains(out, "--batch needs the response cache")

@@ -26,9 +26,15 @@
 -- next turn) form a batch, so each turn waits for a whole batch (hours per
 -- turn in the worst case). Single-turn scenarios are the main use.
 --
--- batches.jsonl lines: {op = "submitted", id, provider, base_url, model,
--- key_env, items = [custom ids], file_id?, at} ; {op = "ended", id, status,
--- failed = [custom ids]} ; {op = "cancel", id, at}. A custom id is the call's
+-- batches.jsonl lines: {op = "creating", tag, provider, base_url, model,
+-- name, key_env, items = [custom ids], at} before each create; {op =
+-- "submitted", id, tag, ... , file_id?} once the service answered with the id;
+-- {op = "abandoned", tag} for a create refused; {op = "ended", id, status,
+-- failed = [custom ids]}; {op = "cancel", id, at}. A create journalled without
+-- its answer (a kill while it was sent) is looked up at the service by its tag
+-- (OpenAI metadata tabula_tag, Gemini display name tabula-TAG) before its calls
+-- may go again; Anthropic keeps no label, so there a kill in that moment can
+-- send those calls twice. A custom id is the call's
 -- response-cache key (64 hex digits: a valid custom_id everywhere).
 local json = require "tabula.json"
 local fs = require "tabula.fs"
@@ -100,10 +106,19 @@ end
 
 -- ---- the journal ----
 
--- read(dir) -> list of batches { id, provider, base_url, model, key_env, items, ended, status, failed (cid set), cancel }
+-- read(dir) -> list of batches { id, provider, base_url, model, key_env, items, ended, status, failed (cid set), cancel },
+-- and the creates that may have happened: { tag, items, ... } journalled before a
+-- create whose answer never came (the run was killed meanwhile)
 function M.read(dir)
-  local list, by = {}, {}
+  local list, by, creating, order = {}, {}, {}, {}
   records.each(fs.join(dir, M.JOURNAL), function(r)
+    if r.op == "creating" and type(r.tag) == "string" then
+      creating[r.tag] = r
+      order[#order + 1] = r.tag
+    elseif r.op == "abandoned" and type(r.tag) == "string" then
+      creating[r.tag] = nil
+    end
+    if r.op == "submitted" and type(r.tag) == "string" then creating[r.tag] = nil end
     if r.op == "submitted" and type(r.id) == "string" and not by[r.id] then
       local b = { id = r.id, provider = r.provider, base_url = r.base_url, model = r.model, name = r.name, key_env = r.key_env,
         items = type(r.items) == "table" and r.items or {}, file_id = r.file_id, at = r.at, failed = {} }
@@ -117,7 +132,12 @@ function M.read(dir)
       by[r.id].cancel = r.at or true
     end
   end, { skip_bad = true })
-  return list
+  local orphans = {}
+  for _, tag in ipairs(order) do
+    local c = creating[tag]
+    if c and type(c.items) == "table" then orphans[#orphans + 1] = c; creating[tag] = nil end
+  end
+  return list, orphans
 end
 
 -- ---- the queue ----
@@ -131,7 +151,12 @@ function M.new(opts, dir, out)
     wait = opts["batch-wait"] or 600, poll = opts["batch-poll"] or 30, out = out,
     active = 0, waiting = 0, groups = {}, order = {}, items = {}, pending = {}, batches = {},
     stats = { submitted = 0, running = 0, done = 0, items = 0, items_done = 0 } }, Queue)
-  for _, b in ipairs(M.read(dir)) do
+  local list, orphans = M.read(dir)
+  self.orphans = {}
+  for _, o in ipairs(orphans) do
+    for _, cid in ipairs(o.items) do self.orphans[cid] = o end
+  end
+  for _, b in ipairs(list) do
     self.batches[b.id] = b
     b.cids = {}
     for _, cid in ipairs(b.items) do
@@ -227,6 +252,10 @@ function Queue:call(agent, req, cpath)
 end
 
 function Queue:wait_for(agent, req, key, cpath)
+  if self.orphans[key] then
+    local ok, e = self:adopt(agent, self.orphans[key])
+    if not ok then return nil, e end
+  end
   local b = self.items[key]
   if b then return self:from_batch(agent, b, key) end   -- submitted before (a resumed run): never again
   local same = self.pending[key]
@@ -252,6 +281,42 @@ function Queue:wait_for(agent, req, key, cpath)
   self.stats.items = self.stats.items + 1
   self:kick()
   return entry.future:await()
+end
+
+-- adopt(agent, o): a create journalled without its answer (the run was
+-- killed meanwhile): the batch labelled with its tag, if the service made it,
+-- is polled like any batch of an earlier session; else its calls are free to go again
+function Queue:adopt(agent, o)
+  while o.settling do o.settling:await() end
+  if o.done then return true end
+  o.settling = loop.future()
+  local function settled(ok, e)
+    local f = o.settling
+    o.settling, o.done = nil, ok
+    f:set()
+    return ok, e
+  end
+  local adapter = wire.adapter(o.provider or agent.cfg.provider)
+  local id, ferr
+  if adapter and adapter.find then id, ferr = adapter.find(M.client(agent.cfg, agent.provider), o.tag) end
+  if not id and ferr then   -- not known whether it exists: not sent again (the trial is re-queued, or runs on resume)
+    return settled(nil, item_error("find", string.format("model %s: the batch created before the run stopped cannot be looked up: %s",
+      agent.cfg.name, tostring(ferr.message))))
+  end
+  if id then
+    local b = { id = id, provider = o.provider, base_url = o.base_url, model = o.model, name = o.name, key_env = o.key_env,
+      items = o.items, tag = o.tag, at = o.at, failed = {}, cids = {}, waiters = {} }
+    self:journal({ op = "submitted", id = id, tag = o.tag, provider = o.provider, base_url = o.base_url, model = o.model,
+      name = o.name, key_env = o.key_env, items = json.array(o.items), at = o.at, adopted = true })
+    self.batches[id] = b
+    self.stats.running = self.stats.running + 1
+    for _, cid in ipairs(o.items) do b.cids[cid] = true; self.items[cid] = b end
+    self:say("batch %s: found at the service (its creation was not journalled before the run stopped)", id)
+  else
+    self:journal({ op = "abandoned", tag = o.tag })
+  end
+  for _, cid in ipairs(o.items) do self.orphans[cid] = nil end
+  return settled(true)
 end
 
 -- from_batch(agent, b, key): a call whose request is in batch b (submitted in
@@ -299,8 +364,16 @@ end
 function Queue:submit_one(g, items, ctx)
   local cfg = g.agent.cfg
   local client = M.client(cfg, g.agent.provider)
-  local id, extra = g.adapter.create(client, items, ctx)
+  local cids = {}
+  for i, it in ipairs(items) do cids[i] = it.cid end
+  -- journalled before the create: a run killed before its answer looks the batch up by its tag
+  local tag = fs.sha256(table.concat(cids, ",") .. tostring(loop.now()) .. tostring(math.random())):sub(1, 24)
+  local who = { provider = cfg.provider, base_url = secrets.scrub(cfg.base_url), model = cfg.model, name = cfg.name, key_env = cfg.key_env }
+  self:journal({ op = "creating", tag = tag, provider = who.provider, base_url = who.base_url, model = who.model, name = who.name,
+    key_env = who.key_env, items = json.array(cids), at = now_iso() })
+  local id, extra = g.adapter.create(client, items, ctx, tag)
   if not id then
+    self:journal({ op = "abandoned", tag = tag })
     local err = extra or {}
     local e = item_error("create", string.format("the batch of %d calls was not created: %s", #items, tostring(err.message)))
     e.config = err.config
@@ -314,13 +387,11 @@ function Queue:submit_one(g, items, ctx)
     self:changed()
     return
   end
-  local cids = {}
-  for i, it in ipairs(items) do cids[i] = it.cid end
-  local b = { id = id, provider = cfg.provider, base_url = cfg.base_url, model = cfg.model, name = cfg.name, key_env = cfg.key_env,
+  local b = { id = id, tag = tag, provider = cfg.provider, base_url = cfg.base_url, model = cfg.model, name = cfg.name, key_env = cfg.key_env,
     items = cids, file_id = extra and extra.file_id, at = now_iso(), failed = {}, cids = {}, waiters = {} }
   -- the id is on disk before anything waits on it: a killed run polls it again
-  self:journal({ op = "submitted", id = id, provider = b.provider, base_url = secrets.scrub(b.base_url), model = b.model,
-    name = b.name, key_env = b.key_env, items = json.array(cids), file_id = b.file_id, at = b.at })
+  self:journal({ op = "submitted", id = id, tag = tag, provider = who.provider, base_url = who.base_url, model = who.model,
+    name = who.name, key_env = who.key_env, items = json.array(cids), file_id = b.file_id, at = b.at })
   self.batches[id] = b
   local entries = {}
   b.mine = true

@@ -26,7 +26,7 @@ local function main(_, args)
   if what ~= "status" and what ~= "cancel" then cli.fail("batch: give status or cancel, then the run directory (tabula batch status RUN)") end
   if not dir then cli.fail("batch %s: give the run directory", what) end
   if fs.kind(dir .. "/" .. batch.JOURNAL) ~= "file" then cli.fail("batch %s: %s has no %s (was it run with --batch?)", what, dir, batch.JOURNAL) end
-  local list = batch.read(dir)
+  local list, orphans = batch.read(dir)
   local open, writer = 0, nil
   loop.run(function()
     for _, b in ipairs(list) do
@@ -53,6 +53,10 @@ local function main(_, args)
       end
     end
   end)
+  for _, o in ipairs(orphans) do
+    io.write(string.format("(tag %s)  %s %s, %d calls: created at %s, its id never answered; the run, continued, looks it up at the service\n",
+      tostring(o.tag), tostring(o.provider), tostring(o.name or o.model), #o.items, tostring(o.at)))
+  end
   if writer then writer:close() end
   io.write(string.format("%d batches, %d not ended\n", #list, open))
   return 0

@@ -18,8 +18,10 @@
 --              inline requests under 20 MB.
 --
 -- An adapter: limits { items, bytes }; line(item) -> what one item adds to
--- the batch (its size is counted against bytes); create(http, items) -> id,
--- extra (journalled) | nil, err; poll(http, rec) -> { ended, status, raw };
+-- the batch (its size is counted against bytes); create(http, items, ctx, tag) -> id,
+-- extra (journalled) | nil, err, the batch labelled with tag where the service
+-- keeps a label (OpenAI metadata, Gemini display name); find(http, tag) -> the
+-- id of the batch so labelled, or nil (absent where there is no label: Anthropic); poll(http, rec) -> { ended, status, raw };
 -- results(http, rec, polled) -> cid -> { body = the reply object } |
 -- { kind = "errored"|"expired"|"cancelled"|"failed", message }; cancel(http, rec).
 -- http is tabula.batch's client: http:call(method, path_or_url, body [, ctype]) ->
@@ -54,7 +56,7 @@ function openai.line(item, ctx)
   return json.canonical({ custom_id = item.cid, method = "POST", url = base_path(ctx.base) .. item.path, body = item.body })
 end
 
-function openai.create(http, items, ctx)
+function openai.create(http, items, ctx, tag)
   local lines = {}
   for i, it in ipairs(items) do lines[i] = openai.line(it, ctx) end
   local boundary = "tabula-batch-" .. tostring(math.random(1e9)) .. tostring(#items)
@@ -67,7 +69,7 @@ function openai.create(http, items, ctx)
   if type(f) ~= "table" or type(f.id) ~= "string" then return nil, { message = "the file upload answered without an id" } end
   local b
   b, err = http:call("POST", "/batches", json.canonical({ input_file_id = f.id, endpoint = base_path(ctx.base) .. items[1].path,
-    completion_window = "24h" }))
+    completion_window = "24h", metadata = { tabula_tag = tag } }))
   if not b then return nil, err end
   if type(b) ~= "table" or type(b.id) ~= "string" then return nil, { message = "the batch was created without an id" } end
   return b.id, { file_id = f.id }
@@ -121,6 +123,16 @@ function openai.results(http, rec, polled)
   return out
 end
 
+-- the newest 100 batches: a kill between the create and its answer leaves no more behind
+function openai.find(http, tag)
+  local list, err = http:call("GET", "/batches?limit=100")
+  if not list then return nil, err end
+  for _, b in ipairs(type(list) == "table" and type(list.data) == "table" and list.data or {}) do
+    if type(b) == "table" and type(b.metadata) == "table" and b.metadata.tabula_tag == tag then return b.id end
+  end
+  return nil
+end
+
 function openai.cancel(http, rec) return http:call("POST", "/batches/" .. rec.id .. "/cancel", "{}") end
 
 -- ---- Anthropic ----
@@ -172,11 +184,11 @@ local gemini = { limits = { items = 100000, bytes = 19 * 1024 * 1024 } }
 
 function gemini.line(item) return json.canonical({ request = item.body, metadata = { key = item.cid } }) end
 
-function gemini.create(http, items)
+function gemini.create(http, items, _, tag)
   local reqs = json.array()
   for i, it in ipairs(items) do reqs[i] = { request = it.body, metadata = { key = it.cid } } end
   local path = items[1].path:gsub(":generateContent$", ":batchGenerateContent")
-  local op, err = http:call("POST", path, json.canonical({ batch = { display_name = "tabula-" .. items[1].cid:sub(1, 12),
+  local op, err = http:call("POST", path, json.canonical({ batch = { display_name = "tabula-" .. tag,
     input_config = { requests = { requests = reqs } } } }))
   if not op then return nil, err end
   if type(op) ~= "table" or type(op.name) ~= "string" then return nil, { message = "the batch was created without a name" } end
@@ -215,6 +227,16 @@ function gemini.results(_, rec, polled)
     end
   end
   return out
+end
+
+function gemini.find(http, tag)
+  local list, err = http:call("GET", "/batches?pageSize=100")
+  if not list then return nil, err end
+  for _, op in ipairs(type(list) == "table" and type(list.operations) == "table" and list.operations or {}) do
+    local m = type(op) == "table" and type(op.metadata) == "table" and op.metadata or {}
+    if m.displayName == "tabula-" .. tag then return op.name end
+  end
+  return nil
 end
 
 function gemini.cancel(http, rec) return http:call("POST", "/" .. rec.id .. ":cancel", "{}") end
