@@ -222,8 +222,9 @@ function Queue:check()
       end
     end
   elseif not self.timer then
+    local at = self.first_at + self.wait   -- first_at is gone once these calls went
     self.timer = loop.spawn(function()
-      loop.sleep_until(self.first_at + self.wait)
+      loop.sleep_until(at)
       self.timer = nil
       self:check()
     end)
