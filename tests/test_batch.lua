@@ -402,6 +402,13 @@ test("batch = true for a model in the models file batches its calls without --ba
   t.eq(s:stats().batch_creates, 1)
   t.eq(#journal(dir .. "/run", "submitted")[1].items, 4)
   t.eq(#records.read(dir .. "/run/trials.jsonl"), 4)
+  -- the same run continued without batch = true is the same run (how the calls go is not its identity)
+  fs.write_atomic(dir .. "/models.lua", string.format([[return { b = { provider = "anthropic", model = "claude-opus-4-7",
+    base_url = %q, key_env = "TABULA_NO_KEY", optional_key = true } }]], s.url .. "/v1"))
+  lose(dir .. "/run")
+  t.eq(t.run_scenario(FAULTY, { "--model", "b", "--models", dir .. "/models.lua", "--trials", "4", "--out", dir .. "/run", "--quiet" }), 0)
+  t.eq(#records.read(dir .. "/run/trials.jsonl"), 4)
+  t.eq({ s:stats().batch_creates, s:requests() }, { 1, 8 }, "the four calls again, sent directly")
   s:close()
 end)
 

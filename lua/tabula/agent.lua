@@ -241,6 +241,7 @@ function Agent:is_builtin() return self.player ~= nil end
 -- describe() -> for run.json: provider, model, base URL, settings, prices, key variable name
 function Agent:describe()
   local d = models.public(self.cfg)
+  d.batch = nil   -- how its calls are sent (tabula.batch), not which model: a run may be continued with or without
   -- the prompt cache key is a routing hint named after the run directory: not part of
   -- the run's identity (shards of one run, each in its own directory, must agree)
   d.settings = {}
