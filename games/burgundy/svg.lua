@@ -1,0 +1,99 @@
+-- games.burgundy.svg — draws a Castles of Burgundy observation (games/README.md's G.svg): the
+-- six numbered depots and the black depot with their tiles and goods, the phase's goods still
+-- to come, and every player's estate (37 spaces coloured by region, the die number, the tile
+-- placed), storage, goods, silverlings, workers, dice and points. Built from the observation only.
+local D = require "games.burgundy.data"
+local K = require "games.svgkit"
+
+local M = {}
+
+local FILL = { C = "#2e6b35", W = "#4a8fd0", P = "#a6d86a", M = "#9a9a9a", B = "#d8c08a", K = "#f1d44a" }
+local KIND_LETTER = {}
+for _, k in ipairs(D.KINDS) do KIND_LETTER[k.id] = k.letter end
+local SHORT = { warehouse = "Wh", watchtower = "Wt", carpenter = "Ca", church = "Ch", market = "Mk", boarding = "Bo",
+                bank = "Ba", cityhall = "CH" }
+
+local function hexagon(cx, cy, r, a)
+  local pts = {}
+  for k = 0, 5 do
+    local ang = math.rad(60 * k + 30)
+    pts[#pts + 1] = K.n(cx + r * math.cos(ang)) .. "," .. K.n(cy + r * math.sin(ang))
+  end
+  return '<polygon points="' .. table.concat(pts, " ") .. '" fill="' .. a.fill .. '" stroke="' .. a.stroke .. '"/>'
+end
+
+local function tile_mark(v)
+  if v.kind == "building" then return SHORT[v.building] end
+  if v.kind == "animal" then return v.count .. v.animal:sub(1, 2) end
+  if v.kind == "knowledge" then return "K" .. v.knowledge end
+  return ({ castle = "Cs", ship = "Sh", mine = "Mi" })[v.kind]
+end
+
+-- a tile drawn at the origin (shared across frames)
+local function tile(v, r)
+  return K.group("tile", { hexagon(0, 0, r, { fill = FILL[KIND_LETTER[v.kind]], stroke = "#222" }),
+    K.text(0, 3, tile_mark(v), { font_size = r * 0.7, text_anchor = "middle" }) }, v.id)
+end
+
+function M.draw(o)
+  local out = {}
+  local W = 900
+  local r = 15
+  local estate_h = 7 * r * 1.5 + 20
+  local H = 190 + o.n * (estate_h + 40)
+  out[#out + 1] = K.rect(0, 0, W, H, { fill = "#f6f1e3" })
+  out[#out + 1] = K.text(10, 18, string.format("The Castles of Burgundy - phase %s, round %d%s", D.PHASE_NAMES[o.phase], o.round,
+    o.over and " (game over)" or (" - player " .. o.turn .. " to move")), { font_size = 14 })
+  -- depots
+  for k, d in ipairs(o.depots) do
+    local x = 20 + (k - 1) * 120
+    out[#out + 1] = K.rect(x - 8, 30, 112, 78, { fill = "#e8dcc0", stroke = "#999", rx = 6 })
+    out[#out + 1] = K.text(x, 44, "depot " .. k .. (o.white == k and " (white die)" or ""), { font_size = 10 })
+    for j, v in ipairs(d.tiles) do
+      if v then out[#out + 1] = K.place(x + 10 + (j - 1) * 26, 64, tile(v, 12)) end
+    end
+    out[#out + 1] = K.text(x, 100, "goods " .. (#d.goods > 0 and table.concat(d.goods, ",") or "-"), { font_size = 10 })
+  end
+  out[#out + 1] = K.rect(12, 114, 8 * 30 + 20, 50, { fill = "#333", rx = 6 })
+  out[#out + 1] = K.text(20, 128, "black depot", { font_size = 10, fill = "#fff" })
+  for j, v in ipairs(o.black) do
+    if v then out[#out + 1] = K.place(30 + (j - 1) * 30, 146, tile(v, 12)) end
+  end
+  local rg = {}
+  for rr, g in ipairs(o.round_goods) do if g > 0 then rg[#rg + 1] = "r" .. rr .. ":" .. g end end
+  out[#out + 1] = K.text(290, 140, "goods to come: " .. (#rg > 0 and table.concat(rg, " ") or "none") ..
+    "   turn order: " .. table.concat(o.order, ","), { font_size = 11 })
+  -- players
+  local s3 = math.sqrt(3)
+  for i, p in ipairs(o.players) do
+    local y0 = 180 + (i - 1) * (estate_h + 40)
+    out[#out + 1] = K.text(10, y0 + 10, string.format("Player %d%s: %d points, %d silverlings, %d workers, ship track %d, dice %s",
+      i, i == o.seat and " (you)" or "", p.score, p.silver, p.workers, p.track, #p.dice > 0 and table.concat(p.dice, ",") or "used"),
+      { font_size = 12, font_weight = i == o.seat and "bold" or "normal" })
+    for _, sp in ipairs(D.SPACES) do
+      local cx = 20 + 3.5 * s3 * r + s3 * r * (sp.q + sp.r / 2)
+      local cy = y0 + 32 + 1.5 * r * (sp.r + 3)
+      local v = p.estate[sp.name]
+      out[#out + 1] = hexagon(cx, cy, r * 0.97, { fill = FILL[sp.letter], stroke = "#5a4a2a" })
+      if v then
+        out[#out + 1] = K.place(cx, cy, tile(v, r * 0.8))
+      else
+        out[#out + 1] = K.text(cx, cy + 4, tostring(sp.die), { font_size = 10, text_anchor = "middle" })
+      end
+    end
+    local x = 260
+    out[#out + 1] = K.text(x, y0 + 34, "storage:", { font_size = 11 })
+    for j, v in ipairs(p.storage) do out[#out + 1] = K.place(x + 70 + (j - 1) * 32, y0 + 30, tile(v, 13)) end
+    local gd = {}
+    for j, g in ipairs(p.goods) do gd[j] = g.count .. "x" .. g.type end
+    out[#out + 1] = K.text(x, y0 + 64, "goods: " .. (#gd > 0 and table.concat(gd, " ") or "none"), { font_size = 11 })
+    local sold = {}
+    for g = 1, 6 do if p.sold[g] > 0 then sold[#sold + 1] = p.sold[g] .. "x" .. g end end
+    out[#out + 1] = K.text(x, y0 + 82, "sold: " .. (#sold > 0 and table.concat(sold, " ") or "none"), { font_size = 11 })
+    out[#out + 1] = K.text(x, y0 + 100, "knowledge: " .. (#p.knowledge > 0 and table.concat(p.knowledge, ",") or "none") ..
+      "   bonus: " .. (#p.bonus > 0 and table.concat(p.bonus, ",") or "none"), { font_size = 11 })
+  end
+  return K.doc("burgundy", W, H, out)
+end
+
+return M
