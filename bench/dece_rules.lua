@@ -34,6 +34,11 @@ local INVARIANTS = {
     for _ in pairs(G.census(s)) do n = n + 1 end
     assert(n == (s.deck_scope == "full" and 192 or 128), "Ark Nova zoo cards not conserved")
   end end,
+  burgundy = function(G) return function(s)
+    local tiles, goods = G.census(s)
+    assert(tiles == #G.data.TILES, "Burgundy tiles not conserved")
+    for g = 1, 6 do assert(goods[g] == G.data.GOODS_PER_TYPE, "Burgundy goods not conserved") end
+  end end,
 }
 for g in (arg[2] or "azul,splendor"):gmatch("[^,]+") do
   local G = require("games." .. g)

@@ -7,9 +7,12 @@
 -- With TIMED > 0, also ISMCTS's decision time (CPU seconds) at TIMED_SIMULATIONS simulations
 -- on TIMED positions spread over a heuristic match (the figure bench/dece_players.lua gives
 -- over whole matches, for when a whole match at 1024 simulations is too long for the machine).
+-- GAME (default harmonies) measures another game the same way (burgundy: The Castles of
+-- Burgundy, games/burgundy/RULES.md); a player turn is then told by the game's
+-- G.turns_played(state) where it has one.
 -- Run: tabula bench/harmonies.lua [MATCHES=20] [SIMULATIONS=64] [ISMCTS_MATCHES=3] [TIMED=0]
---        [TIMED_SIMULATIONS=1024]
-local G = require "games.harmonies"
+--        [TIMED_SIMULATIONS=1024] [GAME=harmonies]
+local G = require("games." .. (arg[6] or "harmonies"))
 local lengths = require "bench.dece_lengths"
 
 local matches = tonumber(arg[1] or "20")
@@ -18,7 +21,10 @@ local im = tonumber(arg[3] or "3")
 local timed = tonumber(arg[4] or "0")
 local timed_sims = tonumber(arg[5] or "1024")
 
-local function turn_key(s) return s.round .. ":" .. s.turn end
+local function turn_key(s)
+  if G.turns_played then return tostring(G.turns_played(s)) end
+  return s.round .. ":" .. s.turn
+end
 
 if matches > 0 then
   lengths.run(G, { label = "random x3", players = { "random", "random", "random" }, count = matches, turn_key = turn_key })

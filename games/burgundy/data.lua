@@ -66,7 +66,7 @@ M.KNOWLEDGE = {
   { "rule",  "selling goods gives 1 more silverling" },
   { "rule",  "selling goods gives 1 worker" },
   { "rule",  "a ship takes the goods of two neighbouring depots" },
-  { "rule",  "the once-a-turn purchase for 2 silverlings may come from any numbered depot too" },
+  { "rule",  "the once-a-turn purchase may come from any numbered depot too and may be paid with workers as well as silverlings" },
   { "rule",  "each animal tile scored on placing an animal gives 1 more point" },
   { "rule",  "each worker changes a die by up to 2" },
   { "rule",  "placing a building: the die may be changed by 1 for free" },

@@ -178,7 +178,7 @@ function G.setup(n, seed)
   end
   local s = { n = n, rng = kit.seed_state(seed), phase = 1, round = 1, order = {}, oi = 1, turn = 1,
               white = 1, depots = {}, black = {}, round_goods = {}, goods_stack = {}, piles = {},
-              black_pile = {}, box = {}, bonus = {}, clock = 0, pend = {}, over = false, players = {} }
+              black_pile = {}, box = {}, bonus = {}, pend = {}, over = false, players = {} }
   local rnd = rand_of(s)
   for _, k in ipairs(D.KINDS) do s.piles[k.id] = {} end
   local starts = {}
@@ -374,9 +374,10 @@ local function place(s, seat, n, h)
   if t.kind == "animal" then
     p.vp = p.vp + animal_points(p, h)
   elseif t.kind == "ship" then
-    s.clock = s.clock + 1
+    local top_stamp = 0
+    for i = 1, s.n do top_stamp = math.max(top_stamp, s.players[i].stamp) end
     p.track = p.track + 1
-    p.stamp = s.clock + s.n
+    p.stamp = top_stamp + 1
     ship_pend(s, p)
   elseif t.kind == "castle" then
     table.insert(s.pend, { kind = "die" })
@@ -479,8 +480,10 @@ local function dice_values(p)
   return out
 end
 
-local function can_buy(s, p)
-  return not p.bought and p.silver >= D.BUY_COST
+-- the purchase costs 2 silverlings; with knowledge 6 workers may pay for it too (silverlings
+-- are spent first)
+local function can_buy(_, p)
+  return not p.bought and p.silver + (has_k(p, 6) and p.workers or 0) >= D.BUY_COST
 end
 
 -- the pending choice on top of the stack, dropped while it offers nothing
@@ -590,13 +593,13 @@ function G.legal_actions(s, seat, bare)
   if can_buy(s, p) then
     for j = 1, D.BLACK do
       local n = s.black[j]
-      if n then add("buy:" .. tid(n), function() return string.format("buy %s from the black depot for 2 silverlings", tile_words(n)) end) end
+      if n then add("buy:" .. tid(n), function() return string.format("buy %s from the black depot for 2 silverlings%s", tile_words(n), has_k(p, 6) and " or workers" or "") end) end
     end
     if has_k(p, 6) then
       for k = 1, 6 do
         for j = 1, 4 do
           local n = s.depots[k].tiles[j]
-          if n then add("buy:" .. tid(n), function() return string.format("buy %s from depot %d for 2 silverlings (knowledge 6)", tile_words(n), k) end) end
+          if n then add("buy:" .. tid(n), function() return string.format("buy %s from depot %d for 2 silverlings or workers (knowledge 6)", tile_words(n), k) end) end
         end
       end
     end
@@ -672,7 +675,9 @@ function G.apply(s, seat, id)
   elseif kind == "buy" then
     local n = tnum(rest)
     lift(s, n)
-    p.silver = p.silver - D.BUY_COST
+    local silver = math.min(p.silver, D.BUY_COST)
+    p.silver = p.silver - silver
+    p.workers = p.workers - (D.BUY_COST - silver)
     p.bought = true
     store(s, p, n)
   elseif kind == "ship" then
@@ -716,12 +721,17 @@ function G.apply(s, seat, id)
   return true
 end
 
+-- the tie-break: the tied player with more empty spaces on the estate is ahead (the original
+-- rule, which Board Game Arena's help says the English translation gets wrong); the English
+-- text's reading, fewer empty spaces ahead, is G.TIE_MOST_EMPTY = false (RULES.md)
+G.TIE_MOST_EMPTY = true
+
 function G.ranking(s)
   local keys, scores = {}, {}
   for i = 1, s.n do
     local p = s.players[i]
     scores[i] = s.over and p.vp or (p.vp + final_points(s, p))
-    keys[i] = { scores[i], -empty_spaces(p) }
+    keys[i] = { scores[i], G.TIE_MOST_EMPTY and empty_spaces(p) or -empty_spaces(p) }
   end
   return { ranks = kit.ranks(keys), scores = scores }
 end
@@ -977,6 +987,12 @@ function G.determinize(s, _, rand)
   kit.shuffle(d.black_pile, rand)
   kit.shuffle(d.goods_stack, rand)
   return d
+end
+
+-- turns_played(state) -> player turns begun or finished so far (25 rounds x n at the end)
+function G.turns_played(s)
+  if s.over then return D.PHASES * D.ROUNDS * s.n end
+  return ((s.phase - 1) * D.ROUNDS + s.round - 1) * s.n + s.oi - 1
 end
 
 -- counts_decision: a choice with a single legal action is no decision
