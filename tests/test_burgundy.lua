@@ -998,6 +998,24 @@ test("burgundy: the text observation stays model-sized (under 12,000 characters)
   t.ok(max_text < 12000, "longest text " .. max_text)
 end)
 
+test("burgundy: the neighbour rule the text observation states is the estate's graph", function()
+  local lens = { 4, 5, 6, 7, 6, 5, 4 }
+  local txt = G.render(G.observation(G.setup(3, 1), 1))
+  t.contains(txt, "in rows a-c also j and j+1 of the row below and j-1 and j of the row above")
+  for i, sp in ipairs(D.SPACES) do
+    local row, j = sp.name:byte(1) - 96, tonumber(sp.name:sub(2))
+    local want = {}
+    local function add(r, k) if r >= 1 and r <= 7 and k >= 1 and k <= lens[r] then want[string.char(96 + r) .. k] = true end end
+    add(row, j - 1); add(row, j + 1)
+    if row < 4 then add(row + 1, j); add(row + 1, j + 1); add(row - 1, j - 1); add(row - 1, j)
+    elseif row == 4 then add(3, j - 1); add(3, j); add(5, j - 1); add(5, j)
+    else add(row + 1, j - 1); add(row + 1, j); add(row - 1, j); add(row - 1, j + 1) end
+    local got = {}
+    for _, q in ipairs(G.NB[i]) do got[D.SPACES[q].name] = true end
+    t.eq(got, want, sp.name)
+  end
+end)
+
 test("burgundy: the heuristic beats Random clearly (9 three-player matches against two Random seats)", function()
   local rand = kit.generator(41)
   local wins = 0
@@ -1012,12 +1030,20 @@ test("burgundy: the heuristic beats Random clearly (9 three-player matches again
   t.ok(wins >= 8, "heuristic first in " .. wins .. " of 9")
 end)
 
-test("burgundy: the heuristic prefers completing a region to taking workers; heuristic_all agrees", function()
+test("burgundy: the heuristic prefers completing a region to a take, a free shift to a paid one, a take to workers", function()
   local s = position({ 4, 4 })
   put(s, 1, "d5", knowledge(20))
   local tower = give(s, 1, building("watchtower"))
-  t.ok(G.heuristic(s, 1, "place:4:t" .. tower .. ":d6") > G.heuristic(s, 1, "workers:4"))
-  t.ok(G.heuristic_all == nil or #G.heuristic_all(s, 1, G.legal_actions(s, 1)) > 0)
+  local n = s.depots[4].tiles[1]
+  t.ok(G.heuristic(s, 1, "place:4:t" .. tower .. ":d6") > G.heuristic(s, 1, "take:4:t" .. n))
+  t.ok(G.heuristic(s, 1, "take:4:t" .. n) > G.heuristic(s, 1, "workers:4"))
+  s.players[1].workers = 1
+  local m = s.depots[5].tiles[1]
+  local paid = G.heuristic(s, 1, "take:4:t" .. m)
+  learn(s, 1, 12)
+  t.near(G.heuristic(s, 1, "take:4:t" .. m) - paid, 1.5, 1e-9, "a free shift saves the worker's 1.5")
+  -- every legal action gets a number
+  for _, a in ipairs(G.legal_actions(s, 1)) do t.eq(type(G.heuristic(s, 1, a.id)), "number", a.id) end
 end)
 
 test("burgundy: the drawing: one hexagon per estate space and player, the depots and the black depot", function()

@@ -882,7 +882,7 @@ function G.render(o)
   end
   add("")
   add("Spaces: <name> <colour letter><die number>[=tile placed]. C castle (dark green), W water (ships), P pasture (animals), M mine, B city (buildings), K knowledge (yellow).")
-  add("Rows a-g of 4,5,6,7,6,5,4 spaces; a space touches the next and previous in its row and two in each neighbouring row (rows above the middle row d are shifted right: b2 touches a1, a2, b1, b3, c2, c3; d4 touches c3, c4, d3, d5, e3, e4; f2 touches e2, e3, f1, f3, g1, g2).")
+  add("Rows a-g have 4,5,6,7,6,5,4 spaces. Space j touches j-1 and j+1 of its row; in rows a-c also j and j+1 of the row below and j-1 and j of the row above; in row d j-1 and j of rows c and e; in rows e-g j-1 and j of the row below and j and j+1 of the row above (b2 touches a1 a2 b1 b3 c2 c3; d4 touches c3 c4 d3 d5 e3 e4; f2 touches e2 e3 f1 f3 g1 g2).")
   add("Knowledge tiles: " .. (function()
     local kw = {}
     for k, e in ipairs(D.KNOWLEDGE) do kw[k] = k .. " " .. e[2] end
