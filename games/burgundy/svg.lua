@@ -35,6 +35,24 @@ local function tile(v, r)
     K.text(0, 3, tile_mark(v), { font_size = r * 0.7, text_anchor = "middle" }) }, v.id)
 end
 
+-- the centre of an estate space, relative to the estate's top left corner
+local R, S3 = 15, math.sqrt(3)
+local function centre(sp)
+  return 20 + 3.5 * S3 * R + S3 * R * (sp.q + sp.r / 2), 32 + 1.5 * R * (sp.r + 3)
+end
+
+-- the empty estate: 37 spaces coloured by region, each with its die number
+local BLANK
+do
+  local parts = {}
+  for _, sp in ipairs(D.SPACES) do
+    local cx, cy = centre(sp)
+    parts[#parts + 1] = hexagon(cx, cy, R * 0.97, { fill = FILL[sp.letter], stroke = "#5a4a2a" })
+    parts[#parts + 1] = K.text(cx, cy + 4, tostring(sp.die), { font_size = 10, text_anchor = "middle" })
+  end
+  BLANK = K.group("estate", parts)
+end
+
 function M.draw(o)
   local out = {}
   local W = 900
@@ -64,21 +82,18 @@ function M.draw(o)
   out[#out + 1] = K.text(290, 140, "goods to come: " .. (#rg > 0 and table.concat(rg, " ") or "none") ..
     "   turn order: " .. table.concat(o.order, ","), { font_size = 11 })
   -- players
-  local s3 = math.sqrt(3)
   for i, p in ipairs(o.players) do
     local y0 = 180 + (i - 1) * (estate_h + 40)
     out[#out + 1] = K.text(10, y0 + 10, string.format("Player %d%s: %d points, %d silverlings, %d workers, ship track %d, dice %s",
       i, i == o.seat and " (you)" or "", p.score, p.silver, p.workers, p.track, #p.dice > 0 and table.concat(p.dice, ",") or "used"),
       { font_size = 12, font_weight = i == o.seat and "bold" or "normal" })
+    -- the empty estate (the same in every frame, drawn once per page), the tiles on top
+    out[#out + 1] = K.place(0, y0, BLANK)
     for _, sp in ipairs(D.SPACES) do
-      local cx = 20 + 3.5 * s3 * r + s3 * r * (sp.q + sp.r / 2)
-      local cy = y0 + 32 + 1.5 * r * (sp.r + 3)
       local v = p.estate[sp.name]
-      out[#out + 1] = hexagon(cx, cy, r * 0.97, { fill = FILL[sp.letter], stroke = "#5a4a2a" })
       if v then
-        out[#out + 1] = K.place(cx, cy, tile(v, r * 0.8))
-      else
-        out[#out + 1] = K.text(cx, cy + 4, tostring(sp.die), { font_size = 10, text_anchor = "middle" })
+        local cx, cy = centre(sp)
+        out[#out + 1] = K.place(cx, y0 + cy, tile(v, r * 0.8))
       end
     end
     local x = 260
