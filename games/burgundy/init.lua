@@ -1030,6 +1030,10 @@ function G.census(s)
   return tiles, goods, where
 end
 
+-- about 75 ISMCTS decisions at 2.0 s (1024 simulations, RULES.md) per baseline match; an
+-- estimate from that measurement, not from bench/dece_workers.sh
+G.match_work = 150   -- seconds per baseline match with ISMCTS at 1024 simulations (games/README.md)
+
 G.svg = function(obs) return require("games.burgundy.svg").draw(obs) end
 
 return G
