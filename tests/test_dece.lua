@@ -134,8 +134,8 @@ local BUILTIN = { { name = "random", player = "random" }, { name = "heuristic", 
 
 test("dece match: a full match per game between built-in players; decisions counted", function()
   local dir = tmpdir()
-  local arena = arena_for(dir, BUILTIN, { "azul", "splendor", "century", "7wonders", "harmonies", "wingspan", "brass" })
-  for _, g in ipairs({ "azul", "splendor", "century", "7wonders", "harmonies", "wingspan", "brass" }) do
+  local arena = arena_for(dir, BUILTIN, { "azul", "splendor", "century", "7wonders", "harmonies", "burgundy", "wingspan", "brass" })
+  for _, g in ipairs({ "azul", "splendor", "century", "7wonders", "harmonies", "burgundy", "wingspan", "brass" }) do
     local rec = match.play(arena, { id = g .. "-1", game = g, seats = { "ismcts", "random", "heuristic" }, setup_seed = 77 })
     t.eq(rec.status, "finished")
     t.eq(#rec.ranks, 3)
