@@ -124,4 +124,17 @@ test("a template filled after setup is the text hashed at setup", function()
   t.eq(hashes, { ["b.txt"] = fs.sha256("second {{x}}\n") })
 end)
 
+test("one process, runs on A, then B, then A again: the lock of A was released when B began (not left to the collector)", function()
+  local dir = tmpdir()
+  collectgarbage("stop")   -- the old code released A's lock only when its handle was collected
+  local ok, err = pcall(function()
+    for _, d in ipairs({ "a", "b", "a" }) do
+      t.eq(t.run_scenario("examples/checks_mc.lua", { "--model", "random", "--limit", "1", "--out", dir .. "/" .. d,
+        "--quiet", "--workers", "1" }), 0, d)
+    end
+  end)
+  collectgarbage("restart")
+  if not ok then error(err, 0) end
+end)
+
 return T

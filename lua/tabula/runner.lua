@@ -30,9 +30,14 @@ local M = {}
 -- prepare(dir, meta [, accept_changes]) -> done (trial_id -> status), info:
 -- creates run.json, or checks it (tabula.run_identity) to continue the run
 -- lock_run(dir): the run directory's lock, held until the process ends (M.lock;
--- taken once for a directory: a scenario may need it before its plan is made)
+-- taken once for a directory: a scenario may need it before its plan is made).
+-- A process runs one run at a time, so a run on another directory in the same
+-- process (tests, tabula test) releases the previous directory's lock first: left
+-- to the garbage collector, it made a later run on that directory in the same
+-- process fail as "in use by another run" whenever the collector had not run yet.
 function M.lock_run(dir)
   if M.lock and M.locked_dir == dir then return end
+  if M.lock then M.lock:unlock(); M.lock, M.locked_dir = nil, nil end
   fs.mkdir_p(dir)
   M.lock, M.locked_dir = failures.lock_dir(dir), dir
 end
