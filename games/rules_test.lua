@@ -161,6 +161,26 @@ function M.play(G, n, seed, choose, each, max_steps)
   return state, log, steps
 end
 
+-- replay_check(G, n, seed, cut): a match of n seats from seed between Heuristic players
+-- (ε = 0.1) replayed from its events gives the same final state, and the state survives
+-- a serialization round trip after event number cut (mid-turn, where the game has turns)
+function M.replay_check(G, n, seed, cut)
+  local ismcts = require "games.ismcts"
+  local rand = kit.generator(9)
+  local final, log = M.play(G, n, seed, function(st, seat, legal) return ismcts.heuristic_pick(G, st, seat, legal, rand, 0.1) end)
+  local again = G.setup(n, seed)
+  for i, e in ipairs(log) do
+    assert(G.apply(again, e[1], e[2]))
+    if i == cut then
+      local back = kit.deserialize(kit.serialize(again))
+      t.eq(kit.serialize(back), kit.serialize(again))
+      again = back
+    end
+  end
+  t.eq(kit.serialize(again), kit.serialize(final))
+  t.ok(G.is_terminal(again))
+end
+
 -- playouts(G, opts): see games/README.md. opts: players, games, seed, invariant(state, where),
 -- max_steps, hidden_every (check hidden information every k steps, default 1), light
 -- (only the invariant, legality of the random choices, the ranking and determinism: for

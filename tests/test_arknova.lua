@@ -700,35 +700,9 @@ end)
 
 -- arena --------------------------------------------------------------------------------------
 test("arknova: an arena match with a model over the mock server: a legal setup discard, then an invalid answer forfeits", function()
-  local mock = require "tests.mock"
-  local participants = require "scenarios.dece.participants"
-  local match = require "scenarios.dece.match"
-  local fs = require "tabula.fs"
   local first = G.setup(3, 3).players[1].hand[1]
-  local srv = mock.start({ { match = "Decision 1 ", reply = "I drop this one.\nACTION: discard:" .. first, times = 1 },
-                           { reply = "ACTION: build:z9" } })
-  local dir = t.tmpdir()
-  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
-    base_url = %q, optional_key = true, prices = { input = 2, cached = 1, output = 10 } } }]], srv.url .. "/v1"))
-  local by, agents, prompts = {}, {}, {}
-  for _, e in ipairs({ { name = "llm", model = "m", models_file = dir .. "/models.lua" }, { name = "random", player = "random" },
-                       { name = "heuristic", player = "heuristic" } }) do
-    local pp = participants.normalize(e, "test", e.models_file)
-    by[pp.name] = pp
-    if pp.kind == "model" then
-      agents[pp.name] = require("tabula.agent").new(require("tabula.models").resolve(pp.manifest.model, e.models_file), { cache_dir = dir .. "/cache" })
-      prompts[pp.name] = require("tabula.prompt").set("dece")
-    end
-  end
-  local arena = { dir = dir, participants = by, agents = agents, prompts = prompts, games = { arknova = G } }
-  local ok, rec = pcall(match.play, arena, { id = "arknova-1", game = "arknova", seats = { "llm", "random", "heuristic" }, setup_seed = 3 })
-  local log = srv:log()
-  srv:close()
-  if not ok then error(rec, 0) end
-  t.eq(rec.status, "forfeit"); t.eq(rec.forfeits, { 1 }); t.eq(rec.ranks[1], 3)
-  t.eq(rec.decisions[1], 2); t.eq(rec.invalid[1], 1)
-  t.eq(#log, 2)
-  local body = json.encode(log[1].body and json.decode(log[1].body) or log[1])
+  local body = rt.mock_match(G, { { match = "Decision 1 ", reply = "I drop this one.\nACTION: discard:" .. first, times = 1 },
+                           { reply = "ACTION: build:z9" } }, 3)
   t.contains(body, "discard:" .. first)
   t.contains(body, "Ark Nova (one zoo map; animal and sponsor cards), round 1. You are player 1 of 3.")
 end)

@@ -834,19 +834,7 @@ test("wingspan: full checks (actions, illegal ids, serialization, hidden informa
 end)
 
 test("wingspan: replay from the events gives the same state; the state survives serialization mid-turn", function()
-  local rand = kit.generator(9)
-  local final, log = rt.play(G, 3, 4242, function(st, seat, legal) return ismcts.heuristic_pick(G, st, seat, legal, rand, 0.1) end)
-  local again = G.setup(3, 4242)
-  for i, e in ipairs(log) do
-    assert(G.apply(again, e[1], e[2]))
-    if i == 60 then
-      local back = kit.deserialize(kit.serialize(again))
-      t.eq(kit.serialize(back), kit.serialize(again))
-      again = back
-    end
-  end
-  t.eq(kit.serialize(again), kit.serialize(final))
-  t.ok(G.is_terminal(again))
+  rt.replay_check(G, 3, 4242, 60)
 end)
 
 -- hide(s, seat): a copy in which everything seat may not see is changed: the deck order, the
@@ -1054,34 +1042,8 @@ test("wingspan: the arena runs the game by name: three baselines, a full built-i
 end)
 
 test("wingspan: an arena match with a model over the mock server: a legal setup choice, then an invalid answer forfeits", function()
-  local mock = require "tests.mock"
-  local participants = require "scenarios.dece.participants"
-  local match = require "scenarios.dece.match"
-  local fs = require "tabula.fs"
-  local srv = mock.start({ { match = "Decision 1 ", reply = "I keep none.\nACTION: done", times = 1 },
-                           { reply = "ACTION: bonus:no_such_card" } })
-  local dir = t.tmpdir()
-  fs.write_atomic(dir .. "/models.lua", string.format([[return { m = { provider = "openai", model = "m",
-    base_url = %q, optional_key = true, prices = { input = 2, cached = 1, output = 10 } } }]], srv.url .. "/v1"))
-  local by, agents, prompts = {}, {}, {}
-  for _, e in ipairs({ { name = "llm", model = "m", models_file = dir .. "/models.lua" }, { name = "random", player = "random" },
-                       { name = "heuristic", player = "heuristic" } }) do
-    local pp = participants.normalize(e, "test", e.models_file)
-    by[pp.name] = pp
-    if pp.kind == "model" then
-      agents[pp.name] = require("tabula.agent").new(require("tabula.models").resolve(pp.manifest.model, e.models_file), { cache_dir = dir .. "/cache" })
-      prompts[pp.name] = require("tabula.prompt").set("dece")
-    end
-  end
-  local arena = { dir = dir, participants = by, agents = agents, prompts = prompts, games = { wingspan = G } }
-  local ok, rec = pcall(match.play, arena, { id = "wingspan-1", game = "wingspan", seats = { "llm", "random", "heuristic" }, setup_seed = 3 })
-  local log = srv:log()
-  srv:close()
-  if not ok then error(rec, 0) end
-  t.eq(rec.status, "forfeit"); t.eq(rec.forfeits, { 1 }); t.eq(rec.ranks[1], 3)
-  t.eq(rec.decisions[1], 2); t.eq(rec.invalid[1], 1)
-  t.eq(#log, 2)
-  local first = json.encode(log[1].body and json.decode(log[1].body) or log[1])
+  local first = rt.mock_match(G, { { match = "Decision 1 ", reply = "I keep none.\nACTION: done", times = 1 },
+                           { reply = "ACTION: bonus:no_such_card" } }, 3)
   t.contains(first, "done: keep none of the dealt birds")
   t.contains(first, "Wingspan (base game), round 1 of 4. You are player 1 of 3.")
 end)
