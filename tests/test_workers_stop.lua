@@ -91,4 +91,17 @@ test("SIGTERM: the same line, exit 143, workers killed", function()
   interrupt(15)
 end)
 
+test("a run refused before its trials began (a different run in --out) leaves no worker processes behind", function()
+  local dir = t.tmpdir()
+  local function go(n)
+    return t.run_scenario("examples/checks_mc.lua", { "--model", "random", "--limit", tostring(n), "--out", dir .. "/run",
+      "--quiet", "--workers", "2" })
+  end
+  t.eq(go(2), 0)
+  local before = #child.children(proc.getpid())
+  t.raises(function() go(3) end, "holds")
+  local ok = pcall(child.until_true, function() return #child.children(proc.getpid()) <= before end, 5, "the workers to go")
+  t.ok(ok, "worker processes outlived the refused run")
+end)
+
 return T

@@ -359,7 +359,10 @@ function M.execute(s, opts, forced)
   })
   live.stop()
   if env.batch then env.batch:close() end
-  if not ok then error(recorded, 0) end
+  if not ok then   -- refused before its trials began (another run's identity, ...): the workers go too
+    if pool then pool:abort() end
+    error(recorded, 0)
+  end
   if finish_progress then finish_progress() end
   if s.teardown then s.teardown(env) end
   if close_play then close_play() end
