@@ -161,6 +161,23 @@ function M.play(G, n, seed, choose, each, max_steps)
   return state, log, steps
 end
 
+-- heuristic_wins(G, matches [, max_steps]) -> how many of `matches` three-player matches
+-- (seeds 901...) the Heuristic (ε = 0.1) won against two Random seats, its seat rotated
+function M.heuristic_wins(G, matches, max_steps)
+  local ismcts = require "games.ismcts"
+  local rand = kit.generator(41)
+  local wins = 0
+  for m = 1, matches do
+    local hseat = (m - 1) % 3 + 1
+    local final = M.play(G, 3, 900 + m, function(st, seat, legal)
+      if seat == hseat then return ismcts.heuristic_pick(G, st, seat, legal, rand, 0.1) end
+      return legal[rand(#legal)].id
+    end, nil, max_steps)
+    if G.ranking(final).ranks[hseat] == 1 then wins = wins + 1 end
+  end
+  return wins
+end
+
 -- replay_check(G, n, seed, cut): a match of n seats from seed between Heuristic players
 -- (ε = 0.1) replayed from its events gives the same final state, and the state survives
 -- a serialization round trip after event number cut (mid-turn, where the game has turns)

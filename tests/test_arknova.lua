@@ -645,16 +645,7 @@ test("arknova: the text observation stays model-sized (under 12,000 characters) 
 end)
 
 test("arknova: the heuristic beats Random clearly (6 three-player matches against two Random seats)", function()
-  local rand = kit.generator(41)
-  local wins = 0
-  for m = 1, 6 do
-    local hseat = (m - 1) % 3 + 1
-    local final = rt.play(G, 3, 900 + m, function(st, seat, legal)
-      if seat == hseat then return ismcts.heuristic_pick(G, st, seat, legal, rand, 0.1) end
-      return legal[rand(#legal)].id
-    end, nil, 4000)
-    if G.ranking(final).ranks[hseat] == 1 then wins = wins + 1 end
-  end
+  local wins = rt.heuristic_wins(G, 6, 4000)
   t.ok(wins >= 5, "heuristic first in " .. wins .. " of 6")
 end)
 

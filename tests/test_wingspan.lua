@@ -963,17 +963,7 @@ test("wingspan: the text observation stays model-sized (under 12,000 characters)
 end)
 
 test("wingspan: the heuristic beats Random clearly (12 three-player matches against two Random seats)", function()
-  local rand = kit.generator(41)
-  local wins = 0
-  for m = 1, 12 do
-    local hseat = (m - 1) % 3 + 1
-    local final = rt.play(G, 3, 900 + m, function(st, seat, l)
-      if seat == hseat then return ismcts.heuristic_pick(G, st, seat, l, rand, 0.1) end
-      return l[rand(#l)].id
-    end)
-    if G.ranking(final).ranks[hseat] == 1 then wins = wins + 1 end
-  end
-  io.write("  heuristic first in " .. wins .. " of 12\n")
+  local wins = rt.heuristic_wins(G, 12)
   t.ok(wins >= 7, "heuristic first in " .. wins .. " of 12 (Random alone would be first in about 4)")
 end)
 
