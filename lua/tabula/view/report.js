@@ -192,11 +192,19 @@
       pre.textContent = JSON.stringify(res);
       document.body.appendChild(pre);
     }
-    // the images the model was sent: each must decode
+    // the images the model was sent: each must decode. The self-test runs while
+    // the page is parsed, so the images just put into the document hold back its
+    // load event, which --dump-dom waits for: read them then, not after a decode()
+    // that may settle after the dump
     var imgs = $$(".transcript img.sent", view);
+    function images() {
+      res.sent_images = imgs.map(function (im) {
+        return { width: im.complete ? im.naturalWidth : -1, data: im.getAttribute("src").slice(0, 22) };
+      });
+      done();
+    }
     if (!imgs.length) return done();
-    Promise.all(imgs.map(function (im) { return im.decode().then(function () { return im.naturalWidth; }, function () { return 0; }); }))
-      .then(function (w) { res.sent_images = w.map(function (x, i) { return { width: x, data: imgs[i].getAttribute("src").slice(0, 22) }; }); done(); });
+    if (document.readyState === "complete") images(); else window.addEventListener("load", images);
   }
   window.addEventListener("hashchange", route);
   var st = /^#selftest=(.*)$/.exec(location.hash);
