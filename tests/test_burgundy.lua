@@ -167,12 +167,9 @@ local count = function(s, seat, pat) return rt.count_actions(G, s, seat, pat) en
 local function ok(s, seat, id) local r, err = G.apply(s, seat, id); t.ok(r, tostring(err) .. " (" .. id .. ")") end
 
 test("burgundy: data manifest: the estate of 37 spaces, 164 tiles of six kinds, depots, 42 goods", function()
-  -- the estate: composition by colour as estate no. 1, six spaces per die number besides the start
+  -- the estate: composition by colour as estate no. 1 (the layout itself: the test below)
   t.eq(#D.SPACES, 37)
   t.eq(G.KIND_SPACES, { castle = 4, ship = 6, animal = 6, mine = 3, building = 12, knowledge = 6 })
-  local dice = {}
-  for _, sp in ipairs(D.SPACES) do if sp.name ~= D.START then dice[sp.die] = (dice[sp.die] or 0) + 1 end end
-  t.eq(dice, { 6, 6, 6, 6, 6, 6 })
   t.eq(D.SPACES[S[D.START]].letter, "C")
   -- the hex graph: symmetric, 90 edges in a hexagon of radius 3, the middle has six neighbours
   local edges = 0
@@ -185,15 +182,6 @@ test("burgundy: data manifest: the estate of 37 spaces, 164 tiles of six kinds, 
     end
   end
   t.eq(edges, 90); t.eq(#G.NB[S[D.START]], 6)
-  -- regions: the cities are of 5, 3, 3, 1 spaces (as the rulebook says of estate no. 1)
-  local sizes = {}
-  for _, reg in ipairs(G.REGIONS) do
-    sizes[reg.kind] = sizes[reg.kind] or {}
-    table.insert(sizes[reg.kind], #reg.spaces)
-  end
-  for _, l in pairs(sizes) do table.sort(l) end
-  t.eq(sizes, { building = { 1, 3, 3, 5 }, castle = { 1, 1, 1, 1 }, ship = { 3, 3 }, animal = { 2, 4 }, mine = { 3 },
-                knowledge = { 1, 2, 3 } })
   -- tiles: 164 by kind; backs; 26 knowledge tiles, each once; 6 of each building type; animals
   t.eq(#TILE, 164)
   local by, backs, know, builds, animals, heads = {}, {}, {}, {}, {}, {}
@@ -209,12 +197,23 @@ test("burgundy: data manifest: the estate of 37 spaces, 164 tiles of six kinds, 
   t.eq(backs, { start = 4, coloured = 120, black = 40 })
   for k = 1, 26 do t.eq(know[k], 1, "knowledge " .. k) end
   t.eq(#D.KNOWLEDGE, 26); t.eq(#D.BUILDINGS, 8)
+  -- knowledge 1-14 change rules, 15-26 score at the end: 16-23 one building type each, in the
+  -- buildings' order; 24 animal types, 25 goods tiles sold, 26 bonus tiles
+  local scores = {}
+  for k, e in ipairs(D.KNOWLEDGE) do t.eq(e[1] == "end", k >= 15, "knowledge " .. k); scores[k] = e[3] end
+  for k = 16, 23 do t.eq(scores[k], D.BUILDINGS[k - 15].id) end
+  t.eq({ scores[15], scores[24], scores[25], scores[26] }, { "types_sold", "animal_types", "tiles_sold", "bonus" })
   for _, b in ipairs(D.BUILDINGS) do t.eq(builds[b.id], 6, b.id) end
   t.eq(animals, { cattle = 7, sheep = 7, pigs = 7, chickens = 7 })
   t.eq(heads, { cattle = 21, sheep = 21, pigs = 21, chickens = 21 })
   -- the depots: 24 coloured spaces per phase at 4 players; the coloured piles last five phases
   local spaces = {}
   for _, dep in ipairs(D.DEPOTS) do t.eq(#dep, 4); for _, k in ipairs(dep) do spaces[k] = (spaces[k] or 0) + 1 end end
+  t.eq(spaces, { building = 8, ship = 4, animal = 4, knowledge = 4, castle = 2, mine = 2 })
+  -- the spaces used with two players, by depot (the two sources of RULES.md agree on these)
+  local two = {}
+  for k, dep in ipairs(D.DEPOTS) do local l = { dep[1], dep[2] }; table.sort(l); two[k] = table.concat(l, "+") end
+  t.eq(two, { "building+ship", "castle+knowledge", "animal+building", "building+ship", "knowledge+mine", "animal+building" })
   local coloured = {}
   for _, x in ipairs(TILE) do if x.back == "coloured" then coloured[x.kind] = (coloured[x.kind] or 0) + 1 end end
   for k, c in pairs(spaces) do t.eq(coloured[k], 5 * c, k .. ": five phases of its depot spaces") end
@@ -222,6 +221,60 @@ test("burgundy: data manifest: the estate of 37 spaces, 164 tiles of six kinds, 
   t.eq(D.GOODS, 6 * D.GOODS_PER_TYPE)
   t.eq(D.REGION_POINTS, { 1, 3, 6, 10, 15, 21, 28, 36 }); t.eq(D.PHASE_BONUS, { 10, 8, 6, 4, 2 })
   t.eq(D.PHASES * D.ROUNDS, 25)
+end)
+
+test("burgundy: estate no. 1 as printed: colours and numbers by row, its regions, the start castle and its neighbours", function()
+  -- the board row by row (C castle, W water, P pasture, M mine, B city, K knowledge; the die number)
+  local rows = {}
+  for _, sp in ipairs(D.SPACES) do
+    local r = sp.name:sub(1, 1)
+    rows[r] = (rows[r] and rows[r] .. " " or "") .. sp.letter .. sp.die
+  end
+  t.eq(rows, { a = "P6 C5 C4 K3", b = "P2 P1 C6 K5 B4", c = "P5 P4 B3 K1 B2 B3", d = "W6 W1 W2 C6 W5 W4 W1",
+               e = "B2 B5 M4 B3 B1 P2", f = "B6 M1 K2 B5 B6", g = "M3 K4 K1 B3" })
+  -- the die numbers: 1 on seven spaces, every other number on six (the start castle is a 6)
+  local dice = {}
+  for _, sp in ipairs(D.SPACES) do dice[sp.die] = (dice[sp.die] or 0) + 1 end
+  t.eq(dice, { 7, 6, 6, 6, 6, 6 })
+  -- the regions (connected spaces of one colour): 13, each named by its spaces
+  local regions = {}
+  for _, reg in ipairs(G.REGIONS) do
+    local names = {}
+    for _, h in ipairs(reg.spaces) do names[#names + 1] = D.SPACES[h].name end
+    table.sort(names)
+    regions[#regions + 1] = reg.kind .. " " .. table.concat(names, ",")
+  end
+  table.sort(regions)
+  t.eq(regions, {
+    "animal a1,b1,b2,c1,c2", "animal e6",
+    "building b5,c5,c6", "building c3", "building e1,e2,f1", "building e4,e5,f4,f5,g4",
+    "castle a2,a3,b3", "castle d4",
+    "knowledge a4,b4,c4", "knowledge f3,g2,g3",
+    "mine e3,f2,g1",
+    "ship d1,d2,d3", "ship d5,d6,d7" })
+  -- so the cities are of 5, 3, 3 and 1 spaces, as the rulebook says of estate no. 1
+  local sizes = {}
+  for _, reg in ipairs(G.REGIONS) do
+    sizes[reg.kind] = sizes[reg.kind] or {}
+    table.insert(sizes[reg.kind], #reg.spaces)
+  end
+  for _, l in pairs(sizes) do table.sort(l) end
+  t.eq(sizes, { building = { 1, 3, 3, 5 }, castle = { 1, 3 }, ship = { 3, 3 }, animal = { 1, 5 }, mine = { 3 },
+                knowledge = { 3, 3 } })
+  -- the start castle in the middle (a 6); the first tile goes on one of its six neighbours
+  t.eq(D.START, "d4")
+  local function around(name)
+    local l = {}
+    for _, q in ipairs(G.NB[S[name]]) do l[#l + 1] = D.SPACES[q].name .. "=" .. D.SPACES[q].letter .. D.SPACES[q].die end
+    table.sort(l)
+    return table.concat(l, " ")
+  end
+  t.eq(around("d4"), "c3=B3 c4=K1 d3=W2 d5=W5 e3=M4 e4=B3")
+  -- corners and the ends of the middle row have three neighbours; an inner space six
+  t.eq(around("a1"), "a2=C5 b1=P2 b2=P1"); t.eq(around("g4"), "f4=B5 f5=B6 g3=K1")
+  t.eq(around("d1"), "c1=P5 d2=W1 e1=B2"); t.eq(around("d7"), "c6=B3 d6=W4 e6=P2")
+  t.eq(around("b3"), "a2=C5 a3=C4 b2=P1 b4=K5 c3=B3 c4=K1")
+  t.eq(around("f2"), "e2=B5 e3=M4 f1=B6 f3=K2 g1=M3 g2=K4")
 end)
 
 test("burgundy: 120 fast random playouts (2-4 players) conserve tiles and goods, hold limits, points never fall", function()
@@ -308,23 +361,25 @@ test("burgundy: worker shifts wrap 1<->6; any number of workers on one die", fun
 end)
 
 test("burgundy: place a tile: next to a placed tile, on the colour and die number; the city takes a building type once", function()
-  local s = position({ 5, 1 })
+  local s = position({ 3, 1 })
   local bank = give(s, 1, building("bank"))
-  -- around the start castle: c3 B5, c4 B6, d3 B2, d5 K3, e3 K6, e4 B1; dice 5 and 1 -> c3 and e4
+  -- around the start castle: c3 B3 (a city of one), c4 K1, d3 W2, d5 W5, e3 M4, e4 B3 (in the
+  -- city of five); die 3 reaches both city spaces, die 1 no city space
   t.eq(count(s, 1, "^place:"), 2)
-  t.ok(count(s, 1, "^place:5:t" .. bank .. ":c3$") == 1 and count(s, 1, "^place:1:t" .. bank .. ":e4$") == 1)
-  ok(s, 1, "place:5:t" .. bank .. ":c3")
-  t.eq(s.players[1].estate[S.c3], bank); t.eq(s.players[1].silver, 3, "the bank's two silverlings")
-  -- a second bank may not go into the same city (c2 B4, c4 B6, b3 B1, d3 B2 are in c3's city); e4 (city of 3) is open
+  t.ok(count(s, 1, "^place:3:t" .. bank .. ":c3$") == 1 and count(s, 1, "^place:3:t" .. bank .. ":e4$") == 1)
+  ok(s, 1, "place:3:t" .. bank .. ":e4")
+  t.eq(s.players[1].estate[S.e4], bank); t.eq(s.players[1].silver, 3, "the bank's two silverlings")
+  -- a second bank may not go into the same city (e5 B1 and f4 B5 are in e4's city, now touching
+  -- the estate); c3 (its own city) is open
   local bank2 = give(s, 1, building("bank"))
-  s.players[1].dice = { 4, 1 }
+  s.players[1].dice = { 3, 1 }
   t.eq(count(s, 1, "^place:"), 1)
-  t.eq(count(s, 1, "^place:1:t" .. bank2 .. ":e4$"), 1)
+  t.eq(count(s, 1, "^place:3:t" .. bank2 .. ":c3$"), 1)
   local church = give(s, 1, building("church"))
-  t.eq(count(s, 1, "^place:4:t" .. church .. ":c2$"), 1, "another building type goes in")
+  t.eq(count(s, 1, "^place:1:t" .. church .. ":e5$"), 1, "another building type goes in")
   -- a tile never goes on a space of another colour or away from the estate
-  local mine = give(s, 1, kind("mine"))
-  t.eq(count(s, 1, "^place:%d:t" .. mine .. ":"), 0, "no mine space touches a placed tile yet")
+  local sheep = give(s, 1, animal("sheep", 2))
+  t.eq(count(s, 1, "^place:%d:t" .. sheep .. ":"), 0, "no pasture space touches a placed tile yet")
 end)
 
 test("burgundy: sell goods: all of one type, the die's number; 1 silverling and 2/3/4 points a tile by player count", function()
@@ -371,9 +426,9 @@ end)
 
 -- buildings ---------------------------------------------------------------------------------
 
--- a position where seat 1 can place the stored building on c3 with die 5
+-- a position where seat 1 can place the stored building on e4 (in the city of five) with die 3
 local function building_position(b)
-  local s = position({ 5, 5 })
+  local s = position({ 3, 3 })
   local n = give(s, 1, building(b))
   return s, n
 end
@@ -381,15 +436,15 @@ end
 test("burgundy: building warehouse: sell all goods of any one type without a die", function()
   local s, n = building_position("warehouse")
   set_goods(s, 1, { [2] = 3, [6] = 1 })
-  ok(s, 1, "place:5:t" .. n .. ":c3")
+  ok(s, 1, "place:3:t" .. n .. ":e4")
   t.eq(ids(G.legal_actions(s, 1)), { "sell:f:2", "sell:f:6" })
   ok(s, 1, "sell:f:2")
-  t.eq(s.players[1].vp, 9); t.eq(s.players[1].silver, 2); t.eq(s.players[1].dice, { 5 })
+  t.eq(s.players[1].vp, 9); t.eq(s.players[1].silver, 2); t.eq(s.players[1].dice, { 3 })
 end)
 
 test("burgundy: building watchtower: 4 points", function()
   local s, n = building_position("watchtower")
-  ok(s, 1, "place:5:t" .. n .. ":c3")
+  ok(s, 1, "place:3:t" .. n .. ":e4")
   t.eq(s.players[1].vp, 4)
 end)
 
@@ -397,12 +452,12 @@ test("burgundy: building carpenter's workshop: take a building from any numbered
   local s, n = building_position("carpenter")
   local want = 0
   for k = 1, 6 do for j = 1, 3 do local m = s.depots[k].tiles[j]; if m and TILE[m].kind == "building" then want = want + 1 end end end
-  ok(s, 1, "place:5:t" .. n .. ":c3")
+  ok(s, 1, "place:3:t" .. n .. ":e4")
   t.eq(count(s, 1, "^take:f:"), want); t.eq(count(s, 1, "^skip$"), 1); t.eq(#G.legal_actions(s, 1), want + 1)
   local m = s.depots[6].tiles[1]
   t.eq(TILE[m].kind, "building")
   ok(s, 1, "take:f:t" .. m)
-  t.eq(s.players[1].storage, { m }); t.eq(s.players[1].dice, { 5 }, "no die used")
+  t.eq(s.players[1].storage, { m }); t.eq(s.players[1].dice, { 3 }, "no die used")
 end)
 
 test("burgundy: building church: take a mine, castle or knowledge tile from any numbered depot", function()
@@ -413,7 +468,7 @@ test("burgundy: building church: take a mine, castle or knowledge tile from any 
     if m and (TILE[m].kind == "mine" or TILE[m].kind == "castle" or TILE[m].kind == "knowledge") then want = want + 1 end
   end end
   t.ok(want >= 4)
-  ok(s, 1, "place:5:t" .. n .. ":c3")
+  ok(s, 1, "place:3:t" .. n .. ":e4")
   t.eq(count(s, 1, "^take:f:"), want)
   ok(s, 1, "skip")
   t.eq(#s.players[1].storage, 0)
@@ -426,7 +481,7 @@ test("burgundy: building market: take a ship or animal tile from any numbered de
     local m = s.depots[k].tiles[j]
     if m and (TILE[m].kind == "ship" or TILE[m].kind == "animal") then want = want + 1 end
   end end
-  ok(s, 1, "place:5:t" .. n .. ":c3")
+  ok(s, 1, "place:3:t" .. n .. ":e4")
   t.eq(count(s, 1, "^take:f:"), want)
   local m = s.depots[1].tiles[2]
   t.eq(TILE[m].kind, "ship")
@@ -436,25 +491,25 @@ end)
 
 test("burgundy: building boarding house: 4 workers", function()
   local s, n = building_position("boarding")
-  ok(s, 1, "place:5:t" .. n .. ":c3")
+  ok(s, 1, "place:3:t" .. n .. ":e4")
   t.eq(s.players[1].workers, 4)
 end)
 
 test("burgundy: building bank: 2 silverlings", function()
   local s, n = building_position("bank")
-  ok(s, 1, "place:5:t" .. n .. ":c3")
+  ok(s, 1, "place:3:t" .. n .. ":e4")
   t.eq(s.players[1].silver, 3)
 end)
 
 test("burgundy: building city hall: place a stored tile on any number; chains to that tile's effect", function()
   local s, n = building_position("cityhall")
   local tower = give(s, 1, building("watchtower"))
-  ok(s, 1, "place:5:t" .. n .. ":c3")
-  -- the watchtower may go on any empty building space touching the estate: c2, c4, b3, d3, e4
-  t.eq(count(s, 1, "^place:f:t" .. tower .. ":"), 5)
-  ok(s, 1, "place:f:t" .. tower .. ":b3")
+  ok(s, 1, "place:3:t" .. n .. ":e4")
+  -- the watchtower may go on any empty building space touching the estate: c3, e5, f4
+  t.eq(count(s, 1, "^place:f:t" .. tower .. ":"), 3)
+  ok(s, 1, "place:f:t" .. tower .. ":f4")
   t.eq(s.players[1].vp, 4, "the watchtower's points")
-  t.eq(s.players[1].dice, { 5 })
+  t.eq(s.players[1].dice, { 3 })
 end)
 
 -- castles, mines, ships, animals ------------------------------------------------------------
@@ -465,37 +520,37 @@ test("burgundy: castle: a free action with a die of any number (take, place, sel
   local castle = give(s, 1, kind("castle"))
   local mine = give(s, 1, kind("mine"))
   set_goods(s, 1, { [4] = 1 })
-  ok(s, 1, "place:6:t" .. castle .. ":b2")
-  -- the free die: every tile of every depot (18), the mine on... no mine space touches yet, sell 4, workers
+  ok(s, 1, "place:6:t" .. castle .. ":b3")
+  -- the free die: every tile of every depot (18), the mine on e3 (a 4, next to the start castle),
+  -- sell 4, workers
   t.eq(count(s, 1, "^take:x:"), 18); t.eq(count(s, 1, "^sell:x:4$"), 1); t.eq(count(s, 1, "^workers:x$"), 1)
-  t.eq(count(s, 1, "^place:x:t" .. mine), 0)
-  t.eq(#G.legal_actions(s, 1), 20)
+  t.eq(count(s, 1, "^place:x:t" .. mine .. ":e3$"), 1); t.eq(count(s, 1, "^place:x:"), 1)
+  t.eq(#G.legal_actions(s, 1), 21)
   ok(s, 1, "sell:x:4")
-  t.eq(s.players[1].vp, (1 + 10) + 3, "b2 completes a castle region of one in phase A; then 1 goods tile x 3")
+  t.eq(s.players[1].vp, 3, "b3 does not complete its castle region of three; then 1 goods tile x 3")
   t.eq(s.players[1].dice, { 6 }, "the player's die is still there")
 end)
 
 test("burgundy: castle chains: a castle placed by a castle's free action gives another", function()
   local s = position({ 6, 6 })
-  put(s, 1, "c3", building("watchtower")); put(s, 1, "d5", knowledge(20)); put(s, 1, "e4", building("bank"))
+  put(s, 1, "c3", building("watchtower"))
   local c1 = give(s, 1, kind("castle")); local c2 = give(s, 1, kind("castle"))
-  ok(s, 1, "place:6:t" .. c1 .. ":b2")
-  -- e5 (die 2) touches d5 and e4: the free die places the second castle there
-  ok(s, 1, "place:x:t" .. c2 .. ":e5")
+  ok(s, 1, "place:6:t" .. c1 .. ":b3")
+  -- a2 (die 5) touches b3: the free die places the second castle there
+  ok(s, 1, "place:x:t" .. c2 .. ":a2")
   t.eq(count(s, 1, "^workers:x$"), 1, "a second free action")
   ok(s, 1, "workers:x")
   t.eq(s.players[1].workers, 2)
 end)
 
 test("burgundy: mine: no immediate effect; 1 silverling per mine at the end of each phase", function()
-  local s = position({ 1, 1 })
-  put(s, 1, "d3", building("watchtower"))
+  local s = position({ 4, 4 })
   local m = give(s, 1, kind("mine"))
-  ok(s, 1, "place:1:t" .. m .. ":d2")
+  ok(s, 1, "place:4:t" .. m .. ":e3")
   t.eq(s.players[1].silver, 1); t.eq(s.players[1].vp, 0)
-  put(s, 1, "d1", kind("mine"))
+  put(s, 1, "f2", kind("mine"))
   -- to the last turn of phase A: rounds 1-5
-  s.players[2].estate[S.e2] = grab(s, kind("mine"))
+  s.players[2].estate[S.e3] = grab(s, kind("mine"))
   local before = { s.players[1].silver, s.players[2].silver, s.players[3].silver }
   while s.phase == 1 do
     local seat = G.current_seats(s)[1]
@@ -506,8 +561,7 @@ test("burgundy: mine: no immediate effect; 1 silverling per mine at the end of e
 end)
 
 test("burgundy: ship: take all goods of one depot, move ahead on the turn-order track", function()
-  local s = position({ 1, 3 })
-  put(s, 1, "d6", building("watchtower"))
+  local s = position({ 1, 2 })
   local sh = give(s, 1, kind("ship"))
   -- goods on depots 2 and 4
   for _, d in ipairs({ 2, 4 }) do
@@ -517,7 +571,7 @@ test("burgundy: ship: take all goods of one depot, move ahead on the turn-order 
   end
   for k = 1, 6 do if k ~= 2 and k ~= 4 then for _, g in ipairs(s.depots[k].goods) do s.goods_stack[#s.goods_stack + 1] = g end; s.depots[k].goods = {} end end
   local took = kit.copy(s.depots[4].goods)
-  ok(s, 1, "place:3:t" .. sh .. ":e6")
+  ok(s, 1, "place:2:t" .. sh .. ":d3")
   t.eq(ids(G.legal_actions(s, 1)), { "ship:2", "ship:4" })
   ok(s, 1, "ship:4")
   t.eq(#s.depots[4].goods, 0)
@@ -529,16 +583,15 @@ test("burgundy: ship: take all goods of one depot, move ahead on the turn-order 
 end)
 
 test("burgundy: ship: goods of a fourth type stay on the depot when the three storage spaces are taken", function()
-  local s = position({ 3, 3 })
+  local s = position({ 2, 2 })
   set_goods(s, 1, { [1] = 1, [2] = 1, [3] = 1 })
-  s.players[1].estate[S.d6] = grab(s, building("bank"))
   local sh = give(s, 1, kind("ship"))
   for k = 1, 6 do for _, g in ipairs(s.depots[k].goods) do s.goods_stack[#s.goods_stack + 1] = g end; s.depots[k].goods = {} end
   for _, g in ipairs({ 2, 6 }) do
     for j = #s.goods_stack, 1, -1 do if s.goods_stack[j] == g then table.remove(s.goods_stack, j); break end end
     table.insert(s.depots[5].goods, g)
   end
-  ok(s, 1, "place:3:t" .. sh .. ":e6")
+  ok(s, 1, "place:2:t" .. sh .. ":d3")
   ok(s, 1, "ship:5")
   t.eq(s.players[1].goods, { { type = 1, count = 1 }, { type = 2, count = 2 }, { type = 3, count = 1 } })
   t.eq(s.depots[5].goods, { 6 })
@@ -558,11 +611,10 @@ test("burgundy: turn order by ships: furthest on the track first; the last to ar
   end
   t.eq(s.order, { 2, 3, 1 }); t.eq(G.current_seats(s), { 2 })
   -- through the rules: seat 1 places a ship and passes both
-  local s2 = position({ 3, 3 })
-  s2.players[1].estate[S.d6] = grab(s2, building("bank"))
+  local s2 = position({ 2, 2 })
   local sh = give(s2, 1, kind("ship"))
   s2.players[2].track, s2.players[2].stamp = 1, 5
-  ok(s2, 1, "place:3:t" .. sh .. ":e6")
+  ok(s2, 1, "place:2:t" .. sh .. ":d3")
   if G.legal_actions(s2, 1)[1] and G.legal_actions(s2, 1)[1].id:find("^ship:") then ok(s2, 1, G.legal_actions(s2, 1)[1].id) end
   t.eq(s2.players[1].track, 1)
   while s2.round == 1 do
@@ -574,41 +626,40 @@ test("burgundy: turn order by ships: furthest on the track first; the last to ar
 end)
 
 test("burgundy: animals score by herd: the animals of that type in the same pasture, the new tile included", function()
-  local s = position({ 2, 2 })
-  put(s, 1, "c4", building("bank"))
+  local s = position({ 4, 4 })
+  put(s, 1, "c3", building("bank"))
   local a = give(s, 1, animal("cattle", 3))
-  ok(s, 1, "place:2:t" .. a .. ":b4")
+  ok(s, 1, "place:4:t" .. a .. ":c2")
   t.eq(s.players[1].vp, 3)
   local b = give(s, 1, animal("cattle", 2))
   local c = give(s, 1, animal("sheep", 4))
-  s.players[1].dice = { 3, 4 }
-  ok(s, 1, "place:3:t" .. b .. ":a3")
+  s.players[1].dice = { 1, 2 }
+  ok(s, 1, "place:1:t" .. b .. ":b2")
   t.eq(s.players[1].vp, 3 + (2 + 3), "the 2 new cattle and the 3 already in the pasture")
-  ok(s, 1, "place:4:t" .. c .. ":a4")
+  ok(s, 1, "place:2:t" .. c .. ":b1")
   t.eq(s.players[1].vp, 8 + 4, "sheep score only the sheep")
-  -- cattle in the other pasture (g3-g4) do not count towards b4's herd
-  local s2 = position({ 3, 3 })
-  put(s2, 1, "f4", building("bank")); put(s2, 1, "c4", building("church")); put(s2, 1, "b4", animal("cattle", 4))
+  -- cattle in the other pasture (e6, a pasture of one) do not count towards c2's herd
+  local s2 = position({ 2, 2 })
+  put(s2, 1, "c3", building("bank")); put(s2, 1, "c2", animal("cattle", 4))
+  put(s2, 1, "e4", building("church")); put(s2, 1, "e5", building("bank"))
   local d = give(s2, 1, animal("cattle", 2))
-  ok(s2, 1, "place:3:t" .. d .. ":g3")
-  t.eq(s2.players[1].vp, 2)
+  ok(s2, 1, "place:2:t" .. d .. ":e6")
+  t.eq(s2.players[1].vp, 2 + 1 + 10, "its own 2 cattle, and e6 completes a pasture of one in phase A")
 end)
 
 test("burgundy: region completion: points by size plus the phase's bonus (A 10 ... E 2)", function()
   for phase = 1, 5 do
-    local s = position({ 4, 4 })
+    local s = position({ 3, 3 })
     s.phase = phase
-    put(s, 1, "d5", knowledge(20))
     local tower = give(s, 1, building("watchtower"))
-    ok(s, 1, "place:4:t" .. tower .. ":d6")        -- d6 alone is a city of one
+    ok(s, 1, "place:3:t" .. tower .. ":c3")        -- c3 alone is a city of one
     t.eq(s.players[1].vp, 4 + 1 + D.PHASE_BONUS[phase], "phase " .. phase)
   end
   -- a region of three: the third tile scores 6 + bonus, the first two nothing
-  local s = position({ 1, 1 })
-  put(s, 1, "d3", building("watchtower"))
-  put(s, 1, "d1", kind("mine")); put(s, 1, "e2", kind("mine"))
+  local s = position({ 4, 4 })
+  put(s, 1, "f2", kind("mine")); put(s, 1, "g1", kind("mine"))
   local m = give(s, 1, kind("mine"))
-  ok(s, 1, "place:1:t" .. m .. ":d2")
+  ok(s, 1, "place:4:t" .. m .. ":e3")
   t.eq(s.players[1].vp, 6 + 10 + D.BONUS_FIRST[3], "the region, and the last mine space fills the colour")
 end)
 
@@ -616,25 +667,23 @@ test("burgundy: colour completion: the first to fill every space of a colour get
   local s = position({ 6, 6 })
   for i = 1, 3 do
     local p = s.players[i]
-    p.estate[S.b2] = grab(s, kind("castle")); p.estate[S.e5] = grab(s, kind("castle"))
-    p.estate[S.c3] = grab(s, building("bank"))
+    p.estate[S.a2] = grab(s, kind("castle")); p.estate[S.a3] = grab(s, kind("castle"))
   end
   local function finish(seat)
     local p = s.players[seat]
-    p.estate[S.f3] = grab(s, knowledge(20 + seat))
-    p.dice = { 3, 3 }
+    p.dice = { 6, 6 }
     local c = give(s, seat, kind("castle"))
     local before = p.vp
-    ok(s, seat, "place:3:t" .. c .. ":f2")
+    ok(s, seat, "place:6:t" .. c .. ":b3")
     ok(s, seat, "workers:x")
     return p.vp - before
   end
-  -- f2 completes a castle region of 1 (1 + 10) and the colour
-  t.eq(finish(1), 1 + 10 + D.BONUS_FIRST[3])
-  ok(s, 1, "workers:3")
-  t.eq(finish(2), 1 + 10 + D.BONUS_SECOND[3])
-  ok(s, 2, "workers:3")
-  t.eq(finish(3), 1 + 10, "no third bonus")
+  -- b3 completes the castle region of 3 (6 + 10) and the colour (with the start castle)
+  t.eq(finish(1), 6 + 10 + D.BONUS_FIRST[3])
+  ok(s, 1, "workers:6")
+  t.eq(finish(2), 6 + 10 + D.BONUS_SECOND[3])
+  ok(s, 2, "workers:6")
+  t.eq(finish(3), 6 + 10, "no third bonus")
   t.eq(s.bonus.castle, { 1, 2 })
 end)
 
@@ -697,16 +746,16 @@ end)
 
 local KNOW = {}
 KNOW[1] = { "a city may hold a building type twice", function()
-  local s = position({ 6, 6 })
-  put(s, 1, "c3", building("bank"))
+  local s = position({ 1, 1 })
+  put(s, 1, "e4", building("bank"))
   local b = give(s, 1, building("bank"))
-  t.eq(count(s, 1, "^place:6:t" .. b .. ":c4$"), 0)
+  t.eq(count(s, 1, "^place:1:t" .. b .. ":e5$"), 0)
   learn(s, 1, 1)
-  t.eq(count(s, 1, "^place:6:t" .. b .. ":c4$"), 1)
+  t.eq(count(s, 1, "^place:1:t" .. b .. ":e5$"), 1)
 end }
 KNOW[2] = { "each mine gives a worker at the end of a phase too", function()
   local s = position({ 1, 1 })
-  put(s, 1, "d2", kind("mine")); put(s, 1, "d1", kind("mine"))
+  put(s, 1, "e3", kind("mine")); put(s, 1, "f2", kind("mine"))
   learn(s, 1, 2)
   local w = nil
   while s.phase == 1 do
@@ -726,14 +775,13 @@ KNOW[4] = { "selling gives a worker", function()
   ok(s, 1, "sell:3:3"); t.eq(s.players[1].workers, 1); t.eq(s.players[1].silver, 2)
 end }
 KNOW[5] = { "a ship takes the goods of two neighbouring depots", function()
-  local s = position({ 3, 3 })
-  s.players[1].estate[S.d6] = grab(s, building("bank"))
+  local s = position({ 2, 2 })
   local sh = give(s, 1, kind("ship"))
   for k = 1, 6 do for _, g in ipairs(s.depots[k].goods) do s.goods_stack[#s.goods_stack + 1] = g end; s.depots[k].goods = {} end
   s.depots[6].goods = { table.remove(s.goods_stack) }; s.depots[1].goods = { table.remove(s.goods_stack) }
   s.depots[3].goods = { table.remove(s.goods_stack) }
   learn(s, 1, 5)
-  ok(s, 1, "place:3:t" .. sh .. ":e6")
+  ok(s, 1, "place:2:t" .. sh .. ":d3")
   t.eq(ids(G.legal_actions(s, 1)), { "ship:1", "ship:3", "ship:6", "ship:6+1" })
   ok(s, 1, "ship:6+1")
   local got = 0
@@ -759,11 +807,11 @@ KNOW[6] = { "the purchase may come from a numbered depot and be paid with worker
   ok(s3, 1, "buy:t" .. s3.black[2]); t.eq(s3.players[1].workers, 1)
 end }
 KNOW[7] = { "each animal tile scored adds a point", function()
-  local s = position({ 2, 3 })
-  put(s, 1, "c4", building("bank")); put(s, 1, "b4", animal("pigs", 3))
+  local s = position({ 1, 3 })
+  put(s, 1, "c3", building("bank")); put(s, 1, "c2", animal("pigs", 3))
   learn(s, 1, 7)
   local a = give(s, 1, animal("pigs", 2))
-  ok(s, 1, "place:3:t" .. a .. ":a3")
+  ok(s, 1, "place:1:t" .. a .. ":b2")
   t.eq(s.players[1].vp, 2 + 3 + 2, "two pig tiles scored")
 end }
 KNOW[8] = { "a worker shifts a die by up to 2", function()
@@ -780,25 +828,26 @@ KNOW[9] = { "placing a building, the die shifts by 1 for free", function()
   local s = position({ 4, 4 }); local b = give(s, 1, building("bank"))
   t.eq(count(s, 1, "^place:"), 0)
   learn(s, 1, 9)
-  t.eq(count(s, 1, "^place:4:"), 1, "c3 (5)"); ok(s, 1, "place:4:t" .. b .. ":c3"); t.eq(s.players[1].workers, 0)
+  t.eq(count(s, 1, "^place:4:"), 2, "c3 and e4 (3s)"); ok(s, 1, "place:4:t" .. b .. ":e4"); t.eq(s.players[1].workers, 0)
 end }
 KNOW[10] = { "placing a ship or animal, the die shifts by 1 for free", function()
-  local s = position({ 4, 4 })
-  put(s, 1, "d6", building("bank"))
+  local s = position({ 3, 3 })
+  put(s, 1, "e4", building("church")); put(s, 1, "e5", building("bank"))
   local sh = give(s, 1, kind("ship"))
-  t.eq(count(s, 1, "^place:"), 0, "e6 needs a 3")
+  t.eq(count(s, 1, "^place:"), 0, "d3 needs a 2, d5 a 5, d6 a 4")
   learn(s, 1, 10)
-  t.eq(count(s, 1, "^place:4:t" .. sh .. ":"), 2, "e6 (3) and d7 (5), each one away")
-  put(s, 1, "c4", building("church"))
+  t.eq(count(s, 1, "^place:3:t" .. sh .. ":"), 2, "d3 (2) and d6 (4), each one away")
+  put(s, 1, "c3", building("bank"))
   local a = give(s, 1, animal("sheep", 2))
-  t.eq(count(s, 1, "^place:4:t" .. a .. ":b4$"), 0, "b4 is a 2: two away, one free shift is not enough")
-  ok(s, 1, "place:4:t" .. sh .. ":e6"); t.eq(s.players[1].workers, 0)
+  t.eq(count(s, 1, "^place:3:t" .. a .. ":b2$"), 0, "b2 is a 1: two away, one free shift is not enough")
+  t.eq(count(s, 1, "^place:3:t" .. a .. ":c2$"), 1, "c2 is a 4: one away")
+  ok(s, 1, "place:3:t" .. sh .. ":d3"); t.eq(s.players[1].workers, 0)
 end }
 KNOW[11] = { "placing a castle, mine or knowledge tile, the die shifts by 1 for free", function()
   local s = position({ 2, 2 }); local k = give(s, 1, knowledge(20))
-  t.eq(count(s, 1, "^place:"), 0, "d5 is 3, e3 is 6")
+  t.eq(count(s, 1, "^place:"), 0, "c4 is a 1")
   learn(s, 1, 11)
-  t.eq(count(s, 1, "^place:2:t" .. k .. ":d5$"), 1); ok(s, 1, "place:2:t" .. k .. ":d5"); t.eq(s.players[1].workers, 0)
+  t.eq(count(s, 1, "^place:2:t" .. k .. ":c4$"), 1); ok(s, 1, "place:2:t" .. k .. ":c4"); t.eq(s.players[1].workers, 0)
 end }
 KNOW[12] = { "taking a tile, the die shifts by 1 for free", function()
   local s = position({ 2, 2 })
@@ -826,28 +875,28 @@ local function end_points_case(k, setup, want)
   end
 end
 KNOW[15] = { "3 points per goods type sold", end_points_case(15, function(_, p) p.sold = { 2, 0, 1, 0, 0, 5 } end, 9) }
-KNOW[16] = { "1 point per goods tile sold", end_points_case(16, function(_, p) p.sold = { 2, 0, 1, 0, 0, 5 } end, 8) }
-KNOW[17] = { "4 points per animal type on the estate", end_points_case(17, function(s)
-  put(s, 1, "b4", animal("pigs", 3)); put(s, 1, "a3", animal("pigs", 2)); put(s, 1, "g3", animal("sheep", 2))
-end, 8) }
-KNOW[18] = { "2 points per bonus tile taken", end_points_case(18, function(_, p) p.bonus = { "castle", "mine" } end, 4) }
-for k = 19, 26 do
+for k = 16, 23 do
   local b = D.KNOWLEDGE[k][3]
   KNOW[k] = { "4 points per " .. b .. " on the estate", end_points_case(k, function(s)
     put(s, 1, "c3", building(b)); put(s, 1, "e4", building(b))
-    put(s, 1, "d6", building(b == "bank" and "church" or "bank"))
+    put(s, 1, "e1", building(b == "bank" and "church" or "bank"))
   end, 8) }
 end
+KNOW[24] = { "4 points per animal type on the estate", end_points_case(24, function(s)
+  put(s, 1, "c2", animal("pigs", 3)); put(s, 1, "b2", animal("pigs", 2)); put(s, 1, "e6", animal("sheep", 2))
+end, 8) }
+KNOW[25] = { "1 point per goods tile sold", end_points_case(25, function(_, p) p.sold = { 2, 0, 1, 0, 0, 5 } end, 8) }
+KNOW[26] = { "2 points per bonus tile taken", end_points_case(26, function(_, p) p.bonus = { "castle", "mine" } end, 4) }
 for k = 1, 26 do
   test(string.format("burgundy: knowledge %d: %s", k, KNOW[k][1]), KNOW[k][2])
 end
 
 test("burgundy: knowledge tiles: placing one records it; end-scoring ones count at the end only", function()
-  local s = position({ 3, 3 })
-  local k = give(s, 1, knowledge(26))
+  local s = position({ 1, 1 })
+  local k = give(s, 1, knowledge(23))
   put(s, 1, "e4", building("cityhall"))
-  ok(s, 1, "place:3:t" .. k .. ":d5")
-  t.ok(s.players[1].know[26])
+  ok(s, 1, "place:1:t" .. k .. ":c4")
+  t.ok(s.players[1].know[23])
   t.eq(s.players[1].vp, 0)
   t.eq(G.final_points(s, s.players[1]) - s.players[1].silver - s.players[1].workers // 2, 4)
 end)
@@ -860,20 +909,19 @@ end)
 
 test("burgundy: no stuck state: every pending choice has an action; effects with nothing to offer are dropped", function()
   -- a warehouse without goods, a carpenter with no building on the depots, a ship with no goods
-  local s = position({ 5, 5 })
+  local s = position({ 3, 3 })
   local wh = give(s, 1, building("warehouse"))
-  ok(s, 1, "place:5:t" .. wh .. ":c3")
-  t.eq(#s.pend, 0); t.eq(s.players[1].dice, { 5 })
-  local s2 = position({ 5, 5 })
+  ok(s, 1, "place:3:t" .. wh .. ":e4")
+  t.eq(#s.pend, 0); t.eq(s.players[1].dice, { 3 })
+  local s2 = position({ 3, 3 })
   for k = 1, 6 do for j = 1, 4 do local n = s2.depots[k].tiles[j]; if n and TILE[n].kind == "building" then s2.box[#s2.box + 1] = n; s2.depots[k].tiles[j] = false end end end
   local cp = give(s2, 1, building("carpenter"))
-  ok(s2, 1, "place:5:t" .. cp .. ":c3")
+  ok(s2, 1, "place:3:t" .. cp .. ":e4")
   t.eq(#s2.pend, 0)
-  local s3 = position({ 3, 3 })
-  s3.players[1].estate[S.d6] = grab(s3, building("bank"))
+  local s3 = position({ 2, 2 })
   for k = 1, 6 do for _, g in ipairs(s3.depots[k].goods) do s3.goods_stack[#s3.goods_stack + 1] = g end; s3.depots[k].goods = {} end
   local sh = give(s3, 1, kind("ship"))
-  ok(s3, 1, "place:3:t" .. sh .. ":e6")
+  ok(s3, 1, "place:2:t" .. sh .. ":d3")
   t.eq(#s3.pend, 0); t.eq(s3.players[1].track, 1, "the ship still moves on the track")
   -- at least one action whenever the game is on (workers are always open to a die)
   local r = rt.playouts(G, { games = 10, seed = 2, light = true })
@@ -1010,17 +1058,16 @@ test("burgundy: the heuristic beats Random clearly (9 three-player matches again
 end)
 
 test("burgundy: the heuristic prefers completing a region to a take, a free shift to a paid one, a take to workers", function()
-  local s = position({ 4, 4 })
-  put(s, 1, "d5", knowledge(20))
+  local s = position({ 3, 3 })
   local tower = give(s, 1, building("watchtower"))
-  local n = s.depots[4].tiles[1]
-  t.ok(G.heuristic(s, 1, "place:4:t" .. tower .. ":d6") > G.heuristic(s, 1, "take:4:t" .. n))
-  t.ok(G.heuristic(s, 1, "take:4:t" .. n) > G.heuristic(s, 1, "workers:4"))
+  local n = s.depots[3].tiles[1]
+  t.ok(G.heuristic(s, 1, "place:3:t" .. tower .. ":c3") > G.heuristic(s, 1, "take:3:t" .. n))
+  t.ok(G.heuristic(s, 1, "take:3:t" .. n) > G.heuristic(s, 1, "workers:3"))
   s.players[1].workers = 1
-  local m = s.depots[5].tiles[1]
-  local paid = G.heuristic(s, 1, "take:4:t" .. m)
+  local m = s.depots[4].tiles[1]
+  local paid = G.heuristic(s, 1, "take:3:t" .. m)
   learn(s, 1, 12)
-  t.near(G.heuristic(s, 1, "take:4:t" .. m) - paid, 1.5, 1e-9, "a free shift saves the worker's 1.5")
+  t.near(G.heuristic(s, 1, "take:3:t" .. m) - paid, 1.5, 1e-9, "a free shift saves the worker's 1.5")
   -- every legal action gets a number
   for _, a in ipairs(G.legal_actions(s, 1)) do t.eq(type(G.heuristic(s, 1, a.id)), "number", a.id) end
 end)

@@ -19,17 +19,20 @@ M.KINDS = {
 
 -- the estate board: a hexagon of radius 3 in axial coordinates (q, r), rows a..g from the top
 -- (r = -3 .. 3), spaces numbered left to right within a row. Each row is a string of
--- "<kind letter><die>" pairs; the middle space d4 holds the starting castle. Composition as
--- the rulebook's estate no. 1: 4 castle, 6 water, 6 pasture, 3 mine, 12 city (cities of 5, 3,
--- 3, 1 spaces), 6 knowledge spaces; the layout itself is ours (RULES.md).
+-- "<kind letter><die>" pairs; the middle space d4 holds the starting castle. This is the
+-- printed estate no. 1 (the rulebook's board for a first game, every player the same): the
+-- colour and die number of each space as two public implementations of the game record them
+-- (RULES.md names them). It has the rulebook's composition: 4 castle spaces with the start,
+-- 6 water, 6 pasture, 3 mine, 12 city spaces in cities of 5, 3, 3 and 1, 6 knowledge spaces.
+-- The river runs across the middle row on both sides of the starting castle.
 M.ROWS = {
-  "W1 W2 P3 P4",
-  "W5 C6 B1 P2 P5",
-  "K3 B4 B5 B6 K1 W2",
-  "M6 M1 B2 C6 K3 B4 W5",
-  "B4 M5 K6 B1 C2 W3",
-  "B6 C3 K4 B5 B6",
-  "B1 K2 P3 P4",
+  "P6 C5 C4 K3",
+  "P2 P1 C6 K5 B4",
+  "P5 P4 B3 K1 B2 B3",
+  "W6 W1 W2 C6 W5 W4 W1",
+  "B2 B5 M4 B3 B1 P2",
+  "B6 M1 K2 B5 B6",
+  "M3 K4 K1 B3",
 }
 M.START = "d4"
 M.SPACES = {}
@@ -59,7 +62,9 @@ M.BUILDINGS = {
 
 M.ANIMALS = { "cattle", "sheep", "pigs", "chickens" }
 
--- the 26 knowledge tiles: number, when it acts, the effect (our words)
+-- the 26 knowledge tiles: number, when it acts, the effect (our words); an end-scoring tile
+-- also names what it counts (a building type, or "types_sold", "animal_types", "tiles_sold",
+-- "bonus")
 M.KNOWLEDGE = {
   { "rule",  "each building type may appear more than once in a city" },
   { "phase", "at the end of each phase, each of your mines also gives 1 worker" },
@@ -75,10 +80,7 @@ M.KNOWLEDGE = {
   { "rule",  "taking a tile from a numbered depot: the die may be changed by 1 for free" },
   { "rule",  "taking workers gives 1 silverling as well" },
   { "rule",  "taking workers gives 4 workers instead of 2" },
-  { "end",   "3 points for each goods type of which you sold at least one tile" },
-  { "end",   "1 point for each goods tile you sold" },
-  { "end",   "4 points for each animal type on your estate" },
-  { "end",   "2 points for each bonus tile you took" },
+  { "end",   "3 points for each goods type of which you sold at least one tile", "types_sold" },
   { "end",   "4 points for each warehouse on your estate",       "warehouse" },
   { "end",   "4 points for each watchtower on your estate",      "watchtower" },
   { "end",   "4 points for each carpenter's workshop on your estate", "carpenter" },
@@ -87,6 +89,9 @@ M.KNOWLEDGE = {
   { "end",   "4 points for each boarding house on your estate",  "boarding" },
   { "end",   "4 points for each bank on your estate",            "bank" },
   { "end",   "4 points for each city hall on your estate",       "cityhall" },
+  { "end",   "4 points for each animal type on your estate",     "animal_types" },
+  { "end",   "1 point for each goods tile you sold",             "tiles_sold" },
+  { "end",   "2 points for each bonus tile you took",            "bonus" },
 }
 
 -- the 164 six-sided tiles: by kind and back. "coloured" backs are drawn for the numbered depots'
@@ -114,16 +119,18 @@ for _, b in ipairs(M.BUILDINGS) do
 end
 for k = 1, 26 do add({ kind = "knowledge", back = k <= 20 and "coloured" or "black", knowledge = k }) end
 
--- the game board: six numbered depots of four spaces each (2 players use spaces 1-2, 3 players
--- 1-3, 4 players all four), each space printed with the colour of the tile drawn for it; the
--- black depot of 8 spaces; a goods space per depot; five round spaces for the phase's goods
+-- the game board: six numbered depots of four spaces each (2 players use the first two spaces,
+-- 3 players the first three, 4 players all four), each space printed with the colour of the
+-- tile drawn for it; the black depot of 8 spaces; a goods space per depot; five round spaces for
+-- the phase's goods. The two-player spaces as two public implementations record them; the
+-- third and fourth spaces as one of them does (RULES.md).
 M.DEPOTS = {
-  { "building", "ship", "animal", "knowledge" },
-  { "building", "castle", "knowledge", "mine" },
-  { "building", "ship", "animal", "building" },
-  { "building", "animal", "ship", "knowledge" },
-  { "building", "mine", "knowledge", "castle" },
-  { "building", "ship", "animal", "building" },
+  { "building", "ship", "knowledge", "animal" },
+  { "knowledge", "castle", "building", "building" },
+  { "animal", "building", "ship", "knowledge" },
+  { "ship", "building", "animal", "mine" },
+  { "mine", "knowledge", "building", "building" },
+  { "building", "animal", "castle", "ship" },
 }
 M.BLACK = 8
 M.STORAGE = 3         -- storage spaces for six-sided tiles

@@ -411,23 +411,23 @@ local function final_points(s, p)
   pts = pts + p.silver + p.workers // 2
   local sold_tiles, sold_types = 0, 0
   for g = 1, 6 do sold_tiles = sold_tiles + p.sold[g]; if p.sold[g] > 0 then sold_types = sold_types + 1 end end
-  if has_k(p, 15) then pts = pts + 3 * sold_types end
-  if has_k(p, 16) then pts = pts + sold_tiles end
-  if has_k(p, 17) then
-    local seen, k = {}, 0
-    for h = 1, NSP do
-      local n = p.estate[h]
-      if n and TILE[n].animal and not seen[TILE[n].animal] then seen[TILE[n].animal] = true; k = k + 1 end
-    end
-    pts = pts + 4 * k
-  end
-  if has_k(p, 18) then pts = pts + 2 * #p.bonus end
-  for k = 19, 26 do
-    if has_k(p, k) then
-      local b = D.KNOWLEDGE[k][3]
-      for h = 1, NSP do
-        local n = p.estate[h]
-        if n and TILE[n].building == b then pts = pts + 4 end
+  for k, e in ipairs(D.KNOWLEDGE) do
+    if e[1] == "end" and has_k(p, k) then
+      local what = e[3]
+      if what == "types_sold" then pts = pts + 3 * sold_types
+      elseif what == "tiles_sold" then pts = pts + sold_tiles
+      elseif what == "bonus" then pts = pts + 2 * #p.bonus
+      elseif what == "animal_types" then
+        local seen = {}
+        for h = 1, NSP do
+          local n = p.estate[h]
+          if n and TILE[n].animal and not seen[TILE[n].animal] then seen[TILE[n].animal] = true; pts = pts + 4 end
+        end
+      else
+        for h = 1, NSP do
+          local n = p.estate[h]
+          if n and TILE[n].building == what then pts = pts + 4 end
+        end
       end
     end
   end
