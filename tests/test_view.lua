@@ -313,7 +313,7 @@ local shots
 -- screenshots(path, name, id [, trial_only]): the overview and the trial view as PNG files
 local function screenshots(path, name, id, trial_only)
   if not shots then
-    shots = host.getenv("TABULA_SCREENSHOTS") or tmpdir()
+    shots = host.getenv("TABULA_SCREENSHOTS") or t.keep(tmpdir())
     fs.mkdir_p(shots)
     io.stderr:write("view: screenshots in " .. shots .. "\n")
   end

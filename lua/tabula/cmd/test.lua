@@ -1,6 +1,9 @@
 -- tabula test [files...] — runs Lua test files (default: tests/*.lua under the
 -- project root). Each file returns a list of { name, fn }. Ends with the line
--- "N passed, N failed[, N skipped]"; exits non-zero on any failure.
+-- "N passed, N failed[, N skipped]"; exits non-zero on any failure. The temporary
+-- files and folders the tests make (os.tmpname, testing.tmpdir) are removed at the
+-- end when every test passed, unless TABULA_KEEP_TMP is set or testing.keep(path)
+-- kept one (a folder of screenshots the run names).
 local fs = require "tabula.fs"
 local loop = require "tabula.loop"
 local testing = require "tabula.testing"
@@ -65,7 +68,11 @@ return {
   main = function(opts, files)
     if #files == 0 then files = default_files() end
     local counts = { passed = 0, failed = 0, skipped = 0 }
+    local made, tmpname = {}, os.tmpname
+    os.tmpname = function() local p = tmpname(); made[#made + 1] = p; return p end
     for _, f in ipairs(files) do run_file(f, opts, counts) end
+    os.tmpname = tmpname
+    testing.remove_temporary(made, counts.failed > 0 or host.getenv("TABULA_KEEP_TMP"))
     local line = string.format("%d passed, %d failed", counts.passed, counts.failed)
     if counts.skipped > 0 then line = line .. string.format(", %d skipped", counts.skipped) end
     io.write(line, "\n")
