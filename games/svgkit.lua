@@ -49,6 +49,28 @@ end
 
 -- place(x, y, s) -> s (drawn at the origin) moved to x, y; s shared (the same card
 -- anywhere on the table, in any frame, is one part)
+-- memo(make, key) -> a function f(...) returning make(...), made once for each
+-- key(...) (a string naming everything the drawing depends on; nil: not kept). For
+-- the parts drawn at the origin and placed (a card, a tile), which recur across the
+-- hundreds of frames of a match's view. M.memo_off (tests) draws afresh every time.
+function M.memo(make, key)
+  local cache = {}
+  return function(...)
+    local k = key(...)
+    if k == nil or M.memo_off then return make(...) end
+    local v = cache[k]
+    if v == nil then v = make(...); cache[k] = v end
+    return v
+  end
+end
+
+-- counts(t, names) -> "a,b,c": the counts of t for names, as a memo key's part
+function M.counts(t, names)
+  local out = {}
+  for i, k in ipairs(names) do out[i] = tostring((t or {})[k] or "") end
+  return table.concat(out, ",")
+end
+
 function M.place(x, y, s)
   return string.format('<g transform="translate(%s %s)">', n(x), n(y)) .. M.share(s) .. "</g>"
 end

@@ -323,6 +323,18 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   t.contains(page, "splendor: Elo–cost staircase V(B)")
   t.contains(page, "Azul, round 1. You are player 1 of 3.")
   t.contains(page, "step 1: seat 1 (")
+  -- the scores are computed once for report.md and report.html, and again when a record changes
+  local R = require "scenarios.dece.report"
+  local first = R.compute(dir .. "/run")
+  t.ok(R.compute(dir .. "/run") == first, "the same files: the same result, not computed again")
+  local lines = {}
+  for l in fs.read(dir .. "/run/matches.jsonl"):gmatch("[^\n]+") do lines[#lines + 1] = l end
+  local full = fs.read(dir .. "/run/matches.jsonl")
+  fs.write_atomic(dir .. "/run/matches.jsonl", table.concat(lines, "\n", 1, #lines - 1) .. "\n")
+  local fewer = R.compute(dir .. "/run")
+  t.eq(fewer.matches, first.matches - 1, "a record less: computed again")
+  fs.write_atomic(dir .. "/run/matches.jsonl", full)
+  t.eq(R.compute(dir .. "/run").matches, first.matches)
   -- running again continues: nothing left to play; a different schedule is refused
   rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--games", "azul,splendor", "--matches-per-game", "3", "--draws", "200", "--quiet" })

@@ -99,8 +99,8 @@ end
 
 -- tile(x, y, t, cls) -> one tile: field, then cities, roads, monastery, as its features say
 -- (drawn at the origin and moved, so that the same tile turned the same way is one shared part)
-local function tile(ox, oy, t, cls)
-  local tip = string.format("tile %s at %s,%s turned %s°", tostring(t.type), tostring(t.x or "-"), tostring(t.y or "-"), tostring(t.rotation or 0))
+-- (the drawing of a tile's features is kept per feature list)
+local body = K.memo(function(t)
   local x, y = 0, 0
   local parts = { K.rect(x, y, T, T, { fill = FIELD, stroke = "#6b8e3a", stroke_width = 0.6 }) }
   for _, f in ipairs(t.features or {}) do
@@ -118,8 +118,17 @@ local function tile(ox, oy, t, cls)
     if f.kind == "road" then parts[#parts + 1] = road(x, y, sides(f.text))
     elseif f.kind == "monastery" then parts[#parts + 1] = monastery(x, y) end
   end
+  return table.concat(parts)
+end, function(t)
+  local k = {}
+  for i, f in ipairs(t.features or {}) do k[i] = tostring(f.kind) .. ":" .. tostring(f.text) end
+  return table.concat(k, "|")
+end)
+
+local function tile(ox, oy, t, cls)
+  local tip = string.format("tile %s at %s,%s turned %s°", tostring(t.type), tostring(t.x or "-"), tostring(t.y or "-"), tostring(t.rotation or 0))
   return string.format('<g class="%s" transform="translate(%s %s)">', cls, K.n(ox), K.n(oy)) .. K.title(tip)
-    .. K.share(table.concat(parts)) .. "</g>"
+    .. K.share(body(t)) .. "</g>"
 end
 
 function M.svg(o)

@@ -33,7 +33,8 @@ local function count(t)
 end
 
 -- merchant(x, y, c, cls) -> a merchant card 84 x 70: produce, upgrade or trade
-local function merchant(px, py, c, cls)
+-- a merchant card's body at the origin, kept per card and class
+local merchant_body = K.memo(function(c, cls)
   local x, y = 0, 0
   local parts = { K.rect(x, y, 84, 70, { fill = "#fbf3e4", stroke = "#8d6e63", rx = 5 }) }
   local tip
@@ -53,10 +54,15 @@ local function merchant(px, py, c, cls)
     tip = "trade"
   end
   parts[#parts + 1] = K.text(x + 80, y + 66, "#" .. tostring(c.id), { text_anchor = "end", fill = "#999", font_size = 9 })
-  return K.place(px, py, K.group("card " .. cls, parts, tip .. " #" .. tostring(c.id)))
-end
+  return K.group("card " .. cls, parts, tip .. " #" .. tostring(c.id))
+end, function(c, cls)
+  return table.concat({ tostring(c.id), cls, tostring(c.kind), tostring(c.upgrades), K.counts(c.gives, SPICES), K.counts(c.pays, SPICES) }, "|")
+end)
 
-local function point_card(px, py, c)
+local function merchant(px, py, c, cls) return K.place(px, py, merchant_body(c, cls)) end
+
+-- a point card's body at the origin, kept per card
+local point_body = K.memo(function(c)
   local x, y = 0, 0
   local parts = { K.rect(x, y, 84, 80, { fill = "#fff8e1", stroke = "#ef6c00", rx = 5 }),
     K.text(x + 8, y + 20, tostring(c.points), { font_weight = "bold", font_size = 17 }) }
@@ -65,8 +71,12 @@ local function point_card(px, py, c)
     local gold = c.coin == "gold"
     parts[#parts + 1] = K.token(x + 70, y + 16, 10, gold and "#ffd54f" or "#cfd8dc", gold and "3" or "1", "coin")
   end
-  return K.place(px, py, K.group("card point", parts, string.format("%d points", c.points or 0)))
-end
+  return K.group("card point", parts, string.format("%d points", c.points or 0))
+end, function(c)
+  return table.concat({ tostring(c.points), tostring(c.coin), K.counts(c.needs, SPICES) }, "|")
+end)
+
+local function point_card(px, py, c) return K.place(px, py, point_body(c)) end
 
 function M.svg(o)
   local out, W = {}, 780

@@ -18,13 +18,13 @@ local function gem(x, y, r, colour, count, cls)
 end
 
 -- card(x, y, c, cls [, small]) -> one development card: points, bonus, cost
-local function card(px, py, c, cls, small)
+-- a card's body at the origin (face up or hidden), kept per card, class and size
+local card_body = K.memo(function(c, cls, small)
   local x, y = 0, 0
   local w, h = small and 58 or 78, small and 74 or 100
-  if c.empty then return K.rect(px, py, w, h, { fill = "none", stroke = "#ccc", stroke_dasharray = "4 3", rx = 5 }) end
   if c.hidden then
-    return K.place(px, py, K.group("card " .. cls .. " hidden", { K.rect(x, y, w, h, { fill = LEVEL[c.level] or "#ccc", stroke = "#666", rx = 5 }),
-      K.text(x + w / 2, y + h / 2 + 4, "level " .. tostring(c.level), { text_anchor = "middle", fill = "#333" }) }, "a reserved card, unseen"))
+    return K.group("card " .. cls .. " hidden", { K.rect(x, y, w, h, { fill = LEVEL[c.level] or "#ccc", stroke = "#666", rx = 5 }),
+      K.text(x + w / 2, y + h / 2 + 4, "level " .. tostring(c.level), { text_anchor = "middle", fill = "#333" }) }, "a reserved card, unseen")
   end
   local parts = { K.rect(x, y, w, h, { fill = "#fffdf7", stroke = "#666", rx = 5 }),
     K.rect(x, y, w, 24, { fill = LEVEL[c.level] or "#ddd", rx = 5 }) }
@@ -40,7 +40,18 @@ local function card(px, py, c, cls, small)
   end
   local tip = string.format("level %s, %s bonus, %d points, cost:", tostring(c.level), tostring(c.bonus), c.points or 0)
   for _, g in ipairs(GEMS) do if (c.cost or {})[g] then tip = tip .. " " .. c.cost[g] .. " " .. g end end
-  return K.place(px, py, K.group("card " .. cls, parts, tip))
+  return K.group("card " .. cls, parts, tip)
+end, function(c, cls, small)
+  return table.concat({ cls, small and "s" or "l", c.hidden and "h" or "f", tostring(c.level), tostring(c.bonus), tostring(c.points),
+    K.counts(c.cost, GEMS) }, "|")
+end)
+
+local function card(px, py, c, cls, small)
+  if c.empty then
+    local w, h = small and 58 or 78, small and 74 or 100
+    return K.rect(px, py, w, h, { fill = "none", stroke = "#ccc", stroke_dasharray = "4 3", rx = 5 })
+  end
+  return K.place(px, py, card_body(c, cls, small))
 end
 
 local function noble(px, py, nb)

@@ -58,7 +58,20 @@ local function decision_stats(ms)
            turns_median = S.quantile(tt, 0.5), matches = #ms }
 end
 
+-- compute(dir) -> the scores of a run directory. The last result is kept while the
+-- run's files stay the same: the end of a run writes report.md and then report.html,
+-- and both read it (the bootstraps are most of a report's time).
+local last, compute
 function M.compute(dir)
+  local key = { dir }
+  for _, f in ipairs({ "run.json", "schedule.json", "matches.jsonl" }) do key[#key + 1] = fs.sha256_file(dir .. "/" .. f) or "-" end
+  key = table.concat(key, "\0")
+  if last and last.key == key then return last.result end
+  last = { key = key, result = compute(dir) }
+  return last.result
+end
+
+compute = function(dir)
   local meta = json.read_file(dir .. "/run.json")
   local sch = json.read_file(dir .. "/schedule.json")
   local recs = records.read(dir .. "/matches.jsonl", { skip_bad = true })
