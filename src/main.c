@@ -12,6 +12,9 @@ int main(int argc, char **argv)
         fputs("tabula: cannot create the Lua state (out of memory)\n", stderr);
         return 1;
     }
+    /* generational collection: the searches' many short-lived tables (ISMCTS
+       determinizations, playouts) cost about an eighth less CPU than incremental */
+    lua_gc(L, LUA_GCGEN, 0, 0);
     luaL_openlibs(L);
     tabula_preload(L);
     int rc = tabula_run(L, argc, argv);

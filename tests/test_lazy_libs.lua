@@ -37,4 +37,12 @@ test("tabula version opens neither libcurl nor cairo", function()
   t.ok(not out:find("file=libcairo", 1, true), "cairo was loaded")
 end)
 
+test("a tabula process collects garbage in generational mode (set in main.c)", function()
+  local script = os.tmpname() .. ".lua"
+  assert(fs.write_atomic(script, 'io.write("mode was ", collectgarbage("incremental"), "\\n")'))
+  local out = t.sh(string.format("%s %s", t.tabula_bin(), script))
+  os.remove(script)
+  t.contains(out, "mode was generational\n")
+end)
+
 return T
