@@ -400,8 +400,32 @@ test("harmonies: cubes: every target where the habitat stands, not a hex that ho
   t.eq(rt.count_actions(G, s, 1, "^card:"), #s.river)
   p.cards[4] = { id = table.remove(s.deck), placed = 0 }
   t.eq(rt.count_actions(G, s, 1, "^card:"), 0, "four unfinished cards: none more")
-  -- an empty deck leaves the offer short
+  -- the box holds 66 cubes: a card is taken only when the box can fill its whole track
   p.cards[4] = nil
+  local full = G.cube_supply(s)
+  t.eq(full, 66 - 2 - (#G.CARD[p.cards[1].id].track + #G.CARD[p.cards[2].id].track + #G.CARD[p.cards[3].id].track),
+    "the box less the two cubes placed and the cubes on the three cards held")
+  local short = s.river[1]
+  -- the other two fill their boards with cubes, and player 2 holds cards, until one cube is missing
+  local free = {}
+  for x = 2, 3 do for h = 1, 23 do free[#free + 1] = { x, h } end end
+  while G.cube_supply(s) > #G.CARD[short].track - 1 do
+    local f = table.remove(free)
+    if f then s.players[f[1]].cubes[f[2]] = true
+    else s.players[2].cards[#s.players[2].cards + 1] = { id = table.remove(s.deck), placed = 0 } end
+  end
+  while G.cube_supply(s) < #G.CARD[short].track - 1 do
+    local x = s.players[2].cards[1] and 2 or 3
+    if x == 2 then s.players[2].cards[1].placed = s.players[2].cards[1].placed + 1 else s.players[3].cubes[next(s.players[3].cubes)] = nil end
+  end
+  local others = s.players[3]
+  t.eq(G.cube_supply(s), #G.CARD[short].track - 1)
+  t.eq(rt.count_actions(G, s, 1, "^card:" .. short .. "$"), 0, "one cube short of the card's track")
+  t.ok(not G.apply(s, 1, "card:" .. short), "refused when applied")
+  others.cubes[next(others.cubes)] = nil
+  t.eq(rt.count_actions(G, s, 1, "^card:" .. short .. "$"), 1, "the box fills it exactly")
+  for x = 2, 3 do s.players[x].cubes, s.players[x].cards = {}, {} end
+  -- an empty deck leaves the offer short
   s.deck = {}
   assert(G.apply(s, 1, "take:1"))
   for _, h in ipairs({ "e1", "e2", "e3" }) do assert(G.apply(s, 1, "place:green:" .. h)) end

@@ -18,6 +18,7 @@ M.TOKENS = 120
 M.SPACES, M.PER_SPACE = 5, 3     -- the central board (2-4 players side)
 M.RIVER = 5                      -- animal cards face up
 M.HAND = 4                       -- animal cards a player may hold unfinished
+M.CUBES = 66                     -- animal cubes in the box: a card taken is filled from them
 
 -- side A ("the river"): columns a..e of 5, 4, 5, 4, 5 hexes. A hex is at (column c, y) in
 -- doubled rows: even columns at y = 0, 2, .., 8, odd columns at y = 1, 3, 5, 7, so the

@@ -214,6 +214,18 @@ local function cubes_placed(p)
   return k
 end
 
+-- cube_supply(s) -> the animal cubes left in the box: 66 less those on the boards and those
+-- still on the cards held (a card taken is filled with one cube per space of its track)
+local function cube_supply(s)
+  local k = D.CUBES
+  for _, p in ipairs(s.players) do
+    k = k - cubes_placed(p)
+    for _, c in ipairs(p.cards) do k = k - (#CARD[c.id].track - c.placed) end
+  end
+  return k
+end
+G.cube_supply = cube_supply
+
 -- setup and the turn -------------------------------------------------------------------------
 
 local function draw_token(s)
@@ -344,8 +356,11 @@ function G.legal_actions(s, seat, bare)
     end
   end
   if not s.took_card and #p.cards < D.HAND then
+    local supply = cube_supply(s)
     for _, id in ipairs(s.river) do
-      add("card:" .. id, function() return "take the animal card " .. card_words(CARD[id]) end)
+      if #CARD[id].track <= supply then
+        add("card:" .. id, function() return "take the animal card " .. card_words(CARD[id]) end)
+      end
     end
   end
   for _, c in ipairs(p.cards) do
@@ -377,7 +392,7 @@ local function legal_now(s, p, kind, a, b)
     return false
   elseif kind == "card" then
     if b ~= "" or s.took_card or #p.cards >= D.HAND then return false end
-    for _, id in ipairs(s.river) do if id == a then return true end end
+    for _, id in ipairs(s.river) do if id == a then return #CARD[id].track <= cube_supply(s) end end
     return false
   elseif kind == "cube" then
     local c, h = unfinished(p, a), HEXID[b]
