@@ -494,6 +494,34 @@ test("wingspan: powers: gain food from the supply (one bird; every player); a bi
   t.eq(s.players[2].food.fish, 3)
 end)
 
+test("wingspan: the food and egg supplies are unlimited: more than the box's 75 eggs and 103 food tokens still come", function()
+  local s = fresh(3, 11)
+  -- the other two mats full of eggs (no pink power, so nothing answers the action out of turn)
+  local plain, on_mats = {}, 0
+  for _, b in ipairs(D.BIRDS) do if b.colour ~= "pink" and b.eggs >= 2 and b.id ~= "american_woodcock" and b.id ~= "brown_pelican" then plain[#plain + 1] = b end end
+  table.sort(plain, function(a, b) return a.eggs > b.eggs or (a.eggs == b.eggs and a.id < b.id) end)
+  local k = 0
+  for seat = 2, 3 do
+    for _, hab in ipairs({ "forest", "grassland", "wetland" }) do
+      for _ = 1, 5 do
+        k = k + 1
+        put(s, seat, hab, plain[k].id, plain[k].eggs)
+        on_mats = on_mats + plain[k].eggs
+      end
+    end
+  end
+  t.ok(on_mats > 75, "eggs on the mats: " .. on_mats)
+  local wc = put(s, 1, "forest", "american_woodcock", 0)
+  act(s, { "eggs" })
+  t.eq(wc.eggs, 2, "two more eggs laid")
+  -- food: far more fish than the box holds, and a power still gives three more
+  t.eq(G.current_seats(s), { 2 })
+  give(s, 2, { "brown_pelican" }); food(s, 2, { fish = 200 })
+  s.players[2].rows.wetland = {}
+  act(s, { "play:brown_pelican:wetland" })
+  t.eq(s.players[2].food.fish, 200 - 2 + 3)
+end)
+
 test("wingspan: powers: gain food from the birdfeeder (one type, every die of a type, each player in turn, the fewest birds)", function()
   local s = fresh(3, 14)
   put(s, 1, "forest", "great_crested_flycatcher")
