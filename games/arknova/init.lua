@@ -1,15 +1,16 @@
 -- games.arknova — Ark Nova (Mathias Wigge, Feuerland Spiele 2021; English rulebook 2022) against the
 -- game interface of games/README.md, 2-4 players, in a documented reduced scope: one zoo map for
--- every seat, the five action cards with both sides, the 128 animal cards with their printed
--- numbers (abilities, sponsors and project cards out of scope, RULES-AUDIT.md), base conservation
--- projects, final-scoring cards, the association board, the break and the appeal / conservation
--- tracks with their crossing. A turn is split into sub-decisions: pick an action card (and the
+-- every seat, the five action cards with both sides, the 128 animal and 64 sponsor cards with
+-- their printed numbers and most of their abilities and effects as families (the rest, and the
+-- project cards, out of scope: RULES-AUDIT.md), base conservation projects, final-scoring cards,
+-- the association board, the break and the appeal / conservation tracks with their crossing. A turn is split into sub-decisions: pick an action card (and the
 -- X-tokens to spend), then each building, animal, discard, snap or association task is its own
 -- choice, ended by `stop` where stopping early is allowed.
 -- Components: games/arknova/data.lua, games/arknova/cards.lua; choices where the rulebook leaves
 -- room: games/arknova/RULES.md; the drawing: games/arknova/svg.lua.
 local kit = require "games.kit"
 local D = require "games.arknova.data"
+local AB = require "games.arknova.abilities"
 
 local G = {
   name = "arknova", title = "Ark Nova", players = { min = 2, max = 4 },
@@ -18,8 +19,8 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "no animal abilities or sponsor effects, no conservation-project cards in the deck, a map layout of our own; "
-    .. "matches end on a break/turn bound rather than the markers' crossing (games/arknova/RULES.md)",
+  incomplete = "7 animal ability families (22 cards) and 37 sponsor cards' effects out of scope, no animal prerequisites, "
+    .. "no conservation-project cards in the deck, a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
 G.MAX_BREAKS = 10   -- a match ends after its tenth break if the markers have not crossed (RULES.md)
@@ -38,6 +39,25 @@ local PROJECT = {}
 for _, p in ipairs(D.PROJECTS) do PROJECT[p.id] = p end
 local UNI = {}
 for _, u in ipairs(D.UNIVERSITIES) do UNI[u.id] = u end
+-- ABILITY[card id] = the animal's ability families { family, value }; SPONSOR[card id] = the
+-- sponsor's effect families (games/arknova/abilities.lua); IMPLEMENTED names the animal families
+-- this module carries out (the others are out of scope: RULES-AUDIT.md)
+local ABILITY, SPONSOR = {}, {}
+for _, c in ipairs(D.CARDS) do
+  if c.sponsor then SPONSOR[c.id] = AB.SPONSOR[c.num] or {} else ABILITY[c.id] = AB.ANIMAL[c.num] or {} end
+end
+G.ABILITY, G.SPONSOR = ABILITY, SPONSOR
+G.IMPLEMENTED = { sprint = true, pack = true, hunter = true, clever = true, boost = true, action = true,
+  inventive = true, ["full-throated"] = true, jumping = true, ["iconic-animal"] = true, sunbathing = true,
+  pouch = true, resistance = true, digging = true, ["sponsor-magnet"] = true, pilfering = true, snapping = true,
+  scavenging = true, posturing = true, perception = true, determination = true, peacocking = true }
+-- whether seat's sponsors include an effect of this family; the first such effect
+local function has_effect(p, fam)
+  for _, id in ipairs(p.sponsors) do
+    for _, e in ipairs(SPONSOR[id]) do if e[1] == fam then return e end end
+  end
+end
+G.has_effect = has_effect
 
 -- the map -------------------------------------------------------------------------------------
 local NHEX = #D.HEXES
@@ -108,14 +128,15 @@ local function new_player()
   return { money = D.START_MONEY, appeal = 0, cp = 0, rep = 0, x = 0, workers = D.START_WORKERS, busy = 0,
     slots = {}, up = { animals = false, build = false, cards = false, association = false, sponsors = false },
     cover = cover, buildings = {}, zoo = {}, sponsors = {}, partners = {}, unis = {}, supported = {}, hand = {}, public = {},
-    finals = {}, turns = 0 }
+    finals = {}, turns = 0, tucked = {}, held = {} }
 end
 
 local function count_icon(p, icon)
   local n = 0
   for _, id in ipairs(p.zoo) do
     local c = CARD[id]
-    if c.cont == icon or c.class == icon then n = n + 1 end
+    if c.cont == icon then n = n + (c.flags:find("c") and 2 or 1) end
+    if c.class == icon then n = n + (c.flags:find("k") and 2 or 1) end
     if icon == "bear" and c.flags:find("B") then n = n + 1 end
   end
   for _, id in ipairs(p.sponsors) do
@@ -242,7 +263,7 @@ function G.setup(n, seed, opts)
   if n < G.players.min or n > G.players.max then error("Ark Nova is for 2 to 4 players, not " .. tostring(n), 2) end
   local s = { n = n, rng = kit.seed_state(seed), turn = 1, round = 1, over = false, deck = {}, discard = {},
     display = {}, brk = 0, breaks = 0, donations = 0, projects = {}, fin_deck = {}, players = {}, bonuses = {},
-    discards = {}, step = nil, final_from = 0, final_left = 0, deck_scope = (opts and opts.deck) or "full",
+    discards = {}, pend = {}, after = {}, revealed = {}, step = nil, final_from = 0, final_left = 0, deck_scope = (opts and opts.deck) or "full",
     max_breaks = (opts and opts.max_breaks) or G.MAX_BREAKS, max_turns = (opts and opts.max_turns) or G.MAX_TURNS }
   local function rand(k) return kit.rand(s, k) end
   if s.deck_scope ~= "full" and s.deck_scope ~= "animals" then error("deck must be full or animals, not " .. tostring(s.deck_scope), 2) end
@@ -275,6 +296,7 @@ function G.is_terminal(s) return s.over end
 local function decider(s)
   if s.over then return nil end
   if #s.bonuses > 0 then return s.bonuses[1].seat, "bonus" end
+  if #s.pend > 0 then return s.pend[1].seat, "ability" end
   if #s.discards > 0 then return s.discards[1], "break_discard" end
   if s.step.seat then return s.step.seat, s.step.k end
   return s.turn, s.step.k
@@ -295,6 +317,9 @@ G.slot_of = slot_of
 local function animal_cost(p, c)
   local cost = c.cost
   for _, k in ipairs(p.partners) do if k == c.cont then cost = cost - D.PARTNER_DISCOUNT; break end end
+  local small, large = has_effect(p, "cost-small"), has_effect(p, "cost-large")
+  if small and c.size >= 1 and c.size <= 2 then cost = cost - small[2] end
+  if large and c.size >= 4 then cost = cost - large[2] end
   return math.max(0, cost)
 end
 G.animal_cost = animal_cost
@@ -372,6 +397,13 @@ G.build_types = build_types
 local function reach(p) return math.min(D.DISPLAY, 1 + p.rep) end
 G.reach = reach
 
+-- the strength a task needs (the Veterinarian sponsor lets a project be supported at 4)
+local function task_cost(p, task)
+  if task == "project" and has_effect(p, "vet") then return 4 end
+  return D.TASKS[task]
+end
+G.task_cost = task_cost
+
 -- association tasks open to seat with `budget` strength left, tasks used this action excluded
 local function assoc_tasks(s, seat, budget, used)
   local p = s.players[seat]
@@ -392,7 +424,7 @@ local function assoc_tasks(s, seat, budget, used)
       if not have then out[#out + 1] = "uni:" .. u.id end
     end
   end
-  if budget >= D.TASKS.project and not used.project then
+  if budget >= task_cost(p, "project") and not used.project then
     for _, pr in ipairs(s.projects) do
       local done = false
       for _, k in ipairs(p.supported) do if k == pr.id then done = true end end
@@ -443,7 +475,7 @@ local function min_strength(s, seat, action)
     if can_donate(s, p, {}) then return 1 end
     local least
     for _, task in ipairs(assoc_tasks(s, seat, 5, {})) do
-      local v = D.TASKS[task:match("^(%a+)")]
+      local v = task_cost(p, task:match("^(%a+)"))
       if not least or v < least then least = v end
     end
     return least
@@ -468,16 +500,21 @@ local function card_words(id)
     local gain = {}
     if c.cp > 0 then gain[#gain + 1] = c.cp .. " CP" end
     if c.rep > 0 then gain[#gain + 1] = c.rep .. " rep" end
-    return string.format("%s (sponsor, level %d; %s%s)", c.name, c.level, #icons > 0 and table.concat(icons, "/") or "no icon",
-      #gain > 0 and ("; " .. table.concat(gain, ", ")) or "")
+    local ef = {}
+    for _, e in ipairs(SPONSOR[id]) do
+      if e[1] ~= "none" then ef[#ef + 1] = table.concat(e, " ") end
+    end
+    if #SPONSOR[id] == 0 then ef[1] = "its effect is not in play" end
+    return string.format("%s (sponsor, level %d; %s%s%s)", c.name, c.level, #icons > 0 and table.concat(icons, "/") or "no icon",
+      #gain > 0 and ("; " .. table.concat(gain, ", ")) or "", #ef > 0 and ("; effect " .. table.concat(ef, ", ")) or "")
   end
   local req = {}
   if c.size > 0 then req[#req + 1] = "enclosure " .. c.size else req[#req + 1] = "petting zoo" end
   if c.rock > 0 then req[#req + 1] = c.rock .. " rock" end
   if c.water > 0 then req[#req + 1] = c.water .. " water" end
   local icons = {}
-  if c.cont ~= "" then icons[#icons + 1] = D.CONTINENT_NAMES[c.cont] end
-  if c.class ~= "" then icons[#icons + 1] = c.class end
+  if c.cont ~= "" then icons[#icons + 1] = (c.flags:find("c") and "2 " or "") .. D.CONTINENT_NAMES[c.cont] end
+  if c.class ~= "" then icons[#icons + 1] = (c.flags:find("k") and "2 " or "") .. c.class end
   if c.flags:find("B") then icons[#icons + 1] = "bear" end
   local gain = { c.appeal .. " appeal" }
   if c.cp > 0 then gain[#gain + 1] = c.cp .. " CP" end
@@ -485,8 +522,13 @@ local function card_words(id)
   local alt = {}
   if c.flags:find("R") then alt[#alt + 1] = " or reptile house" end
   if c.flags:find("V") then alt[#alt + 1] = " or aviary" end
-  return string.format("%s (%s%s; %s; cost %d; %s)", c.name, table.concat(req, ", "), table.concat(alt),
-    #icons > 0 and table.concat(icons, "/") or "no icon", c.cost, table.concat(gain, ", "))
+  local ab = {}
+  for _, e in ipairs(ABILITY[id]) do
+    ab[#ab + 1] = e[1] .. (e[2] and (" " .. e[2]) or "") .. (G.IMPLEMENTED[e[1]] and "" or " (not in play)")
+  end
+  return string.format("%s (%s%s; %s; cost %d; %s%s)", c.name, table.concat(req, ", "), table.concat(alt),
+    #icons > 0 and table.concat(icons, "/") or "no icon", c.cost, table.concat(gain, ", "),
+    #ab > 0 and ("; ability " .. table.concat(ab, ", ")) or "")
 end
 G.card_words = card_words
 
@@ -498,6 +540,8 @@ local function building_words(p, bi)
 end
 
 local function add(out, bare, id, label) out[#out + 1] = { id = id, label = bare and "" or label } end
+local pend_options   -- pend_options(s, e, bare) -> the choices of a pending ability (defined below)
+local close_pend, sponsor_income, sponsor_end_cp   -- (defined with the abilities below)
 
 function G.legal_actions(s, seat, bare)
   local who, kind = decider(s)
@@ -518,6 +562,7 @@ function G.legal_actions(s, seat, bare)
     for _, f in ipairs(p.finals) do add(out, bare, "final:" .. f, "keep the final-scoring card " .. FINAL[f].name) end
     return out
   end
+  if kind == "ability" then return pend_options(s, s.pend[1], bare) end
   local st = s.step
   if kind == "turn" then
     for i, a in ipairs(p.slots) do
@@ -600,6 +645,7 @@ local function do_break(s)
     local p = s.players[seat]
     p.busy = 0
     p.money = p.money + income_of(p)
+    sponsor_income(s, seat)
     for _ = 1, #p.hand - hand_limit(p) do s.discards[#s.discards + 1] = seat end
   end
 end
@@ -665,11 +711,13 @@ G.final_points = final_points
 local function finish(s)
   s.over = true
   s.step = nil
-  s.bonuses, s.discards = {}, {}
+  s.bonuses, s.discards, s.after = {}, {}, {}
+  while #s.pend > 0 do close_pend(s) end
   for seat = 1, s.n do
     local p = s.players[seat]
     p.final_cp = 0
     for _, f in ipairs(p.finals) do p.final_cp = p.final_cp + final_points(s, p, f) end
+    p.final_cp = p.final_cp + sponsor_end_cp(p)
     p.cp = math.min(D.MAX_CP, p.cp + p.final_cp)
   end
 end
@@ -702,10 +750,21 @@ local function end_turn(s)
   start_turn(s)
 end
 
--- settle(s): once nothing is pending, close the step of the turn
+-- settle(s): once nothing is pending, the abilities that act after the action are offered, then
+-- the step of the turn is closed
+local prune   -- prune(s): drop pending abilities with nothing left to choose (defined below)
 local function settle(s)
-  if #s.bonuses > 0 or #s.discards > 0 then return end
-  if s.step and s.step.k == "done" then end_turn(s) end
+  while true do
+    prune(s)
+    if #s.bonuses > 0 or #s.pend > 0 or #s.discards > 0 then return end
+    if not (s.step and s.step.k == "done") then return end
+    if #s.after == 0 then
+      end_turn(s)
+      prune(s)
+      return
+    end
+    s.pend[#s.pend + 1] = table.remove(s.after, 1)
+  end
 end
 
 local function cover_bonus(s, seat, h)
@@ -716,6 +775,17 @@ local function cover_bonus(s, seat, h)
   elseif b == "x" then if p.x < D.MAX_X then p.x = p.x + 1 end
   elseif b == "money5" then p.money = p.money + 5
   elseif b == "card" then draw_to_hand(s, p, 1) end
+end
+
+-- place_building(s, seat, type, footprint, free): the building goes onto the map (paid unless
+-- free), a pavilion gives its appeal, covered bonus hexes give theirs
+local function place_building(s, seat, t, f, free)
+  local p = s.players[seat]
+  if not free then p.money = p.money - D.COST_PER_HEX * #f.hexes end
+  p.buildings[#p.buildings + 1] = { t = t, hexes = f.hexes, animals = {} }
+  for _, h in ipairs(f.hexes) do p.cover[h] = #p.buildings end
+  if BUILD[t].kind == "pavilion" then gain_appeal(p, D.PAVILION_APPEAL) end
+  for _, h in ipairs(f.hexes) do cover_bonus(s, seat, h) end
 end
 
 local function begin_action(s, seat, action, k)
@@ -766,6 +836,352 @@ local function apply_setup(s, seat, kind, id)
   end
 end
 
+-- card abilities and sponsor effects ------------------------------------------------------------
+-- A played animal's immediate families act at once; those that need a choice become pending
+-- entries (s.pend, chosen before anything else, by e.seat: the victim for pilfering); the "after
+-- finishing this action" families (clever, boost, action, determination) wait in s.after until
+-- the action is over. Out-of-scope families do nothing (RULES-AUDIT.md says which and why).
+local function card_icons(c)
+  local out = {}
+  for _ = 1, c.flags:find("c") and 2 or 1 do if c.cont ~= "" then out[#out + 1] = c.cont end end
+  for _ = 1, c.flags:find("k") and 2 or 1 do if c.class ~= "" then out[#out + 1] = c.class end end
+  if c.flags:find("B") then out[#out + 1] = "bear" end
+  for _ = 1, c.science or 0 do out[#out + 1] = "science" end
+  return out
+end
+G.card_icons = card_icons
+
+-- each sponsor that pays for icons played: "any-icon" (any zoo) and "own-icon" (the owner's)
+local function icon_triggers(s, seat, c)
+  local icons = card_icons(c)
+  for q = 1, s.n do
+    local pq = s.players[q]
+    for _, sid in ipairs(pq.sponsors) do
+      if sid ~= c.id then
+        for _, e in ipairs(SPONSOR[sid]) do
+          for _, ic in ipairs(icons) do
+            if e[1] == "any-icon" and ic == e[2] then pq.money = pq.money + e[3]
+            elseif e[1] == "own-icon" and q == seat and ic == e[2] then
+              if e[3] == "rep" then gain_rep(s, q, e[4]) else gain_cp(s, q, e[4]) end
+            end
+          end
+        end
+      end
+    end
+  end
+end
+
+-- the seats a pilferer takes from: the other seat with the most appeal (and for strength 2 also
+-- the one with the most CP); ties go to the first such seat after the pilferer; a seat that is
+-- itself highest is not touched; immune seats (Quarantine Lab) are skipped
+local function pilfer_targets(s, seat, v)
+  local out = {}
+  for _, track in ipairs(v >= 2 and { "appeal", "cp" } or { "appeal" }) do
+    local best, who = s.players[seat][track], nil
+    for k = 1, s.n - 1 do
+      local q = (seat + k - 1) % s.n + 1
+      if s.players[q][track] > best then best, who = s.players[q][track], q end
+    end
+    if who and not has_effect(s.players[who], "immune") then out[#out + 1] = who end
+  end
+  return out
+end
+G.pilfer_targets = pilfer_targets
+
+local function to_hand_public(p, c) p.hand[#p.hand + 1] = c; p.public[c] = true end
+
+local function play_ability(s, seat, cid)
+  local p = s.players[seat]
+  for _, e in ipairs(ABILITY[cid]) do
+    local f, v = e[1], e[2]
+    if f == "sprint" then draw_to_hand(s, p, v)
+    elseif f == "pack" then gain_appeal(p, count_icon(p, "predator"))
+    elseif f == "inventive" then
+      local k = v
+      if v == "primate" then
+        local n = count_icon(p, "primate")
+        k = n >= 5 and 3 or n >= 3 and 2 or n >= 1 and 1 or 0
+      end
+      p.x = math.min(D.MAX_X, p.x + k)
+    elseif f == "full-throated" then p.workers = math.min(D.MAX_WORKERS, p.workers + 1)
+    elseif f == "jumping" then advance_break(s, seat, v); p.money = p.money + v
+    elseif f == "iconic-animal" then
+      local n = 0
+      for q = 1, s.n do n = n + count_icon(s.players[q], v) end
+      gain_appeal(p, math.min(8, n))
+    elseif f == "sponsor-magnet" then
+      local rest = {}
+      for _, c in ipairs(s.display) do
+        if CARD[c].sponsor then to_hand_public(p, c) else rest[#rest + 1] = c end
+      end
+      s.display = rest
+      refill_display(s)
+    elseif f == "hunter" then
+      for _ = 1, v do
+        local c = draw(s)
+        if c then s.revealed[#s.revealed + 1] = c end
+      end
+      s.pend[#s.pend + 1] = { seat = seat, f = f, v = v }
+    elseif f == "perception" or f == "scavenging" then
+      if f == "scavenging" then
+        -- drawn from the public discard pile: everyone can tell which cards they are
+        kit.shuffle(s.discard, function(k) return kit.rand(s, k) end)
+        for _ = 1, v do if #s.discard > 0 then s.revealed[#s.revealed + 1] = table.remove(s.discard) end end
+      else
+        for _ = 1, v do local c = draw(s); if c then p.held[#p.held + 1] = c end end
+      end
+      s.pend[#s.pend + 1] = { seat = seat, f = f, v = v, left = f == "perception" and v // 2 or 1 }
+    elseif f == "resistance" then
+      local from = #p.finals
+      for _ = 1, 2 do if #s.fin_deck > 0 then p.finals[#p.finals + 1] = table.remove(s.fin_deck) end end
+      s.pend[#s.pend + 1] = { seat = seat, f = f, from = from, left = 1 }
+    elseif f == "pilfering" then
+      for _, q in ipairs(pilfer_targets(s, seat, v)) do s.pend[#s.pend + 1] = { seat = q, f = f, thief = seat } end
+    elseif f == "sunbathing" or f == "pouch" or f == "digging" or f == "snapping" or f == "posturing" or f == "peacocking" then
+      s.pend[#s.pend + 1] = { seat = seat, f = f, v = v, left = v or 1, card = cid }
+    elseif f == "clever" or f == "boost" or f == "action" or f == "determination" then
+      s.after[#s.after + 1] = { seat = seat, f = f, v = v }
+    end
+  end
+end
+G.play_ability = play_ability
+
+-- what a sponsor's immediate gain counts: once, icons of a kind, projects supported, small or
+-- large animals in the zoo
+local function now_count(p, what)
+  if what == "one" then return 1
+  elseif what == "projects" then return #p.supported
+  elseif what == "small" or what == "large" then
+    local n = 0
+    for _, id in ipairs(p.zoo) do
+      local z = CARD[id].size
+      if (what == "small" and z >= 1 and z <= 2) or (what == "large" and z >= 4) then n = n + 1 end
+    end
+    return n
+  end
+  return count_icon(p, what)
+end
+
+local function play_sponsor_effect(s, seat, cid)
+  local p = s.players[seat]
+  for _, e in ipairs(SPONSOR[cid]) do
+    if e[1] == "now" then
+      local k = e[3] * now_count(p, e[4])
+      if e[2] == "appeal" then gain_appeal(p, k)
+      elseif e[2] == "money" then p.money = p.money + k
+      elseif e[2] == "x" then p.x = math.min(D.MAX_X, p.x + k)
+      else gain_cp(s, seat, k) end
+    elseif e[1] == "uni-money" then
+      p.money = p.money + (({ 2, 5, 10 })[#p.unis] or 0)
+    elseif e[1] == "worker" then p.workers = math.min(D.MAX_WORKERS, p.workers + 1)
+    elseif e[1] == "patents" then
+      local n = count_icon(p, "science")
+      local before = p.cp
+      gain_cp(s, seat, n)
+      for q = 1, s.n do if q ~= seat then s.players[q].money = s.players[q].money + 2 * (p.cp - before) end end
+    elseif e[1] == "take-card" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
+    end
+  end
+end
+
+-- income of sponsors at a break (after the appeal income)
+function sponsor_income(s, seat)
+  local p = s.players[seat]
+  for _, id in ipairs(p.sponsors) do
+    for _, e in ipairs(SPONSOR[id]) do
+      if e[1] == "income-money" then p.money = p.money + e[2]
+      elseif e[1] == "income-cp" then gain_cp(s, seat, e[2])
+      elseif e[1] == "income-x" then p.x = math.min(D.MAX_X, p.x + e[2])
+      elseif e[1] == "income-class" then
+        local n = count_icon(p, e[2])
+        p.money = p.money + (n >= 5 and 9 or n >= 3 and 6 or n >= 1 and 3 or 0)
+      elseif e[1] == "take-card" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
+      end
+    end
+  end
+end
+G.sponsor_income = sponsor_income
+
+-- CP that a seat's sponsors give at the end
+function sponsor_end_cp(p)
+  local cp = 0
+  local function kinds(list)
+    local n = 0
+    for _, k in ipairs(list) do if count_icon(p, k) > 0 then n = n + 1 end end
+    return n
+  end
+  for _, id in ipairs(p.sponsors) do
+    for _, e in ipairs(SPONSOR[id]) do
+      if e[1] == "end-science" then
+        local n = count_icon(p, "science")
+        cp = cp + (n >= 6 and 2 or n >= 3 and 1 or 0)
+      elseif e[1] == "end-classes" and kinds(D.CLASSES) >= e[2] then cp = cp + 1
+      elseif e[1] == "end-continents" and kinds(D.CONTINENTS) >= e[2] then cp = cp + 1
+      elseif e[1] == "end-unis" and #p.unis >= e[2] then cp = cp + 1
+      elseif e[1] == "end-rep" and p.rep >= e[2] then cp = cp + 1
+      end
+    end
+  end
+  return cp
+end
+G.sponsor_end_cp = sponsor_end_cp
+
+local FREE = { posturing = { "kiosk", "pavilion" }, peacocking = { "aviary" } }
+
+function pend_options(s, e, bare)
+  local p = s.players[e.seat]
+  local out = {}
+  local f = e.f
+  if f == "hunter" or f == "scavenging" then
+    for _, c in ipairs(s.revealed) do
+      if f == "scavenging" or not CARD[c].sponsor then add(out, bare, "keep:" .. c, "keep the revealed " .. card_words(c)) end
+    end
+  elseif f == "perception" then
+    for _, c in ipairs(p.held) do add(out, bare, "keep:" .. c, "keep " .. card_words(c)) end
+  elseif f == "resistance" then
+    for i = e.from + 1, #p.finals do add(out, bare, "keep:" .. p.finals[i], "keep the final-scoring card " .. FINAL[p.finals[i]].name) end
+  elseif f == "sunbathing" then
+    for _, c in ipairs(p.hand) do add(out, bare, "sell:" .. c, "sell for 4 money: " .. card_words(c)) end
+  elseif f == "pouch" then
+    for _, c in ipairs(p.hand) do add(out, bare, "pouch:" .. c, "place under the animal for 2 appeal: " .. card_words(c)) end
+  elseif f == "digging" then
+    for k, c in ipairs(s.display) do add(out, bare, "dig:" .. k, "discard display card " .. k .. " (" .. CARD[c].name .. ") and refill") end
+    if #s.deck + #s.discard > 0 then
+      for _, c in ipairs(p.hand) do add(out, bare, "dig:" .. c, "discard " .. CARD[c].name .. " from hand and draw 1") end
+    end
+  elseif f == "snapping" then
+    for k, c in ipairs(s.display) do add(out, bare, "take:" .. k, "take display card " .. k .. ": " .. card_words(c)) end
+  elseif f == "take-card" then
+    if #s.deck + #s.discard > 0 then add(out, bare, "draw", "draw 1 card from the deck") end
+    for k = 1, math.min(reach(p), #s.display) do
+      add(out, bare, "take:" .. k, "take display card " .. k .. ": " .. card_words(s.display[k]))
+    end
+  elseif FREE[f] then
+    local have = built_types(p)
+    for _, t in ipairs(FREE[f]) do
+      if not (BUILD[t].unique and have[t]) then
+        for _, fo in ipairs(FOOT[t]) do
+          if can_place(p, t, fo, p.up.build) then
+            local hs = {}
+            for _, h in ipairs(fo.hexes) do hs[#hs + 1] = hname(h) end
+            add(out, bare, "free:" .. t .. ":" .. fo.id, "place a free " .. BUILD[t].name .. " on " .. table.concat(hs, ","))
+          end
+        end
+      end
+    end
+  elseif f == "clever" then
+    for i = 2, #p.slots do add(out, bare, "slot1:" .. p.slots[i], "move your " .. p.slots[i] .. " card to slot 1") end
+  elseif f == "boost" then
+    local i = slot_of(p, e.v)
+    if i ~= 1 then add(out, bare, "boost:1", "move your " .. e.v .. " card to slot 1") end
+    if i ~= 5 then add(out, bare, "boost:5", "move your " .. e.v .. " card to slot 5") end
+  elseif f == "action" or f == "determination" then
+    for i, a in ipairs(p.slots) do
+      if (f == "action" and a == e.v or f == "determination" and a ~= "animals") and usable(s, e.seat, a, i) then
+        add(out, bare, "extra:" .. a, string.format("take the %s action at strength %d as well", a, i))
+      end
+    end
+  elseif f == "pilfering" then
+    if p.money > 0 then add(out, bare, "give:money", "player " .. e.thief .. " takes " .. math.min(5, p.money) .. " of your money") end
+    if #p.hand > 0 then add(out, bare, "give:card", "player " .. e.thief .. " draws a card from your hand") end
+  end
+  local optional = f ~= "hunter" and f ~= "perception" and f ~= "scavenging" and f ~= "resistance" and f ~= "pilfering"
+    and f ~= "snapping" and f ~= "take-card"
+  if #out > 0 and optional then add(out, bare, "stop", "use no more of this ability") end
+  return out
+end
+
+-- close the first pending ability: what was revealed or held and not kept is discarded
+function close_pend(s)
+  local e = table.remove(s.pend, 1)
+  local p = s.players[e.seat]
+  if e.f == "hunter" or e.f == "scavenging" then
+    for _, c in ipairs(s.revealed) do s.discard[#s.discard + 1] = c end
+    s.revealed = {}
+  elseif e.f == "perception" then
+    for _, c in ipairs(p.held) do s.discard[#s.discard + 1] = c end
+    p.held = {}
+  elseif e.f == "resistance" then
+    for i = #p.finals, e.from + 1, -1 do table.insert(s.fin_deck, 1, table.remove(p.finals, i)) end
+  end
+end
+
+-- drop pending abilities that have nothing left to choose
+function prune(s)
+  while #s.pend > 0 and (s.pend[1].left == 0 or #pend_options(s, s.pend[1], true) == 0) do close_pend(s) end
+end
+
+local function apply_pend(s, seat, id)
+  local e = s.pend[1]
+  local p = s.players[seat]
+  if id == "stop" then close_pend(s); return end
+  local verb, arg = id:match("^(%a+%d?):(.+)$")
+  if e.f == "hunter" or e.f == "scavenging" then
+    for i, c in ipairs(s.revealed) do if c == arg then table.remove(s.revealed, i); break end end
+    to_hand_public(p, arg)
+    close_pend(s)
+  elseif e.f == "perception" then
+    for i, c in ipairs(p.held) do if c == arg then table.remove(p.held, i); break end end
+    p.hand[#p.hand + 1] = arg
+    e.left = e.left - 1
+    if e.left == 0 then close_pend(s) end
+  elseif e.f == "resistance" then
+    for i = e.from + 1, #p.finals do
+      if p.finals[i] == arg then table.remove(p.finals, i); table.insert(p.finals, e.from + 1, arg); break end
+    end
+    e.from = e.from + 1
+    close_pend(s)
+  elseif verb == "sell" then
+    take_from_hand(p, arg); s.discard[#s.discard + 1] = arg; p.money = p.money + 4
+    e.left = e.left - 1
+  elseif verb == "pouch" then
+    take_from_hand(p, arg); p.tucked[#p.tucked + 1] = arg; gain_appeal(p, 2)
+    e.left = e.left - 1
+  elseif verb == "dig" then
+    local k = tonumber(arg)
+    if k then
+      s.discard[#s.discard + 1] = table.remove(s.display, k)
+      refill_display(s)
+    else
+      take_from_hand(p, arg); s.discard[#s.discard + 1] = arg
+      draw_to_hand(s, p, 1)
+    end
+    e.left = e.left - 1
+  elseif verb == "take" then
+    to_hand_public(p, table.remove(s.display, tonumber(arg)))
+    refill_display(s)
+    e.left = e.left - 1
+  elseif id == "draw" then
+    draw_to_hand(s, p, 1)
+    e.left = e.left - 1
+  elseif verb == "free" then
+    local t, fid = arg:match("^(%a+):(.+)$")
+    place_building(s, seat, t, FOOTID[t .. ":" .. fid], true)
+    e.left = e.left - 1
+  elseif verb == "slot1" then use_card(p, arg); close_pend(s)
+  elseif verb == "boost" then
+    if arg == "1" then use_card(p, e.v) else
+      table.remove(p.slots, slot_of(p, e.v))
+      p.slots[5] = e.v
+    end
+    close_pend(s)
+  elseif verb == "extra" then
+    close_pend(s)
+    begin_action(s, seat, arg, slot_of(p, arg))
+  elseif verb == "give" then
+    local thief = s.players[e.thief]
+    if arg == "money" then
+      local k = math.min(5, p.money)
+      p.money, thief.money = p.money - k, thief.money + k
+    else
+      local c = table.remove(p.hand, kit.rand(s, #p.hand))
+      p.public[c] = nil
+      to_hand_public(thief, c)
+    end
+    close_pend(s)
+  end
+end
+
 function G.apply(s, seat, id)
   local who, kind = decider(s)
   if who ~= seat then return nil, "not seat " .. tostring(seat) .. "'s turn" end
@@ -788,6 +1204,10 @@ function G.apply(s, seat, id)
   elseif kind == "setup_discard" or kind == "setup_final" then
     apply_setup(s, seat, kind, id)
     return true
+  elseif kind == "ability" then
+    apply_pend(s, seat, id)
+    settle(s)
+    return true
   end
   local st = s.step
   if kind == "turn" then
@@ -807,12 +1227,7 @@ function G.apply(s, seat, id)
     if id == "stop" then s.step = { k = "done" } else s.step = { k = "place", t = id:sub(7), prev = st } end
   elseif kind == "place" then
     local f = FOOTID[st.t .. ":" .. id:sub(7)]
-    local b = BUILD[st.t]
-    p.money = p.money - D.COST_PER_HEX * #f.hexes
-    p.buildings[#p.buildings + 1] = { t = st.t, hexes = f.hexes, animals = {} }
-    for _, h in ipairs(f.hexes) do p.cover[h] = #p.buildings end
-    if b.kind == "pavilion" then gain_appeal(p, D.PAVILION_APPEAL) end
-    for _, h in ipairs(f.hexes) do cover_bonus(s, seat, h) end
+    place_building(s, seat, st.t, f, false)
     local prev = st.prev
     prev.left = prev.left - #f.hexes
     prev.used[st.t] = true
@@ -830,6 +1245,8 @@ function G.apply(s, seat, id)
       gain_appeal(p, c.appeal)
       gain_cp(s, seat, c.cp)
       gain_rep(s, seat, c.rep)
+      icon_triggers(s, seat, c)
+      play_ability(s, seat, cid)
       st.left = st.left - 1
       st.played = st.played + 1
       if st.left == 0 or #animal_plays(p) == 0 then s.step = { k = "done" } end
@@ -847,6 +1264,8 @@ function G.apply(s, seat, id)
       p.sponsors[#p.sponsors + 1] = cid
       gain_cp(s, seat, c.cp)
       gain_rep(s, seat, c.rep)
+      icon_triggers(s, seat, c)
+      play_sponsor_effect(s, seat, cid)
       st.left = st.left - c.level
       st.played = st.played + 1
       if st.single or #sponsor_plays(p, st.left) == 0 then s.step = { k = "done" } end
@@ -880,7 +1299,7 @@ function G.apply(s, seat, id)
       else
         local task = id:match("^(%a+)")
         st.used[task] = true
-        st.left = st.left - D.TASKS[task]
+        st.left = st.left - task_cost(p, task)
         p.busy = p.busy + 1
         if task == "rep" then gain_rep(s, seat, 2)
         elseif task == "partner" then p.partners[#p.partners + 1] = id:sub(9)
@@ -936,6 +1355,11 @@ function G.observation(s, seat)
     final_from = s.final_from, projects = kit.copy(s.projects), players = {} }
   if s.step and s.step.left and who == seat then o.left = s.step.left end
   if s.step and s.step.k == "place" and who == seat then o.placing = s.step.t end
+  o.revealed = kit.copy(s.revealed)
+  if #s.pend > 0 then
+    local e = s.pend[1]
+    o.pending = { seat = e.seat, ability = e.f, value = e.v, left = e.left, thief = e.thief }
+  end
   for i = 1, s.n do
     local p = s.players[i]
     o.scores[i] = score_of(p)
@@ -943,9 +1367,11 @@ function G.observation(s, seat)
       slots = kit.copy(p.slots), up = kit.copy(p.up), buildings = kit.copy(p.buildings), zoo = kit.copy(p.zoo),
       sponsors = kit.copy(p.sponsors),
       partners = kit.copy(p.partners), unis = kit.copy(p.unis), supported = kit.copy(p.supported),
-      hand_count = #p.hand, finals_count = #p.finals, income = income_of(p), turns = p.turns }
+      hand_count = #p.hand, finals_count = #p.finals, income = income_of(p), turns = p.turns,
+      tucked_count = #p.tucked, held_count = #p.held }
     if i == seat or s.over then
       v.hand = kit.copy(p.hand)
+      v.held = kit.copy(p.held)
       v.finals = kit.copy(p.finals)
       if p.final_cp then v.final_cp = p.final_cp end
     else
@@ -1015,6 +1441,7 @@ function G.render(o)
     end
     if #v.unis > 0 then extra[#extra + 1] = "universities " .. table.concat(v.unis, ", ") end
     if #v.supported > 0 then extra[#extra + 1] = "projects supported " .. #v.supported end
+    if v.tucked_count > 0 then extra[#extra + 1] = "cards under pouch animals " .. v.tucked_count end
     if #v.sponsors > 0 then
       local names = {}
       for _, c in ipairs(v.sponsors) do names[#names + 1] = CARD[c].name end
@@ -1035,6 +1462,22 @@ function G.render(o)
       for _, c in ipairs(v.known) do ks[#ks + 1] = short(c) end
       L[#L + 1] = "  known in hand: " .. table.concat(ks, ", ")
     end
+  end
+  if o.pending then
+    local e = o.pending
+    L[#L + 1] = string.format("Ability being resolved: %s%s of player %d%s%s", e.ability, e.value and (" " .. e.value) or "",
+      e.thief or e.seat, e.thief and (" against player " .. e.seat) or "", e.left and (", " .. e.left .. " use(s) left") or "")
+  end
+  if #o.revealed > 0 then
+    local rs = {}
+    for _, c in ipairs(o.revealed) do rs[#rs + 1] = card_words(c) end
+    L[#L + 1] = "Revealed cards: " .. table.concat(rs, "; ")
+  end
+  local me = o.players[o.seat]
+  if me.held and #me.held > 0 then
+    local hs = {}
+    for _, c in ipairs(me.held) do hs[#hs + 1] = card_words(c) end
+    L[#L + 1] = "Drawn, to keep or discard: " .. table.concat(hs, "; ")
   end
   if o.left then L[#L + 1] = "Left in this action: " .. o.left end
   return table.concat(L, "\n")
@@ -1106,9 +1549,48 @@ local function turn_value(s, seat, id, memo)
   return 0
 end
 
+-- fixed scores of the choices of a pending ability: keep the most valuable card, sell or tuck
+-- the least valuable, take placements with bonuses, move a weak card to slot 1, boost to slot 5
+local function card_value(id)
+  local c = CARD[id]
+  if c.sponsor then return 2 + c.science + 2 * c.cp + c.rep end
+  return c.appeal + 2 * c.cp + c.rep
+end
+local SLOT1 = { sponsors = 2, cards = 1.5, build = 1, association = 0.5, animals = 0 }
+local function ability_value(s, seat, id)
+  local p = s.players[seat]
+  if id == "stop" then return 0 end
+  if id == "draw" then return 2 end
+  local verb, arg = id:match("^(%a+%d?):(.+)$")
+  if verb == "keep" then
+    if CARD[arg] then return 1 + card_value(arg) end
+    return final_points(s, p, arg)
+  elseif verb == "sell" then return 2 - card_value(arg) / 4
+  elseif verb == "pouch" then return 3 - card_value(arg) / 3
+  elseif verb == "dig" then
+    if tonumber(arg) then return 0.5 end
+    return 1 - card_value(arg) / 5
+  elseif verb == "take" then return 1 + card_value(s.display[tonumber(arg)]) / 3
+  elseif verb == "free" then
+    local t, fid = arg:match("^(%a+):(.+)$")
+    local v = 2
+    for _, h in ipairs(FOOTID[t .. ":" .. fid].hexes) do if BONUS[h] then v = v + 3 end end
+    return v
+  elseif verb == "slot1" then return SLOT1[arg]
+  elseif verb == "boost" then return arg == "5" and 3 or 0.5
+  elseif verb == "extra" then return 1 + turn_value(s, seat, arg, {})
+  elseif verb == "give" then
+    local rich = p.money >= 10
+    if arg == "money" then return rich and 1 or 0 end
+    return rich and 0 or 1
+  end
+  return 0
+end
+
 function G.heuristic(s, seat, id)
   local p = s.players[seat]
   local _, kind = decider(s)
+  if kind == "ability" then return ability_value(s, seat, id) end
   if kind == "setup_discard" or kind == "break_discard" or kind == "cards_discard" then
     local c = CARD[id:sub(9)]
     return c.cost - 2 * c.appeal - 3 * c.cp
@@ -1176,19 +1658,23 @@ end
 function G.determinize(s, seat, rand)
   local d = kit.copy(s)
   -- unseen zoo cards: the deck and the other seats' hand cards not known publicly
+  -- (and the cards they hold from perception or scavenging, or keep under a pouch animal)
   local pool, slots = {}, {}
   for _, c in ipairs(d.deck) do pool[#pool + 1] = c end
   for i = 1, d.n do
     if i ~= seat then
       local p = d.players[i]
       for k, c in ipairs(p.hand) do
-        if not p.public[c] then pool[#pool + 1] = c; slots[#slots + 1] = { i, k } end
+        if not p.public[c] then pool[#pool + 1] = c; slots[#slots + 1] = { p.hand, k } end
+      end
+      for _, list in ipairs({ p.held, p.tucked }) do
+        for k, c in ipairs(list) do pool[#pool + 1] = c; slots[#slots + 1] = { list, k } end
       end
     end
   end
   kit.shuffle(pool, rand)
   local n = 0
-  for _, sl in ipairs(slots) do n = n + 1; d.players[sl[1]].hand[sl[2]] = pool[n] end
+  for _, sl in ipairs(slots) do n = n + 1; sl[1][sl[2]] = pool[n] end
   for k = 1, #d.deck do n = n + 1; d.deck[k] = pool[n] end
   -- unseen final-scoring cards
   local fpool, fslots = {}, {}
@@ -1213,8 +1699,11 @@ function G.census(s)
   for _, c in ipairs(s.deck) do put(c, "deck") end
   for _, c in ipairs(s.display) do put(c, "display") end
   for _, c in ipairs(s.discard) do put(c, "discard") end
+  for _, c in ipairs(s.revealed) do put(c, "revealed") end
   for i, p in ipairs(s.players) do
     for _, c in ipairs(p.hand) do put(c, "hand " .. i) end
+    for _, c in ipairs(p.held) do put(c, "held " .. i) end
+    for _, c in ipairs(p.tucked) do put(c, "tucked " .. i) end
     for _, c in ipairs(p.zoo) do put(c, "zoo " .. i) end
     for _, c in ipairs(p.sponsors) do put(c, "sponsors " .. i) end
   end

@@ -1,0 +1,207 @@
+-- games/arknova/abilities.lua — the ability of each animal card (by card number) and the effect
+-- of each sponsor card, as families with their strengths, in our own format. Entered by hand from
+-- a second public card list (RULES.md names both lists), which gives each ability's keyword and
+-- number; cards.lua keeps the first list's family name, and the tests check that the two agree.
+-- An animal entry is a list of { family, value }: value is a number (the strength), an action
+-- card (boost, action, multiplier) or a continent (iconic). What each family does, and which are
+-- implemented and which are out of scope, is in RULES-AUDIT.md (AN-F lines) and init.lua
+-- (`ABILITY` / `SPONSOR`).
+local M = {}
+
+local A = {}
+local function a(num, ...) A[num] = { ... } end
+a(401, { "sprint", 3 })
+a(402, { "pack" })
+a(403, { "hunter", 4 })
+a(404, { "hunter", 2 })
+a(405, { "clever" })
+a(408, { "boost", "association" })
+a(409, { "action", "association" })
+a(410, { "hunter", 1 })
+a(411, { "inventive", 1 }, { "full-throated" })
+a(412, { "hunter", 4 })
+a(413, { "jumping", 3 })
+a(414, { "inventive", 1 })
+a(415, { "boost", "association" })
+a(416, { "multiplier", "association" }, { "full-throated" })
+a(417, { "pack" })
+a(418, { "iconic-animal", "EU" })
+a(419, { "boost", "animals" })
+a(420, { "hunter", 1 })
+a(421, { "full-throated" })
+a(422, { "sunbathing", 3 })
+a(423, { "pack" })
+a(424, { "pack" })
+a(425, { "pouch", 1 })
+a(426, { "resistance" })
+a(427, { "assertion" })
+a(428, { "boost", "sponsors" })
+a(429, { "boost", "sponsors" }, { "flock", 2 })
+a(430, { "action", "sponsors" })
+a(431, { "resistance" })
+a(432, { "assertion" })
+a(434, { "multiplier", "sponsors" })
+a(435, { "digging", 3 })
+a(436, { "iconic-animal", "AM" })
+a(437, { "sponsor-magnet" })
+a(438, { "flock", 3 })
+a(439, { "flock", 2 })
+a(440, { "digging", 2 })
+a(441, { "sponsor-magnet" })
+a(442, { "multiplier", "sponsors" }, { "flock", 4 })
+a(443, { "flock", 3 })
+a(444, { "jumping", 2 })
+a(445, { "digging", 2 })
+a(446, { "digging", 4 })
+a(447, { "pouch", 2 }, { "flock", 4 })
+a(448, { "pouch", 2 })
+a(449, { "venom", 2 })
+a(450, { "pouch", 1 })
+a(451, { "dominance" })
+a(452, { "iconic-animal", "AF" })
+a(453, { "action", "cards" })
+a(454, { "sunbathing", 3 })
+a(455, { "clever" })
+a(456, { "pilfering", 1 })
+a(457, { "multiplier", "cards" })
+a(458, { "pilfering", 2 })
+a(459, { "inventive", "primate" })   -- 1 / 2 / 3 X-tokens for 1 / 3 / 5 primate icons
+a(460, { "clever" })
+a(461, { "jumping", 4 })
+a(462, { "jumping", 3 })
+a(463, { "pilfering", 1 })
+a(464, { "inventive", 1 })
+a(465, { "clever" })
+a(466, { "boost", "cards" })
+a(467, { "clever" })
+a(469, { "snapping", 2 })
+a(470, { "venom", 2 })
+a(471, { "sunbathing", 3 })
+a(472, { "sunbathing", 3 })
+a(473, { "sunbathing", 2 })
+a(474, { "constriction" })
+a(475, { "hypnosis", 3 })
+a(476, { "iconic-animal", "AS" })
+a(477, { "snapping", 1 })
+a(478, { "sunbathing", 2 })
+a(479, { "snapping", 1 })
+a(480, { "snapping", 1 })
+a(481, { "sunbathing", 4 })
+a(482, { "constriction" })
+a(483, { "constriction" })
+a(485, { "hypnosis", 3 })
+a(487, { "clever" })
+a(489, { "snapping", 2 })
+a(490, { "scavenging", 2 })
+a(491, { "sprint", 1 })
+a(492, { "venom", 2 })
+a(494, { "sprint", 2 })
+a(496, { "scavenging", 2 })
+a(497, { "posturing", 1 })
+a(499, { "scavenging", 3 })
+a(500, { "scavenging", 3 })
+a(501, { "posturing", 2 })
+a(502, { "boost", "build" })
+a(503, { "perception", 4 })
+a(504, { "scavenging", 4 })
+a(505, { "determination" })
+a(506, { "scavenging", 5 })
+a(507, { "sprint", 1 })
+a(508, { "posturing", 3 })
+a(509, { "determination" })
+a(510, { "multiplier", "build" })
+a(511, { "posturing", 1 })
+a(512, { "perception", 4 })
+a(513, { "perception", 4 })
+a(514, { "peacocking" })
+a(515, { "action", "build" })
+a(516, { "multiplier", "build" })
+a(517, { "iconic-animal", "AU" })
+a(518, { "posturing", 1 })
+a(522, { "inventive", 1 })
+a(524, { "digging", 1 })
+a(528, { "pouch", 1 })
+M.ANIMAL = A
+
+-- Sponsor effects by card number: a list of { family, ... }; the family names are ours. Two of
+-- the three card lists (RULES.md) give sponsor texts; where one of them lists an effect the other
+-- leaves out, both are entered.
+--   now what k count: at once, k of what (appeal / money / x / cp) per count: "one" (once),
+--     an icon kind (science, primate, ...), "projects" (projects supported), "small" / "large"
+--     (animals of size 1-2 / 4-5 in the zoo)
+--   income-money k / income-cp k / income-x k: at each break
+--   income-class class: at each break 3 / 6 / 9 money for 1 / 3 / 5 icons of that class in the zoo
+--   any-icon icon k: each time an icon of that kind is played into any zoo (its own card's
+--     icons excluded), k money
+--   own-icon icon what k: each time the owner plays that icon, k of what (rep / cp)
+--   cost-small k / cost-large k: animals of size 1-2 / 4-5 cost k less
+--   worker: one association worker at once
+--   patents: 1 CP per science icon at once; every other player 2 money per CP gained
+--   vet: supporting a conservation project needs strength 4 instead of 5
+--   uni-money: at once 2 / 5 / 10 money for 1 / 2 / 3 universities
+--   immune: venom, constriction, hypnosis and pilfering do not touch the owner
+--   end-science: 1 / 2 CP at the end for 3 / 6 science icons
+--   end-classes k / end-continents k: 1 CP at the end for k different class / continent icons
+--   end-unis k / end-rep k: 1 CP at the end for k universities / reputation k or more
+--   take-card: take 1 card from the deck or within the reputation range (at once and as income)
+--   none: the card has no effect of its own
+-- A sponsor absent from this table has an effect that is out of scope (M.SPONSOR_OOS says why).
+local S = {}
+local function s(num, ...) S[num] = { ... } end
+s(201, { "take-card" }, { "end-science" })
+s(202, { "own-icon", "science", "rep", 1 })
+s(203, { "vet" }, { "uni-money" }, { "end-unis", 3 })
+s(204, { "now", "money", 2, "science" }, { "own-icon", "science", "cp", 1 })
+s(205, { "none" })
+s(206, { "now", "appeal", 2, "projects" }, { "income-cp", 1 })
+s(208, { "now", "appeal", 1, "science" }, { "any-icon", "science", 2 }, { "end-classes", 5 })
+s(209, { "now", "x", 1, "one" }, { "income-x", 1 }, { "end-unis", 3 })
+s(216, { "worker" }, { "end-rep", 9 })
+s(220, { "now", "money", 3, "one" }, { "income-money", 3 }, { "end-rep", 9 })
+s(222, { "patents" })
+s(223, { "none" })
+s(225, { "now", "x", 1, "one" }, { "immune" }, { "end-continents", 5 })
+s(226, { "end-continents", 5 })
+s(229, { "now", "appeal", 1, "small" }, { "cost-small", 3 })
+s(230, { "now", "appeal", 2, "large" }, { "cost-large", 4 })
+for num, class in pairs({ [231] = "primate", [232] = "reptile", [233] = "bird", [234] = "predator", [235] = "herbivore" }) do
+  s(num, { "now", "appeal", 1, class }, { "income-class", class })
+end
+s(236, { "any-icon", "primate", 3 })
+s(237, { "any-icon", "reptile", 3 })
+s(238, { "any-icon", "bird", 3 })
+s(239, { "any-icon", "predator", 3 })
+s(240, { "any-icon", "herbivore", 3 })
+s(261, { "now", "appeal", 1, "one" }, { "end-classes", 5 })
+M.SPONSOR = S
+
+-- Sponsors out of scope and why (every sponsor is either above or here).
+local BUILDING = "a sponsor building placed on the zoo map (its shape and placement rule are not entered)"
+M.SPONSOR_OOS = {
+  [207] = "its immediate CP rule (pairs of different icons) is worded too loosely in the source to implement",
+  [210] = "a free kiosk per Americas icon played (free placements from sponsors are not modelled)",
+  [211] = "a free 1-hex enclosure per Europe icon played and an end-game count of occupied 1-hex enclosures (not modelled)",
+  [212] = "a pouch per Australia icon played (pouches from sponsors are not modelled)",
+  [213] = "a free pavilion per Asia icon played (free placements from sponsors are not modelled)",
+  [214] = "moving an action card to slot 1 per Africa icon played (not modelled)",
+  [215] = "player tokens spent as icons for base projects (not modelled)",
+  [217] = "a second building of the same kind per Build action (not modelled)",
+  [218] = "player tokens spent as icons for base projects (not modelled)",
+  [219] = "building over rock and water, ignoring their needs (not modelled)",
+  [221] = "doubled placement bonuses of border hexes (not modelled)",
+  [224] = "release-into-the-wild projects (the deck's project cards are not entered)",
+  [227] = "choosing small or large animals and revealing cards for the first one (not modelled)",
+  [228] = "an extra small animal per Animals action and one taken from the display (not modelled)",
+  [241] = "money per covered hex next to water and an end-game connection rule (not modelled)",
+  [242] = "money per covered hex next to rock and an end-game connection rule (not modelled)",
+  [243] = BUILDING, [244] = BUILDING, [245] = BUILDING, [246] = BUILDING, [247] = BUILDING,
+  [248] = BUILDING, [249] = BUILDING, [250] = BUILDING, [251] = BUILDING, [252] = BUILDING,
+  [253] = BUILDING, [254] = BUILDING, [255] = BUILDING, [256] = BUILDING, [257] = BUILDING,
+  [258] = "appeal and CP by connected / unconnected water spaces (map connectivity is not modelled)",
+  [259] = "appeal and CP by connected / unconnected rock spaces (map connectivity is not modelled)",
+  [260] = "appeal and CP by empty border spaces and empty groups (map connectivity is not modelled)",
+  [264] = "appeal and CP by connected bonus spaces (map connectivity is not modelled)",
+  [262] = "appeal and money for each new icon kind (not modelled)",
+  [263] = "ignoring a condition of large animals and a free 5-hex enclosure (not modelled)",
+}
+return M
