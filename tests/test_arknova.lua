@@ -1016,6 +1016,27 @@ test("arknova: sponsors ongoing: icons played into any zoo pay money, into one's
   t.eq(projects(4), 0); t.eq(projects(5), 3)
   own_sponsors(s, 1, { "s203" })
   t.eq(projects(4), 3)
+  -- the experts on a continent: a free kiosk per Americas icon, an action card to slot 1 per Africa icon
+  s = fresh(3, 28); p = s.players[1]
+  own_sponsors(s, 1, { "s210" })
+  play(s, "a468")                              -- Cotton-Top Tamarin: Americas, no ability
+  t.ok(G.legal_actions(s, 1)[1].id:find("^free:kiosk:"), "a free kiosk")
+  local money = p.money
+  assert(G.apply(s, 1, G.legal_actions(s, 1)[1].id))
+  t.eq(p.buildings[2].t, "kiosk"); t.ok(p.money >= money, "free"); t.eq(G.current_seats(s), { 2 })
+  s = fresh(3, 28); p = s.players[1]
+  own_sponsors(s, 1, { "s214" })
+  play(s, "a498")                              -- Shoebill: Africa, no ability
+  assert(G.apply(s, 1, "slot1:sponsors")); t.eq(p.slots[1], "sponsors")
+  -- the Explorer: 2 money per icon kind at once, then 1 appeal and 2 money per new kind
+  s = fresh(3, 28); p = s.players[1]
+  into_zoo(s, 1, { "a404" })                   -- Africa, predator
+  money = p.money
+  sponsor_play(s, "s262"); t.eq(p.money, money + 4)
+  s.turn = 1; s.step = { k = "turn" }
+  local ap = p.appeal
+  play(s, "a406")                              -- Asia (new), predator (not new): 10 appeal
+  t.eq(p.appeal, ap + 10 + 1); t.eq(p.money, 100 - 30 + 2)
 end)
 
 test("arknova: sponsors at the break (money, CP, X, money by class icons, a card) and at the end (CP for science, classes, continents, universities, reputation)", function()
@@ -1042,7 +1063,13 @@ test("arknova: sponsors at the break (money, CP, X, money by class icons, a card
   own_sponsors(s, 1, { "s209" }); t.eq(G.sponsor_end_cp(p), 3, "2 universities, not 3")
   p.unis = { "u1", "u2", "u3" }; t.eq(G.sponsor_end_cp(p), 2 + 1 + 1, "8 science 2, reputation 1, 3 universities 1")
   s = fresh(2, 29); p = s.players[1]
-  own_sponsors(s, 1, { "s226", "s261" })
+  own_sponsors(s, 1, { "s226", "s261", "s211" })
+  for i, h in ipairs({ "a1", "a3", "a5", "c1", "c3" }) do
+    t.eq(G.sponsor_end_cp(p), 0, "occupied 1-hex enclosures " .. (i - 1))
+    put(s, 1, "e1", { h }, { "a405" })
+  end
+  t.eq(G.sponsor_end_cp(p), 1, "5 occupied 1-hex enclosures")
+  p.buildings = {}
   p.partners = { "AF", "EU", "AS", "AM", "AU" }
   t.eq(G.sponsor_end_cp(p), 1, "5 continents; not 5 classes")
   into_zoo(s, 1, { "a401", "a426", "a455", "a469", "a494" })

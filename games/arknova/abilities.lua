@@ -144,6 +144,12 @@ M.ANIMAL = A
 --   end-classes k / end-continents k: 1 CP at the end for k different class / continent icons
 --   end-unis k / end-rep k: 1 CP at the end for k universities / reputation k or more
 --   take-card: take 1 card from the deck or within the reputation range (at once and as income)
+--   on-icon icon what: each time the owner plays that icon, one free kiosk / pavilion / 1-hex
+--     enclosure (free-kiosk, free-pavilion, free-e1), one pouch card (pouch) or any action card
+--     to slot 1 (clever)
+--   new-icon: each time the owner plays a continent or class icon not yet in the zoo, 1 appeal
+--     and 2 money
+--   end-e1 k: 1 CP at the end for k occupied 1-hex standard enclosures
 --   none: the card has no effect of its own
 -- A sponsor absent from this table has an effect that is out of scope (M.SPONSOR_OOS says why).
 local S = {}
@@ -156,6 +162,11 @@ s(205, { "none" })
 s(206, { "now", "appeal", 2, "projects" }, { "income-cp", 1 })
 s(208, { "now", "appeal", 1, "science" }, { "any-icon", "science", 2 }, { "end-classes", 5 })
 s(209, { "now", "x", 1, "one" }, { "income-x", 1 }, { "end-unis", 3 })
+s(210, { "on-icon", "AM", "free-kiosk" })
+s(211, { "on-icon", "EU", "free-e1" }, { "end-e1", 5 })
+s(212, { "on-icon", "AU", "pouch" })
+s(213, { "on-icon", "AS", "free-pavilion" })
+s(214, { "on-icon", "AF", "clever" })
 s(216, { "worker" }, { "end-rep", 9 })
 s(220, { "now", "money", 3, "one" }, { "income-money", 3 }, { "end-rep", 9 })
 s(222, { "patents" })
@@ -173,17 +184,13 @@ s(238, { "any-icon", "bird", 3 })
 s(239, { "any-icon", "predator", 3 })
 s(240, { "any-icon", "herbivore", 3 })
 s(261, { "now", "appeal", 1, "one" }, { "end-classes", 5 })
+s(262, { "now", "money", 2, "kinds" }, { "new-icon" })
 M.SPONSOR = S
 
 -- Sponsors out of scope and why (every sponsor is either above or here).
 local BUILDING = "a sponsor building placed on the zoo map (its shape and placement rule are not entered)"
 M.SPONSOR_OOS = {
   [207] = "its immediate CP rule (pairs of different icons) is worded too loosely in the source to implement",
-  [210] = "a free kiosk per Americas icon played (free placements from sponsors are not modelled)",
-  [211] = "a free 1-hex enclosure per Europe icon played and an end-game count of occupied 1-hex enclosures (not modelled)",
-  [212] = "a pouch per Australia icon played (pouches from sponsors are not modelled)",
-  [213] = "a free pavilion per Asia icon played (free placements from sponsors are not modelled)",
-  [214] = "moving an action card to slot 1 per Africa icon played (not modelled)",
   [215] = "player tokens spent as icons for base projects (not modelled)",
   [217] = "a second building of the same kind per Build action (not modelled)",
   [218] = "player tokens spent as icons for base projects (not modelled)",
@@ -201,7 +208,6 @@ M.SPONSOR_OOS = {
   [259] = "appeal and CP by connected / unconnected rock spaces (map connectivity is not modelled)",
   [260] = "appeal and CP by empty border spaces and empty groups (map connectivity is not modelled)",
   [264] = "appeal and CP by connected bonus spaces (map connectivity is not modelled)",
-  [262] = "appeal and money for each new icon kind (not modelled)",
   [263] = "ignoring a condition of large animals and a free 5-hex enclosure (not modelled)",
 }
 return M

@@ -19,7 +19,7 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "7 animal ability families (22 cards) and 37 sponsor cards' effects out of scope, no animal prerequisites, "
+  incomplete = "7 animal ability families (22 cards) and 31 sponsor cards' effects out of scope, no animal prerequisites, "
     .. "no conservation-project cards in the deck, a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
@@ -863,6 +863,20 @@ local function icon_triggers(s, seat, c)
             if e[1] == "any-icon" and ic == e[2] then pq.money = pq.money + e[3]
             elseif e[1] == "own-icon" and q == seat and ic == e[2] then
               if e[3] == "rep" then gain_rep(s, q, e[4]) else gain_cp(s, q, e[4]) end
+            elseif e[1] == "on-icon" and q == seat and ic == e[2] then
+              s.pend[#s.pend + 1] = { seat = q, f = e[3], v = 1, left = 1 }
+            end
+          end
+          if e[1] == "new-icon" and q == seat then
+            -- a continent or class icon the zoo had none of before this card
+            local seen = {}
+            for _, ic in ipairs(icons) do
+              if ic ~= "science" and ic ~= "bear" and not seen[ic] then
+                seen[ic] = true
+                local on_card = 0
+                for _, jc in ipairs(icons) do if jc == ic then on_card = on_card + 1 end end
+                if count_icon(pq, ic) == on_card then gain_appeal(pq, 1); pq.money = pq.money + 2 end
+              end
             end
           end
         end
@@ -951,6 +965,12 @@ G.play_ability = play_ability
 local function now_count(p, what)
   if what == "one" then return 1
   elseif what == "projects" then return #p.supported
+  elseif what == "kinds" then
+    local n = 0
+    for _, list in ipairs({ D.CONTINENTS, D.CLASSES }) do
+      for _, k in ipairs(list) do if count_icon(p, k) > 0 then n = n + 1 end end
+    end
+    return n
   elseif what == "small" or what == "large" then
     local n = 0
     for _, id in ipairs(p.zoo) do
@@ -1019,6 +1039,10 @@ function sponsor_end_cp(p)
       elseif e[1] == "end-continents" and kinds(D.CONTINENTS) >= e[2] then cp = cp + 1
       elseif e[1] == "end-unis" and #p.unis >= e[2] then cp = cp + 1
       elseif e[1] == "end-rep" and p.rep >= e[2] then cp = cp + 1
+      elseif e[1] == "end-e1" then
+        local n = 0
+        for _, b in ipairs(p.buildings) do if b.t == "e1" and #b.animals > 0 then n = n + 1 end end
+        if n >= e[2] then cp = cp + 1 end
       end
     end
   end
@@ -1026,7 +1050,8 @@ function sponsor_end_cp(p)
 end
 G.sponsor_end_cp = sponsor_end_cp
 
-local FREE = { posturing = { "kiosk", "pavilion" }, peacocking = { "aviary" } }
+local FREE = { posturing = { "kiosk", "pavilion" }, peacocking = { "aviary" }, ["free-kiosk"] = { "kiosk" },
+  ["free-pavilion"] = { "pavilion" }, ["free-e1"] = { "e1" } }
 
 function pend_options(s, e, bare)
   local p = s.players[e.seat]
