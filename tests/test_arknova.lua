@@ -1025,6 +1025,12 @@ test("arknova: sponsors ongoing: icons played into any zoo pay money, into one's
   assert(G.apply(s, 1, G.legal_actions(s, 1)[1].id))
   t.eq(p.buildings[2].t, "kiosk"); t.ok(p.money >= money, "free"); t.eq(G.current_seats(s), { 2 })
   s = fresh(3, 28); p = s.players[1]
+  own_sponsors(s, 1, { "s211" })
+  play(s, "a484", { "g1" })                    -- European Pond Turtle: Europe, no ability (water: g2)
+  local e1 = G.legal_actions(s, 1)[1].id
+  t.ok(e1:find("^free:e1:"), e1)
+  assert(G.apply(s, 1, e1)); t.eq(p.buildings[2].t, "e1"); t.eq(G.current_seats(s), { 2 })
+  s = fresh(3, 28); p = s.players[1]
   own_sponsors(s, 1, { "s214" })
   play(s, "a498")                              -- Shoebill: Africa, no ability
   assert(G.apply(s, 1, "slot1:sponsors")); t.eq(p.slots[1], "sponsors")

@@ -1180,7 +1180,7 @@ local function apply_pend(s, seat, id)
     draw_to_hand(s, p, 1)
     e.left = e.left - 1
   elseif verb == "free" then
-    local t, fid = arg:match("^(%a+):(.+)$")
+    local t, fid = arg:match("^(%w+):(.+)$")
     place_building(s, seat, t, FOOTID[t .. ":" .. fid], true)
     e.left = e.left - 1
   elseif verb == "slot1" then use_card(p, arg); close_pend(s)
@@ -1597,7 +1597,7 @@ local function ability_value(s, seat, id)
     return 1 - card_value(arg) / 5
   elseif verb == "take" then return 1 + card_value(s.display[tonumber(arg)]) / 3
   elseif verb == "free" then
-    local t, fid = arg:match("^(%a+):(.+)$")
+    local t, fid = arg:match("^(%w+):(.+)$")
     local v = 2
     for _, h in ipairs(FOOTID[t .. ":" .. fid].hexes) do if BONUS[h] then v = v + 3 end end
     return v
