@@ -66,7 +66,8 @@ function M.hidden_check(G, state, rand, where)
   end
 end
 
--- audit(path, tests, letter) -> { PASS = , MISSING = , ["OUT-OF-SCOPE"] = }: checks a game's
+-- audit(path, tests, letter) -> { PASS = , MISSING = , ["OUT-OF-SCOPE"] = }, the test names of
+-- the PASS lines, the file's text: checks a game's
 -- RULES-AUDIT.md (lines `| <letter><id> | rule | test | status |`): ids once, a rule on every
 -- line, a known status, and every PASS naming a test of the suite `tests` (t.suite()'s list);
 -- prints the coverage
@@ -74,7 +75,7 @@ function M.audit(path, tests, letter)
   local text = assert(io.open(path)):read("a")
   local names = {}
   for _, e in ipairs(tests) do names[e[1]] = true end
-  local counts, ids_ = { PASS = 0, MISSING = 0, ["OUT-OF-SCOPE"] = 0 }, {}
+  local counts, ids_, passed = { PASS = 0, MISSING = 0, ["OUT-OF-SCOPE"] = 0 }, {}, {}
   for line in text:gmatch("[^\n]+") do
     local id, rule, name, status = line:match("^| *(" .. letter .. "[%w%.%-]+) *| *(.-) *| *(.-) *| *([%u%-]+) *|$")
     if id then
@@ -85,11 +86,26 @@ function M.audit(path, tests, letter)
       if status == "PASS" then
         local tname = name:match("^`(.*)`$") or name
         t.ok(names[tname], id .. ": no test named " .. tname)
+        passed[#passed + 1] = tname
       end
     end
   end
   io.write(string.format("  RULES-AUDIT: %d PASS, %d MISSING, %d OUT-OF-SCOPE\n", counts.PASS, counts.MISSING, counts["OUT-OF-SCOPE"]))
-  return counts
+  return counts, passed, text
+end
+
+-- drawn(G, steps) -> observation, drawing, state: a three-player game (setup seed 12) after
+-- `steps` greedy Heuristic decisions (generator 2), seen and drawn from seat 2
+function M.drawn(G, steps)
+  local ismcts = require "games.ismcts"
+  local rand = kit.generator(2)
+  local s = G.setup(3, 12)
+  for _ = 1, steps do
+    local seat = G.current_seats(s)[1]
+    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0)))
+  end
+  local o = G.observation(s, 2)
+  return o, G.svg(o), s
 end
 
 -- mock_match(G, replies, seed) -> the text of the first model call, after one arena match

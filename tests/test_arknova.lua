@@ -684,14 +684,7 @@ test("arknova: heuristic_all equals heuristic action by action; an animal outsco
 end)
 
 test("arknova: the drawing: 58 hexes per zoo, each building's animals, the action cards and the display", function()
-  local rand = kit.generator(2)
-  local s = G.setup(3, 12)
-  for _ = 1, 150 do
-    local seat = G.current_seats(s)[1]
-    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0)))
-  end
-  local o = G.observation(s, 2)
-  local svg = G.svg(o)
+  local o, svg = rt.drawn(G, 150)
   t.ok(svg:find("^<svg") and svg:find("</svg>$"))
   local hexes = 0
   for _ in svg:gmatch('<polygon points="[^"]*" fill="[^"]*" stroke="#6b5b3e"/>') do hexes = hexes + 1 end
@@ -1155,23 +1148,7 @@ test("arknova: the arena runs the game by name with the three baselines (3 match
 end)
 
 test("arknova: RULES-AUDIT.md names existing tests; every card family covered or out of scope; coverage by status", function()
-  local text = assert(io.open(t.root() .. "/games/arknova/RULES-AUDIT.md")):read("a")
-  local names = {}
-  for _, e in ipairs(T) do names[e[1]] = true end
-  local counts, ids_ = { PASS = 0, MISSING = 0, ["OUT-OF-SCOPE"] = 0 }, {}
-  for line in text:gmatch("[^\n]+") do
-    local id, rule, name, status = line:match("^| *(AN[%w%.%-]+) *| *(.-) *| *(.-) *| *([%u%-]+) *|$")
-    if id then
-      t.ok(not ids_[id], "rule id " .. id .. " once"); ids_[id] = true
-      t.ok(counts[status], id .. ": status " .. status)
-      t.ok(rule ~= "", id .. ": a rule")
-      counts[status] = counts[status] + 1
-      if status == "PASS" then
-        local tname = name:match("^`(.*)`$") or name
-        t.ok(names[tname], id .. ": no test named " .. tname)
-      end
-    end
-  end
+  local counts, _, text = rt.audit(t.root() .. "/games/arknova/RULES-AUDIT.md", T, "AN")
   -- every ability family named on a card has its own line
   local fams = {}
   for _, c in ipairs(D.CARDS) do
@@ -1179,7 +1156,6 @@ test("arknova: RULES-AUDIT.md names existing tests; every card family covered or
   end
   for f in pairs(fams) do t.contains(text, "ability: " .. f .. " ", "family " .. f .. " in the audit") end
   t.ok(counts.PASS >= 40, "rules audited: " .. counts.PASS)
-  io.write(string.format("  RULES-AUDIT: %d PASS, %d MISSING, %d OUT-OF-SCOPE\n", counts.PASS, counts.MISSING, counts["OUT-OF-SCOPE"]))
 end)
 
 return T

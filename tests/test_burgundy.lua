@@ -1073,14 +1073,7 @@ test("burgundy: the heuristic prefers completing a region to a take, a free shif
 end)
 
 test("burgundy: the drawing: one hexagon per estate space and player, the depots and the black depot", function()
-  local rand = kit.generator(2)
-  local s = G.setup(3, 12)
-  for _ = 1, 120 do
-    local seat = G.current_seats(s)[1]
-    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0)))
-  end
-  local o = G.observation(s, 2)
-  local svg = G.svg(o)
+  local o, svg = rt.drawn(G, 120)
   t.ok(svg:find("^<svg") and svg:find("</svg>$"))
   local spaces = 0
   for _ in svg:gmatch('stroke="#5a4a2a"/>') do spaces = spaces + 1 end
@@ -1124,29 +1117,14 @@ test("burgundy: the arena runs the game by name from the command line with the t
 end)
 
 test("burgundy: RULES-AUDIT.md names existing tests; coverage by status", function()
-  local text = assert(io.open(t.root() .. "/games/burgundy/RULES-AUDIT.md")):read("a")
-  local names = {}
-  for _, e in ipairs(T) do names[e[1]] = true end
-  local counts, ids_ = { PASS = 0, MISSING = 0, ["OUT-OF-SCOPE"] = 0 }, {}
+  local counts, passed = rt.audit(t.root() .. "/games/burgundy/RULES-AUDIT.md", T, "B")
   local know = {}
-  for line in text:gmatch("[^\n]+") do
-    local id, rule, name, status = line:match("^| *(B[%w%.%-]+) *| *(.-) *| *(.-) *| *([%u%-]+) *|$")
-    if id then
-      t.ok(not ids_[id], "rule id " .. id .. " once"); ids_[id] = true
-      t.ok(counts[status], id .. ": status " .. status)
-      t.ok(rule ~= "", id .. ": a rule")
-      counts[status] = counts[status] + 1
-      if status == "PASS" then
-        local tname = name:match("^`(.*)`$") or name
-        t.ok(names[tname], id .. ": no test named " .. tname)
-        local k = tname:match("^burgundy: knowledge (%d+):")
-        if k then know[tonumber(k)] = true end
-      end
-    end
+  for _, tname in ipairs(passed) do
+    local k = tname:match("^burgundy: knowledge (%d+):")
+    if k then know[tonumber(k)] = true end
   end
   for k = 1, 26 do t.ok(know[k], "knowledge tile " .. k .. " has its audit line") end
   t.ok(counts.PASS >= 50, "rules audited: " .. counts.PASS)
-  io.write(string.format("  RULES-AUDIT: %d PASS, %d MISSING, %d OUT-OF-SCOPE\n", counts.PASS, counts.MISSING, counts["OUT-OF-SCOPE"]))
 end)
 
 return T

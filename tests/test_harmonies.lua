@@ -617,14 +617,7 @@ test("harmonies: the heuristic prefers a cube to ending, a tree on trunks to a l
 end)
 
 test("harmonies: the drawing: one hexagon per hex and board, a square per cube, the central board and offer", function()
-  local rand = kit.generator(2)
-  local s = G.setup(3, 12)
-  for _ = 1, 80 do
-    local seat = G.current_seats(s)[1]
-    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0)))
-  end
-  local o = G.observation(s, 2)
-  local svg = G.svg(o)
+  local o, svg = rt.drawn(G, 80)
   t.ok(svg:find("^<svg") and svg:find("</svg>$"))
   local hexes = 0
   for _ in svg:gmatch('<polygon points="[^"]*" fill="[^"]*" stroke="#5a4a2a"/>') do hexes = hexes + 1 end

@@ -1014,14 +1014,7 @@ test("wingspan: ISMCTS picks a legal action within its simulation budget", funct
 end)
 
 test("wingspan: the drawing: a card per bird on the mats and in the tray, an empty slot for the rest, the feeder's dice, the eggs", function()
-  local rand = kit.generator(2)
-  local s = G.setup(3, 12)
-  for _ = 1, 200 do
-    local seat = G.current_seats(s)[1]
-    assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0)))
-  end
-  local o = G.observation(s, 2)
-  local svg = G.svg(o)
+  local o, svg = rt.drawn(G, 200)
   t.ok(svg:find("^<svg") and svg:find("</svg>$"))
   local birds, eggs, want_birds, want_eggs = 0, 0, #o.tray, 0
   for _ in svg:gmatch('<g class="bird">') do birds = birds + 1 end
