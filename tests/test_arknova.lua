@@ -16,7 +16,7 @@ local ismcts = require "games.ismcts"
 local test, T = t.suite()
 
 local H = G.HEXID
-local NCARDS = 192
+local NCARDS = 212
 
 -- a match after its setup choices (each seat discards its first four cards, keeps its first
 -- final-scoring card); seat 1 to play its first turn
@@ -77,7 +77,9 @@ local function invariant(s, where)
   where = where or ""
   local n = 0
   for _ in pairs(G.census(s)) do n = n + 1 end
-  if n ~= #s.deck + #s.display + #s.discard + #s.revealed + (function() local k = 0 for _, p in ipairs(s.players) do k = k + #p.hand + #p.zoo + #p.sponsors + #p.held + #p.tucked end return k end)() then
+  local board = 0
+  for _, bp in ipairs(s.projects) do if bp.card then board = board + 1 end end
+  if n ~= #s.deck + #s.display + #s.discard + #s.revealed + board + (function() local k = 0 for _, p in ipairs(s.players) do k = k + #p.hand + #p.zoo + #p.sponsors + #p.held + #p.tucked end return k end)() then
     error(where .. ": census miscount", 0) end
   if n ~= NCARDS then error(string.format("%s: %d zoo cards instead of %d", where, n, NCARDS), 0) end
   if #s.display > D.DISPLAY then error(where .. ": display over 6", 0) end
@@ -106,7 +108,8 @@ local function invariant(s, where)
       animals = animals + #b.animals
     end
     if animals ~= #p.zoo then error(where .. ": animals in buildings " .. animals .. " vs zoo " .. #p.zoo, 0) end
-    now[i] = { p.appeal, p.cp, p.rep, #p.buildings, #p.zoo }
+    -- a released animal leaves the zoo and takes its appeal: counted back in, the rest never drops
+    now[i] = { p.appeal + (p.released_appeal or 0), p.cp, p.rep, #p.buildings, #p.zoo + (p.released or 0) }
     if prev[i] then for k = 1, 5 do if now[i][k] < prev[i][k] then error(where .. ": a count went down (" .. k .. ")", 0) end end end
   end
   last[s] = now
@@ -127,9 +130,11 @@ test("arknova: data manifest: 58-hex map, 10 buildings, 128 animals by class, 64
   t.eq(sizes, { 1, 2, 3, 4, 5, 1, 1, 3, 5, 5 })
   local animals, sponsors, by_class, by_cont, nums = 0, 0, {}, {}, {}
   local cost, appeal, levels = 0, 0, 0
+  local projects = 0
   for _, c in ipairs(D.CARDS) do
     nums[#nums + 1] = c.num
-    if c.sponsor then sponsors = sponsors + 1; levels = levels + c.level
+    if c.project then projects = projects + 1
+    elseif c.sponsor then sponsors = sponsors + 1; levels = levels + c.level
     else
       animals = animals + 1
       local k = c.class == "" and "petting" or c.class
@@ -140,11 +145,13 @@ test("arknova: data manifest: 58-hex map, 10 buildings, 128 animals by class, 64
       t.ok(c.size <= 5 and c.rock <= 2 and c.water <= 2, c.name)
     end
   end
-  t.eq(animals, 128); t.eq(sponsors, 64)
+  t.eq(animals, 128); t.eq(sponsors, 64); t.eq(projects, 20); t.eq(#D.CARDS, 212)
   t.eq(by_class, { predator = 25, herbivore = 25, primate = 18, reptile = 25, bird = 25, petting = 10 })
   t.eq(by_cont, { AF = 26, EU = 20, AS = 26, AM = 26, AU = 20 })
   table.sort(nums)
-  for i, k in ipairs(nums) do t.eq(k, i <= 64 and 200 + i or 336 + i, "card numbers 201-264 and 401-528") end
+  for i, k in ipairs(nums) do
+    t.eq(k, i <= 20 and 112 + i or i <= 84 and 180 + i or 316 + i, "card numbers 113-132, 201-264 and 401-528")
+  end
   -- pinned from our entry (three sources, the majority where they differ; RULES.md): a changed
   -- number anywhere changes these sums
   t.eq(cost, 1845, "sum of animal costs"); t.eq(appeal, 659, "sum of animal appeal"); t.eq(levels, 284, "sum of sponsor levels")
@@ -155,7 +162,7 @@ test("arknova: data manifest: 58-hex map, 10 buildings, 128 animals by class, 64
 end)
 
 -- playouts -----------------------------------------------------------------------------------
-test("arknova: 24 fast random playouts (2-4 players) conserve the 192 cards, keep limits, the map and monotone tracks", function()
+test("arknova: 24 fast random playouts (2-4 players) conserve the 212 cards, keep limits, the map and monotone tracks", function()
   rt.playouts(G, { games = 24, seed = 7, light = true, invariant = invariant, max_steps = 4000 })
 end)
 
@@ -471,21 +478,21 @@ test("arknova: association: tasks by strength (2 rep, 3 partner zoo, 4 universit
   t.eq(#G.assoc_tasks(s, 1, 5, {}) - #G.assoc_tasks(s, 1, 2, {}), 3, "only the universities beyond reputation")
 end)
 
-test("arknova: conservation projects: icons needed per level (5/4/2 for 5/3/2 CP), one seat per level, once per project per seat", function()
+test("arknova: conservation projects: icons needed per level (predators 5/4/2 for 5/4/2 CP), one seat per level, once per project per seat", function()
   local s = fresh(3, 10)
-  s.projects = { { id = "ppredator", levels = { 0, 0, 0 } } }
+  s.projects = { { id = "p110", levels = { 0, 0, 0 } } }
   local p = s.players[1]
   p.zoo = { "a412", "a402", "a404", "a405" }    -- four predators
   p.buildings = {}
   for i, c in ipairs(p.zoo) do put(s, 1, "e" .. 4, { ({ "a1", "a3", "a5", "c1" })[i] }, { c }) end
   local tasks = G.assoc_tasks(s, 1, 5, {})
-  t.ok(has({ { id = tasks[#tasks] } }, "project:ppredator:3"))
+  t.ok(has({ { id = tasks[#tasks] } }, "project:p110:3"))
   local pr = {}
   for _, x in ipairs(tasks) do if x:find("^project") then pr[#pr + 1] = x end end
-  t.eq(pr, { "project:ppredator:2", "project:ppredator:3" })
+  t.eq(pr, { "project:p110:2", "project:p110:3" })
   slots(s, 1, { "animals", "build", "cards", "sponsors", "association" })
-  assert(G.apply(s, 1, "association")); assert(G.apply(s, 1, "project:ppredator:2"))
-  t.eq(p.cp, 3); t.eq(s.projects[1].levels, { 0, 1, 0 }); t.eq(p.supported, { "ppredator" })
+  assert(G.apply(s, 1, "association")); assert(G.apply(s, 1, "project:p110:2"))
+  t.eq(p.cp, 4); t.eq(s.projects[1].levels, { 0, 1, 0 }); t.eq(p.supported, { "p110" })
   local none = {}
   for _, x in ipairs(G.assoc_tasks(s, 1, 5, {})) do if x:find("^project") then none[#none + 1] = x end end
   t.eq(none, {}, "not the same project twice")
@@ -494,7 +501,7 @@ test("arknova: conservation projects: icons needed per level (5/4/2 for 5/3/2 CP
   for i, c in ipairs(q.zoo) do put(s, 2, "e4", { ({ "a1", "a3" })[i] }, { c }) end
   local theirs = {}
   for _, x in ipairs(G.assoc_tasks(s, 2, 5, {})) do if x:find("^project") then theirs[#theirs + 1] = x end end
-  t.eq(theirs, { "project:ppredator:3" }, "level 2 is taken, level 3 needs 2")
+  t.eq(theirs, { "project:p110:3" }, "level 2 is taken, level 3 needs 2")
 end)
 
 -- break --------------------------------------------------------------------------------------
@@ -546,12 +553,13 @@ test("arknova: the end: markers cross (appeal + CP value >= 113); the other seat
   t.eq(p.cp, 10 + p.final_cp, "final-scoring CP added")
   t.eq(r.scores[2], p.appeal + D.cp_value(p.cp) - 113)
   t.eq(r.ranks[2], 1)
-  -- tie-break: more appeal ahead; still tied, shared
+  -- tie-break: more conservation projects supported ahead; still tied, shared
   local u = fresh(2, 1)
   u.players[1].appeal, u.players[1].cp = 40, 10
   u.players[2].appeal, u.players[2].cp = 60, 0
-  t.eq(G.ranking(u).scores, { -53, -53 }); t.eq(G.ranking(u).ranks, { 2, 1 })
-  u.players[1].appeal, u.players[2].appeal, u.players[2].cp = 60, 60, 10
+  u.players[1].supported = { "p101" }
+  t.eq(G.ranking(u).scores, { -53, -53 }); t.eq(G.ranking(u).ranks, { 1, 2 }, "one project against none, less appeal")
+  u.players[2].supported = { "p102" }
   t.eq(G.ranking(u).ranks, { 1, 1 })
 end)
 
@@ -999,7 +1007,7 @@ test("arknova: sponsors ongoing: icons played into any zoo pay money, into one's
   t.eq(G.animal_cost(p, G.CARD.a402), 16 - 4); t.eq(G.animal_cost(p, G.CARD.a405), 8 - 3)
   -- the Veterinarian
   s = fresh(3, 28); p = s.players[1]
-  s.projects = { { id = "ppredator", levels = { 0, 0, 0 } } }
+  s.projects = { { id = "p110", levels = { 0, 0, 0 } } }
   into_zoo(s, 1, { "a401", "a404", "a405", "a410" })
   local function projects(budget)
     local n = 0
@@ -1090,7 +1098,9 @@ test("arknova: card coverage: every animal family PASS or OUT-OF-SCOPE in the au
   end
   local covered, oos = 0, 0
   for _, c in ipairs(D.CARDS) do
-    if c.sponsor then
+    if c.project then
+      -- project cards have no ability families (their rules: the AN-C8 and AN-G project lines)
+    elseif c.sponsor then
       local impl, out = AB.SPONSOR[c.num] ~= nil, AB.SPONSOR_OOS[c.num] ~= nil
       t.ok(impl ~= out, c.id .. ": implemented or out of scope, not both")
       if out then t.eq(status["AN-SP-" .. c.num], "OUT-OF-SCOPE", c.id) end
@@ -1113,7 +1123,7 @@ test("arknova: card coverage: every animal family PASS or OUT-OF-SCOPE in the au
       if all then covered = covered + 1 else oos = oos + 1 end
     end
   end
-  t.eq(covered + oos, 192)
+  t.eq(covered + oos, 192, "the animals and sponsors")
   io.write(string.format("  cards covered in full %d, with an effect out of scope %d (of 192 entered)\n", covered, oos))
 end)
 
@@ -1156,6 +1166,197 @@ test("arknova: RULES-AUDIT.md names existing tests; every card family covered or
   end
   for f in pairs(fams) do t.contains(text, "ability: " .. f .. " ", "family " .. f .. " in the audit") end
   t.ok(counts.PASS >= 40, "rules audited: " .. counts.PASS)
+end)
+
+-- conservation projects (games/arknova/projects.lua) ------------------------------------------
+-- the project tasks open to seat at strength 5 (those of one project if named)
+local function ptasks(s, seat, only)
+  local out = {}
+  for _, x in ipairs(G.assoc_tasks(s, seat, 5, {})) do
+    if x:find("^project") and (not only or x:find("^project:" .. only .. ":")) then out[#out + 1] = x end
+  end
+  return out
+end
+-- seat 1 takes Association at strength 5 and the task
+local function support(s, task)
+  slots(s, 1, { "animals", "build", "cards", "sponsors", "association" })
+  s.turn = 1; s.step = { k = "turn" }
+  assert(G.apply(s, 1, "association")); assert(G.apply(s, 1, task))
+end
+-- seat's zoo holds the animals, each in a standard enclosure of its size on its own hexes
+local function zoo_of(s, seat, list)
+  local spots = { "a1", "a3", "a5", "c1", "c3", "c5", "e2", "e4", "g4", "g6" }
+  for _, id in ipairs(list) do
+    into_zoo(s, seat, { id })
+    put(s, seat, "e1", { spots[#s.players[seat].buildings + 1] }, { id })
+  end
+end
+
+test("arknova: project data: 12 base projects (101-112) and 20 deck cards (113-132), levels, CP and reputation as entered", function()
+  local PJ = D.PROJECT_DATA
+  t.eq(#PJ.BASE, 12); t.eq(#PJ.DECK, 20)
+  local kinds, cp, need = {}, 0, 0
+  for i, pr in ipairs(PJ.BASE) do
+    t.eq(pr.num, 100 + i); t.eq(#pr.levels, 3)
+    for _, l in ipairs(pr.levels) do cp = cp + l.cp; need = need + l.need end
+  end
+  -- pinned from our entry (RULES.md: the sources and where they disagree)
+  t.eq(cp, 5 * (5 + 3 + 2) + 7 * (5 + 4 + 2), "base CP: 5/3/2 (101-104, 106) and 5/4/2 (105, 107-112)")
+  t.eq(need, 2 * (5 + 4 + 3) + 10 * (5 + 4 + 2), "icons: 5/4/3 (101-102), 5/4/2 (103-112)")
+  local rel, dcp = 0, 0
+  for i, pr in ipairs(PJ.DECK) do
+    t.eq(pr.num, 112 + i); t.ok(pr.project and G.CARD[pr.id] == pr, pr.name .. " is a zoo card")
+    kinds[pr.kind] = (kinds[pr.kind] or 0) + 1
+    for _, l in ipairs(pr.levels) do dcp = dcp + l.cp; rel = rel + l.rep end
+    if pr.kind == "release" then rel = rel + 3 * pr.rep end
+  end
+  t.eq(kinds, { release = 10, breeding = 5, count = 5 })
+  t.eq(dcp, 10 * 12 + 5 * 5 + 5 * 9, "CP: release 5/4/3, breeding 2/1/2, counting 4/3/2")
+  t.eq(rel, 10 * 3 + 5 * 4, "reputation: 1 per release support, breeding 2/2/0")
+  t.eq(PJ.BY_ID.c130.levels[1].need, 8); t.eq(PJ.BY_ID.c131.levels[1].need, 4)
+  -- the deck of the full scope holds them; the animals scope does not
+  local s = G.setup(3, 2)
+  local seen = 0
+  for id in pairs(G.census(s)) do if G.CARD[id].project then seen = seen + 1 end end
+  t.eq(seen, 20)
+  local a = G.setup(3, 2, { deck = "animals" })
+  for id in pairs(G.census(a)) do t.ok(not G.CARD[id].project and not G.CARD[id].sponsor, id) end
+end)
+
+test("arknova: base projects count what they name: different classes and continents (5/4/3), water and rock icons, small and large animals, science", function()
+  local s = fresh(3, 40)
+  local p = s.players[1]
+  s.projects = { { id = "p101", levels = { 0, 0, 0 } }, { id = "p102", levels = { 0, 0, 0 } } }
+  -- lion (AF predator), snowy owl (AS bird), llama (AM herbivore): 3 classes, 3 continents
+  zoo_of(s, 1, { "a402", "a503", "a439" })
+  t.eq(ptasks(s, 1), { "project:p101:3", "project:p102:3" })
+  p.partners = { "EU" }                        -- a partner zoo counts as its continent's icon
+  t.eq(ptasks(s, 1), { "project:p101:3", "project:p102:2", "project:p102:3" })
+  support(s, "project:p102:2")
+  t.eq(p.cp, 3); t.eq(s.projects[2].levels, { 0, 1, 0 }); t.eq(p.supported, { "p102" })
+  local PJ, E = D.PROJECT_DATA, G.PENV
+  local q = s.players[2]
+  zoo_of(s, 2, { "a407", "a444", "a421", "a405", "a420", "a406" })
+  t.eq(PJ.count(E, q, "water"), 2 + 1)        -- Sumatran Tiger 2, fur seal 1
+  t.eq(PJ.count(E, q, "rock"), 2 + 1)         -- ibex 2, fur seal 1
+  t.eq(PJ.count(E, q, "small"), 3)            -- ibex 2, fennec 1, stoat 1
+  t.eq(PJ.count(E, q, "large"), 3)            -- tigers 4 and 5, fur seal 5
+  own_sponsors(s, 2, { "s223" }); q.unis = { "u3" }
+  t.eq(PJ.count(E, q, "science"), 4)
+end)
+
+test("arknova: a project card from hand: Association 5 plays it onto the board and supports it at once; others support the rest; one played card per player", function()
+  local s = fresh(3, 41)
+  local p = s.players[1]
+  zoo_of(s, 1, { "a402", "a404" })            -- lion size 4 (large), caracal 2
+  give(s, 1, { "c131" })                      -- Large Animals: 4 / 3 / 2 large animals
+  t.eq(ptasks(s, 1, "c131"), {}, "one large animal: no level")
+  zoo_of(s, 1, { "a401" })
+  local base = #s.projects
+  t.eq(ptasks(s, 1, "c131"), { "project:c131:3" })
+  local label
+  slots(s, 1, { "animals", "build", "cards", "sponsors", "association" })
+  assert(G.apply(s, 1, "association"))
+  for _, a in ipairs(G.legal_actions(s, 1)) do if a.id == "project:c131:3" then label = a.label end end
+  t.contains(label, "play from your hand and support the Large Animals project at level 3")
+  assert(G.apply(s, 1, "project:c131:3"))
+  t.eq(p.cp, 2); t.eq(#s.projects, base + 1); t.eq(s.projects[base + 1].id, "c131")
+  t.eq(s.projects[base + 1].levels, { 0, 0, 1 }); t.ok(not has({ { id = p.hand[1] } }, "c131"))
+  t.eq(G.census(s).c131, "projects")
+  invariant(s, "after playing a project")
+  -- seat 2 supports it from the board
+  local q = s.players[2]
+  zoo_of(s, 2, { "a406", "a407", "a411" })
+  t.eq(ptasks(s, 2, "c131"), { "project:c131:2" }, "level 2 with 3 large animals; level 3 is taken")
+  -- four more cards played: three players, so only the three newest stay; the oldest is discarded
+  for i, id in ipairs({ "c128", "c129", "c132" }) do
+    give(s, 1, { id })
+    local placed = D.PROJECT_DATA.support(G.PENV, s, 1, "project:" .. id .. ":" .. 3)
+    t.eq(placed, 2)
+    t.eq(s.projects[base + 1].id, id, "the newest first")
+    t.eq(#s.projects, base + math.min(3, i + 1))
+  end
+  t.eq(s.projects[#s.projects].id, "c128"); t.eq(s.discard[#s.discard], "c131", "the oldest left for the discard pile")
+  t.eq(q.cp, 0); t.eq(p.supported, { "c131", "c128", "c129", "c132" })
+end)
+
+test("arknova: release into the wild: the animal of the icon and size leaves the zoo, its appeal is lost, its enclosure is empty again, 5/4/3 CP + 1 reputation", function()
+  local s = fresh(3, 42)
+  local p = s.players[1]
+  p.money = 100
+  zoo_of(s, 1, { "a402", "a404", "a413" })    -- lion size 4, caracal 2 (Africa); cougar 3 (Americas)
+  p.appeal = 20
+  give(s, 1, { "c118" })                      -- Savanna: release 1 predator
+  t.eq(ptasks(s, 1, "c118"), { "project:c118:1:a402", "project:c118:2:a413", "project:c118:3:a404" })
+  give(s, 1, { "c116" })                      -- Serengeti: an Africa animal
+  t.eq(ptasks(s, 1, "c116"), { "project:c116:1:a402", "project:c116:3:a404" }, "the Africa animals only")
+  local rep = p.rep
+  support(s, "project:c118:1:a402")
+  t.eq(p.cp, 5); t.eq(p.rep, rep + 1); t.eq(p.appeal, 20 - 9, "the lion's 9 appeal lost")
+  t.eq(p.zoo, { "a404", "a413" }); t.eq(p.buildings[1].animals, {}, "its enclosure is empty")
+  t.eq(s.discard[#s.discard], "a402"); t.eq(G.count_icon(p, "predator"), 2)
+  t.ok(G.fits(p, G.CARD.a405, 1), "another animal may move into the enclosure")
+  t.eq(s.projects[#s.projects].levels, { 1, 0, 0 })
+  invariant(s, "after a release")
+  -- the Serengeti card now offers the caracal only, and Savanna is done for seat 1
+  p.busy = 0                                  -- (the worker back, as after a break)
+  t.eq(ptasks(s, 1, "c116"), { "project:c116:3:a404" }); t.eq(ptasks(s, 1, "c118"), {})
+end)
+
+test("arknova: breeding programmes need an animal of the class from a partner-zoo continent: 2 CP + 2 rep / 1 CP + 2 rep / 2 CP", function()
+  local s = fresh(3, 43)
+  local p = s.players[1]
+  zoo_of(s, 1, { "a494" })                    -- ostrich: an Africa bird
+  give(s, 1, { "c123" })                      -- Bird Breeding Program
+  t.eq(ptasks(s, 1, "c123"), {}, "no partner zoo in Africa")
+  p.partners = { "AS" }; t.eq(ptasks(s, 1, "c123"), {})
+  p.partners = { "AS", "AF" }
+  t.eq(ptasks(s, 1, "c123"), { "project:c123:1", "project:c123:2", "project:c123:3" })
+  local rep = p.rep
+  support(s, "project:c123:1")
+  t.eq(p.cp, 2); t.eq(p.rep, rep + 2); t.eq(p.zoo, { "a494" }, "nothing released")
+end)
+
+test("arknova: 2 players: one level of each base project is blocked; 3 players: none", function()
+  local s = G.setup(2, 44)
+  t.eq({ s.projects[1].levels, s.projects[2].levels, s.projects[3].levels }, { { -1, 0, 0 }, { 0, -1, 0 }, { 0, 0, -1 } })
+  t.eq(G.setup(3, 44).projects[1].levels, { 0, 0, 0 })
+  local f = fresh(2, 44)
+  f.projects = { { id = "p110", levels = { -1, 0, 0 } } }
+  zoo_of(f, 1, { "a401", "a402", "a403", "a404", "a405" })
+  t.eq(ptasks(f, 1, "p110"), { "project:p110:2", "project:p110:3" }, "5 predators, the left level blocked")
+  t.contains(G.render(G.observation(f, 1)), "(blocked)")
+end)
+
+test("arknova: reputation stops at 9 until the Cards card is upgraded; past 15 each step is 1 appeal; a partner zoo takes 3 per continent icon", function()
+  local s = fresh(3, 45)
+  local p = s.players[1]
+  p.rep = 8
+  G.gain_rep(s, 1, 3); t.eq(p.rep, 9, "capped at 9")
+  t.ok(not has({ { id = G.assoc_tasks(s, 1, 2, {})[1] } }, "rep"), "no reputation task at the cap")
+  p.up.cards = true
+  G.gain_rep(s, 1, 2); t.eq(p.rep, 11)
+  p.rep = 14; p.appeal = 10
+  G.gain_rep(s, 1, 3); t.eq(p.rep, 15); t.eq(p.appeal, 12, "two steps past 15")
+  p.partners = { "AF" }
+  t.eq(G.animal_cost(p, G.CARD.a426), 36 - 6, "the elephant shows two Africa icons")
+  t.eq(G.animal_cost(p, G.CARD.a402), 16 - 3)
+end)
+
+test("arknova: the heuristic values projects: a supportable project card is kept over a weak sponsor, Association with a project beats no project, a release weighs the appeal lost", function()
+  local s = fresh(3, 46)
+  local p = s.players[1]
+  zoo_of(s, 1, { "a401", "a406", "a407" })    -- three large animals
+  t.ok(G.keep_value(s, 1, "c131") > G.keep_value(s, 1, "s261"), "Large Animals card over a level-3 sponsor")
+  t.ok(G.keep_value(s, 1, "c131") > G.keep_value(s, 1, "c123"), "a card it could support over one it cannot")
+  t.eq(G.keep_value(s, 1, "s226"), 0, "a level-6 sponsor with Sponsors I")
+  slots(s, 1, { "animals", "build", "cards", "sponsors", "association" })
+  local before = G.heuristic(s, 1, "association")
+  give(s, 1, { "c131" })
+  t.ok(G.heuristic(s, 1, "association") > before + 5, "a project to support makes Association worth more")
+  t.ok(G.project_value(s, 1, "project:c131:2") > G.project_value(s, 1, "project:c131:3"))
+  t.ok(G.project_value(s, 1, "project:c118:1:a406") < G.project_value(s, 1, "project:c118:1:a401"),
+    "releasing the 10-appeal tiger is worth less than releasing the 6-appeal cheetah")
 end)
 
 return T

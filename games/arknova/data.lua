@@ -1,6 +1,6 @@
 -- games/arknova/data.lua — Ark Nova components other than the zoo cards, in our own format: the zoo
 -- map, the buildings, the five action cards (both sides), the tracks, the association board, the
--- base conservation projects and the final-scoring cards. Which numbers are checked against the
+-- conservation projects (games/arknova/projects.lua) and the final-scoring cards. Which numbers are checked against the
 -- published game and which are our reading is in RULES.md ("Components").
 local D = {}
 
@@ -71,7 +71,7 @@ D.DONATIONS = { 2, 5, 7, 10, 12 }  -- the donation costs (upgraded Association, 
 D.CONTINENTS = { "AF", "EU", "AS", "AM", "AU" }
 D.CONTINENT_NAMES = { AF = "Africa", EU = "Europe", AS = "Asia", AM = "Americas", AU = "Australia" }
 D.CLASSES = { "bird", "herbivore", "predator", "reptile", "primate" }
-D.PARTNER_DISCOUNT = 3      -- an animal of a partner zoo's continent costs 3 less
+D.PARTNER_DISCOUNT = 3      -- an animal costs 3 less per icon of a continent where the seat has a partner zoo
 D.MAX_PARTNERS = { [false] = 2, [true] = 4 }
 D.UNIVERSITIES = {
   { id = "u1", name = "university (1 science, +1 reputation)", science = 1, rep = 1 },
@@ -84,6 +84,7 @@ D.START_MONEY = 25
 D.MAX_APPEAL = 113
 D.MAX_CP = 41
 D.MAX_REP = 15
+D.REP_CAP_BASIC = 9        -- reputation stops at 9 until the Cards card is upgraded; past 15, 1 appeal a step
 D.MAX_X = 5
 D.START_WORKERS, D.MAX_WORKERS = 1, 4
 D.BREAK_LENGTH = { [2] = 9, [3] = 12, [4] = 15 }
@@ -104,16 +105,11 @@ D.INCOME = { { 0, 5 }, { 1, 6 }, { 2, 7 }, { 3, 8 }, { 4, 9 }, { 5, 10 }, { 6, 1
 D.CP_BONUS = { [2] = "upgrade_or_worker", [5] = "money5", [8] = "upgrade_or_worker", [10] = "x" }
 D.REP_BONUS = { [5] = "worker", [8] = "upgrade", [11] = "x", [13] = "card" }
 
--- Base conservation projects (12; three on the board, four with four players): the icon counted
--- and the three levels { icons needed, conservation points }
-D.PROJECTS = {}
-for _, c in ipairs(D.CONTINENTS) do
-  D.PROJECTS[#D.PROJECTS + 1] = { id = "p" .. c:lower(), name = D.CONTINENT_NAMES[c], icon = c }
-end
-for _, c in ipairs(D.CLASSES) do D.PROJECTS[#D.PROJECTS + 1] = { id = "p" .. c, name = c, icon = c } end
-D.PROJECTS[#D.PROJECTS + 1] = { id = "pscience", name = "research", icon = "science" }
-D.PROJECTS[#D.PROJECTS + 1] = { id = "pbear", name = "bears", icon = "bear" }
-D.PROJECT_LEVELS = { { 5, 5 }, { 4, 3 }, { 2, 2 } }
+-- Conservation projects (games/arknova/projects.lua): the 12 base projects (three on the board,
+-- four with four players) and the 20 project cards, which join the zoo deck
+D.PROJECT_DATA = require "games.arknova.projects"
+D.PROJECTS = D.PROJECT_DATA.BASE
+for _, c in ipairs(D.PROJECT_DATA.DECK) do D.CARDS[#D.CARDS + 1] = c end
 
 -- Final-scoring cards (11): what is counted and the thresholds for 1, 2, 3, 4 conservation points
 D.FINALS = {

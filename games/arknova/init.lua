@@ -35,8 +35,8 @@ G.BUILD = BUILD
 local SLOT_OF = {}
 local FINAL = {}
 for _, f in ipairs(D.FINALS) do FINAL[f.id] = f end
-local PROJECT = {}
-for _, p in ipairs(D.PROJECTS) do PROJECT[p.id] = p end
+local PJ = D.PROJECT_DATA
+local PROJECT = PJ.BY_ID   -- base projects and project cards by id (games/arknova/projects.lua)
 local UNI = {}
 for _, u in ipairs(D.UNIVERSITIES) do UNI[u.id] = u end
 -- ABILITY[card id] = the animal's ability families { family, value }; SPONSOR[card id] = the
@@ -44,7 +44,7 @@ for _, u in ipairs(D.UNIVERSITIES) do UNI[u.id] = u end
 -- this module carries out (the others are out of scope: RULES-AUDIT.md)
 local ABILITY, SPONSOR = {}, {}
 for _, c in ipairs(D.CARDS) do
-  if c.sponsor then SPONSOR[c.id] = AB.SPONSOR[c.num] or {} else ABILITY[c.id] = AB.ANIMAL[c.num] or {} end
+  if c.sponsor then SPONSOR[c.id] = AB.SPONSOR[c.num] or {} elseif not c.project then ABILITY[c.id] = AB.ANIMAL[c.num] or {} end
 end
 G.ABILITY, G.SPONSOR = ABILITY, SPONSOR
 G.IMPLEMENTED = { sprint = true, pack = true, hunter = true, clever = true, boost = true, action = true,
@@ -150,6 +150,9 @@ local function count_icon(p, icon)
   return n
 end
 G.count_icon = count_icon
+-- what games/arknova/projects.lua needs from here
+local PENV = { CARD = CARD, count_icon = count_icon, CLASSES = D.CLASSES, CONTINENTS = D.CONTINENTS }
+G.PENV = PENV
 
 -- the rock and water spaces next to the hexes of building b
 local function touching(b, kind)
@@ -240,14 +243,22 @@ local function bonus(s, seat, what)
   end
 end
 
+-- the reputation a seat's marker may reach: 9 until its Cards card is upgraded, then 15
+function G.rep_cap(p) return p.up.cards and D.MAX_REP or D.REP_CAP_BASIC end
 -- advance(s, seat, track, k): the marker moves up to k spaces, each bonus space reached gives its bonus
 local TRACKS = { rep = { max = D.MAX_REP, bonus = D.REP_BONUS }, cp = { max = D.MAX_CP, bonus = D.CP_BONUS } }
 local function advance(s, seat, track, k)
   local p, tr = s.players[seat], TRACKS[track]
   for _ = 1, k do
-    if p[track] >= tr.max then return end
-    p[track] = p[track] + 1
-    if tr.bonus[p[track]] then bonus(s, seat, tr.bonus[p[track]]) end
+    if track == "rep" and p.rep >= G.rep_cap(p) then
+      -- past the end of the track each step is 1 appeal; below the upgraded Cards card's 10, lost
+      if p.rep < D.MAX_REP then return end
+      p.appeal = math.min(D.MAX_APPEAL, p.appeal + 1)
+    elseif p[track] >= tr.max then return
+    else
+      p[track] = p[track] + 1
+      if tr.bonus[p[track]] then bonus(s, seat, tr.bonus[p[track]]) end
+    end
   end
 end
 function gain_rep(s, seat, k) advance(s, seat, "rep", k) end
@@ -257,8 +268,8 @@ G.gain_rep, G.gain_cp = gain_rep, gain_cp
 local function gain_appeal(p, k) p.appeal = math.min(D.MAX_APPEAL, p.appeal + k) end
 
 -- setup ---------------------------------------------------------------------------------------
--- opts.deck: "full" (the default: the 128 animals and 64 sponsors entered, 192 of the 212 zoo
--- cards) or "animals" (the 128 animal cards only)
+-- opts.deck: "full" (the default: the 212 zoo cards, 128 animals, 64 sponsors and 20 conservation
+-- project cards) or "animals" (the 128 animal cards only)
 function G.setup(n, seed, opts)
   if n < G.players.min or n > G.players.max then error("Ark Nova is for 2 to 4 players, not " .. tostring(n), 2) end
   local s = { n = n, rng = kit.seed_state(seed), turn = 1, round = 1, over = false, deck = {}, discard = {},
@@ -268,13 +279,13 @@ function G.setup(n, seed, opts)
   local function rand(k) return kit.rand(s, k) end
   if s.deck_scope ~= "full" and s.deck_scope ~= "animals" then error("deck must be full or animals, not " .. tostring(s.deck_scope), 2) end
   for _, c in ipairs(D.CARDS) do
-    if s.deck_scope == "full" or not c.sponsor then s.deck[#s.deck + 1] = c.id end
+    if s.deck_scope == "full" or not (c.sponsor or c.project) then s.deck[#s.deck + 1] = c.id end
   end
   kit.shuffle(s.deck, rand)
   local projs = {}
   for _, p in ipairs(D.PROJECTS) do projs[#projs + 1] = p.id end
   kit.shuffle(projs, rand)
-  for k = 1, (n == 4 and 4 or 3) do s.projects[k] = { id = projs[k], levels = { 0, 0, 0 } } end
+  PJ.setup(s, projs, n == 4 and 4 or 3)
   for _, f in ipairs(D.FINALS) do s.fin_deck[#s.fin_deck + 1] = f.id end
   kit.shuffle(s.fin_deck, rand)
   for seat = 1, n do
@@ -316,7 +327,9 @@ G.slot_of = slot_of
 
 local function animal_cost(p, c)
   local cost = c.cost
-  for _, k in ipairs(p.partners) do if k == c.cont then cost = cost - D.PARTNER_DISCOUNT; break end end
+  for _, k in ipairs(p.partners) do
+    if k == c.cont then cost = cost - D.PARTNER_DISCOUNT * (c.flags:find("c") and 2 or 1); break end
+  end
   local small, large = has_effect(p, "cost-small"), has_effect(p, "cost-large")
   if small and c.size >= 1 and c.size <= 2 then cost = cost - small[2] end
   if large and c.size >= 4 then cost = cost - large[2] end
@@ -409,7 +422,7 @@ local function assoc_tasks(s, seat, budget, used)
   local p = s.players[seat]
   local out = {}
   if p.busy >= p.workers then return out end
-  if budget >= D.TASKS.rep and not used.rep and p.rep < D.MAX_REP then out[#out + 1] = "rep" end
+  if budget >= D.TASKS.rep and not used.rep and (p.rep < G.rep_cap(p) or p.rep >= D.MAX_REP) then out[#out + 1] = "rep" end
   if budget >= D.TASKS.partner and not used.partner and #p.partners < D.MAX_PARTNERS[p.up.association] then
     for _, c in ipairs(D.CONTINENTS) do
       local have = false
@@ -425,16 +438,7 @@ local function assoc_tasks(s, seat, budget, used)
     end
   end
   if budget >= task_cost(p, "project") and not used.project then
-    for _, pr in ipairs(s.projects) do
-      local done = false
-      for _, k in ipairs(p.supported) do if k == pr.id then done = true end end
-      if not done then
-        local have = count_icon(p, PROJECT[pr.id].icon)
-        for lv, l in ipairs(D.PROJECT_LEVELS) do
-          if pr.levels[lv] == 0 and have >= l[1] then out[#out + 1] = "project:" .. pr.id .. ":" .. lv end
-        end
-      end
-    end
+    for _, t in ipairs(PJ.options(PENV, s, seat)) do out[#out + 1] = t end
   end
   return out
 end
@@ -491,6 +495,7 @@ G.usable = usable
 -- legal actions -------------------------------------------------------------------------------
 local function card_words(id)
   local c = CARD[id]
+  if c.project then return PJ.card_words(c) end
   if c.sponsor then
     local icons = {}
     if c.science > 0 then icons[#icons + 1] = c.science .. " science" end
@@ -615,9 +620,12 @@ function G.legal_actions(s, seat, bare)
       elseif t:find("^partner") then label = "take a partner zoo in " .. D.CONTINENT_NAMES[t:sub(9)] .. " (strength 3)"
       elseif t:find("^uni") then label = "take a " .. UNI[t:sub(5)].name .. " (strength 4)"
       else
-        local pid, lv = t:match("^project:([^:]+):(%d)")
-        local l = D.PROJECT_LEVELS[tonumber(lv)]
-        label = string.format("support the %s project: %d icons, gain %d CP (strength 5)", PROJECT[pid].name, l[1], l[2])
+        local pid, lv, aid = t:match("^project:([^:]+):(%d):?(.*)$")
+        local onboard = false
+        for _, bp in ipairs(s.projects) do if bp.id == pid then onboard = true end end
+        label = string.format("%s the %s project at level %s: %s%s (strength %d)", onboard and "support" or "play from your hand and support",
+          PROJECT[pid].name, lv, PJ.level_words(PROJECT[pid], tonumber(lv)), aid ~= "" and (", releasing " .. CARD[aid].name) or "",
+          task_cost(p, "project"))
       end
       add(out, bare, t, label)
     end
@@ -1059,7 +1067,7 @@ function pend_options(s, e, bare)
   local f = e.f
   if f == "hunter" or f == "scavenging" then
     for _, c in ipairs(s.revealed) do
-      if f == "scavenging" or not CARD[c].sponsor then add(out, bare, "keep:" .. c, "keep the revealed " .. card_words(c)) end
+      if f == "scavenging" or not (CARD[c].sponsor or CARD[c].project) then add(out, bare, "keep:" .. c, "keep the revealed " .. card_words(c)) end
     end
   elseif f == "perception" then
     for _, c in ipairs(p.held) do add(out, bare, "keep:" .. c, "keep " .. card_words(c)) end
@@ -1333,11 +1341,9 @@ function G.apply(s, seat, id)
           p.unis[#p.unis + 1] = u.id
           if u.rep then gain_rep(s, seat, u.rep) end
         else
-          local pid, lv = id:match("^project:([^:]+):(%d)$")
-          lv = tonumber(lv)
-          for _, pr in ipairs(s.projects) do if pr.id == pid then pr.levels[lv] = seat end end
-          p.supported[#p.supported + 1] = pid
-          gain_cp(s, seat, D.PROJECT_LEVELS[lv][2])
+          local cp, rep = PJ.support(PENV, s, seat, id)
+          gain_cp(s, seat, cp)
+          gain_rep(s, seat, rep)
         end
       end
       st.tasks = st.tasks + 1
@@ -1349,13 +1355,14 @@ function G.apply(s, seat, id)
   return true
 end
 
--- ranking: score = appeal + conservation converted - 113; ties: more appeal, then shared
+-- ranking: score = appeal + conservation converted - 113; ties: more conservation projects
+-- supported (the rulebook's tie-break), then shared
 function G.ranking(s)
   local keys, scores = {}, {}
   for i = 1, s.n do
     local p = s.players[i]
     scores[i] = score_of(p)
-    keys[i] = { scores[i], p.appeal }
+    keys[i] = { scores[i], #p.supported }
   end
   return { ranks = kit.ranks(keys), scores = scores }
 end
@@ -1428,8 +1435,9 @@ function G.render(o)
   local ps = {}
   for _, pr in ipairs(o.projects) do
     local lv = {}
-    for k, l in ipairs(D.PROJECT_LEVELS) do
-      lv[#lv + 1] = string.format("%d icons->%d CP%s", l[1], l[2], pr.levels[k] ~= 0 and (" (player " .. pr.levels[k] .. ")") or "")
+    for k = 1, 3 do
+      lv[#lv + 1] = PJ.level_words(PROJECT[pr.id], k) .. (pr.levels[k] > 0 and (" (player " .. pr.levels[k] .. ")")
+        or pr.levels[k] < 0 and " (blocked)" or "")
     end
     ps[#ps + 1] = PROJECT[pr.id].name .. " [" .. table.concat(lv, "; ") .. "]"
   end
@@ -1518,6 +1526,41 @@ local function want_sizes(p)
   return best
 end
 
+-- project_value(s, seat, task) -> what a project task is worth to the heuristic: its CP and
+-- reputation on the score's scale, less the appeal a release gives up
+function G.project_value(s, seat, task)
+  local pid, lv, aid = task:match("^project:([^:]+):(%d):?(.*)$")
+  local pr = PROJECT[pid]
+  local l = pr.levels[tonumber(lv)]
+  local v = 3 * l.cp + l.rep + (pr.kind == "release" and pr.rep or 0)
+  if aid ~= "" then v = v - CARD[aid].appeal end
+  return v
+end
+
+-- keep_value(s, seat, card) -> how much the heuristic wants to keep a hand card: an animal by its
+-- gains (less when it is far from affordable), a sponsor by its icons and gains (nothing when its
+-- level is beyond the Sponsors card), a project card by the best level its zoo could support
+function G.keep_value(s, seat, id)
+  local p = s.players[seat]
+  local c = CARD[id]
+  if c.project then
+    local best = 0
+    for lv = 1, 3 do
+      local l = c.levels[lv]
+      local ok
+      if c.kind == "count" then ok = PJ.count(PENV, p, c.count) + 1 >= l.need
+      elseif c.kind == "release" then ok = #PJ.release_animals(PENV, p, c, lv) > 0
+      else ok = true end
+      if ok and l.cp > best then best = l.cp end
+    end
+    return 1 + 2 * best
+  elseif c.sponsor then
+    if c.level > (p.up.sponsors and 6 or 5) then return 0 end
+    return 3 + c.science + 2 * c.cp + c.rep + (c.class ~= "" and 1 or 0) + (c.cont ~= "" and 1 or 0)
+  end
+  return 3 + c.appeal + 2 * c.cp + c.rep - math.max(0, animal_cost(p, c) - p.money - 10) / 4
+end
+
 -- turn_value(s, seat, id, memo) -> the heuristic score of a turn choice; memo shares the work
 -- that does not depend on the action id (heuristic_all passes one memo for the whole list)
 local function turn_value(s, seat, id, memo)
@@ -1556,12 +1599,18 @@ local function turn_value(s, seat, id, memo)
     end
     return memo[key] > 0 and (9 - pen) or (1 - pen)
   elseif action == "association" then
+    -- worth the most CP a project task gives now (project_value), else a small score
     local key = "proj" .. math.min(k, 5)
     if memo[key] == nil then
       memo[key] = false
-      for _, task in ipairs(assoc_tasks(s, seat, k, {})) do if task:find("^project") then memo[key] = true; break end end
+      for _, task in ipairs(assoc_tasks(s, seat, k, {})) do
+        if task:find("^project") then
+          local v = G.project_value(s, seat, task)
+          if not memo[key] or v > memo[key] then memo[key] = v end
+        end
+      end
     end
-    return (memo[key] and 14 or (3 + k / 2)) - pen
+    return (memo[key] and (4 + memo[key]) or (3 + k / 2)) - pen
   elseif action == "cards" then
     if memo.playable == nil then memo.playable = #animal_plays(p) > 0 end
     return (memo.playable and 2 or 5) + k / 3 - pen
@@ -1617,8 +1666,7 @@ function G.heuristic(s, seat, id)
   local _, kind = decider(s)
   if kind == "ability" then return ability_value(s, seat, id) end
   if kind == "setup_discard" or kind == "break_discard" or kind == "cards_discard" then
-    local c = CARD[id:sub(9)]
-    return c.cost - 2 * c.appeal - 3 * c.cp
+    return -G.keep_value(s, seat, id:sub(9))
   elseif kind == "setup_final" then return 0
   elseif kind == "bonus" then
     if id == "worker" then return 3 end
@@ -1660,8 +1708,8 @@ function G.heuristic(s, seat, id)
     local c = CARD[s.display[tonumber(id:sub(6))]]
     return 1 + c.appeal / 3
   elseif kind == "association" then
-    if id:find("^project") then return 10 + tonumber(id:sub(-1)) * -1 + 5 end
-    if id == "donate" then return 3 end
+    if id:find("^project") then return 4 + G.project_value(s, seat, id) end
+    if id == "donate" then return p.money >= D.DONATIONS[s.donations + 1] + 10 and 6 or 3 end
     if id:find("^partner") then return 4 end
     if id:find("^uni") then return 4 end
     return 3
@@ -1732,6 +1780,7 @@ function G.census(s)
     for _, c in ipairs(p.zoo) do put(c, "zoo " .. i) end
     for _, c in ipairs(p.sponsors) do put(c, "sponsors " .. i) end
   end
+  for _, bp in ipairs(s.projects) do if bp.card then put(bp.id, "projects") end end
   return where
 end
 
