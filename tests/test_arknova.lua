@@ -62,6 +62,9 @@ local function ids(list) local r = {} for i, a in ipairs(list) do r[i] = a.id en
 local function has(list, id) for _, a in ipairs(list) do if a.id == id then return true end end return false end
 local function count(s, seat, pattern) return rt.count_actions(G, s, seat, pattern) end
 local function slots(s, seat, order) s.players[seat].slots = order end
+-- the cards' prerequisites waived for every seat (the tests of other rules play cards without
+-- meeting them; the prerequisites have their own test)
+local function waive(s) for _, p in ipairs(s.players) do p.no_prereqs = true end end
 -- put the cards on top of the deck, the last one topmost (taken from wherever they are)
 local function top(s, list)
   for _, id in ipairs(list) do
@@ -343,6 +346,7 @@ test("arknova: animals action: I plays 0/1/1/1/2 by strength, II plays 1/1/2/2/2
   local s = fresh(3, 6)
   local p = s.players[1]
   p.money = 40
+  waive(s)
   set_hand(s, 1, { "a405", "a420", "a406" })   -- fennec 8, stoat 4, siberian tiger 30 (size 5)
   top(s, { "s201" })                           -- the stoat hunts (1 card): a sponsor, no animal
   put(s, 1, "e1", { "a3" }); put(s, 1, "e1", { "a2" })
@@ -411,6 +415,7 @@ end)
 test("arknova: sponsors action: I one sponsor of level <= strength, II several up to strength + 1; or the break: k money (2k on II), k spaces", function()
   local s = fresh(3, 8)
   local p = s.players[1]
+  waive(s)
   set_hand(s, 1, { "s205", "s231", "s201", "a401" })  -- levels 3, 3, 5
   slots(s, 1, { "animals", "build", "sponsors", "association", "cards" })
   assert(G.apply(s, 1, "sponsors"))          -- strength 3
@@ -420,6 +425,7 @@ test("arknova: sponsors action: I one sponsor of level <= strength, II several u
   t.eq(G.current_seats(s), { 2 }, "side I: one sponsor")
   s = fresh(3, 8); p = s.players[1]
   p.up.sponsors = true
+  waive(s)
   set_hand(s, 1, { "s205", "s231", "s201" })
   slots(s, 1, { "animals", "build", "sponsors", "association", "cards" })
   assert(G.apply(s, 1, "sponsors"))          -- strength 3, side II: levels up to 4
@@ -428,6 +434,7 @@ test("arknova: sponsors action: I one sponsor of level <= strength, II several u
   t.eq(G.count_icon(p, "primate"), 0, "a sponsorship card shows no icon (two of three sources)")
   s = fresh(3, 8); p = s.players[1]
   p.up.sponsors = true
+  waive(s)
   set_hand(s, 1, { "s205", "s231", "s201" })
   slots(s, 1, { "animals", "build", "cards", "association", "sponsors" })
   assert(G.apply(s, 1, "sponsors"))          -- strength 5, side II: levels up to 6
@@ -711,6 +718,7 @@ end)
 local function play(s, id, hexes, keep_hand)
   local p = s.players[1]
   p.money = 100
+  waive(s)
   if keep_hand then give(s, 1, { id }) else set_hand(s, 1, { id }) end
   local c = G.CARD[id]
   local hs = {}
@@ -954,6 +962,7 @@ end)
 -- sponsor effects ------------------------------------------------------------------------------
 local function sponsor_play(s, id)
   local p = s.players[1]
+  waive(s)
   set_hand(s, 1, { id })
   p.up.sponsors = true
   slots(s, 1, { "animals", "build", "cards", "association", "sponsors" })
@@ -1357,6 +1366,53 @@ test("arknova: the heuristic values projects: a supportable project card is kept
   t.ok(G.project_value(s, 1, "project:c131:2") > G.project_value(s, 1, "project:c131:3"))
   t.ok(G.project_value(s, 1, "project:c118:1:a406") < G.project_value(s, 1, "project:c118:1:a401"),
     "releasing the 10-appeal tiger is worth less than releasing the 6-appeal cheetah")
+end)
+
+-- prerequisites (games/arknova/prereqs.lua) -----------------------------------------------------
+test("arknova: prerequisites: icons, a partner zoo of the animal's continent, the upgraded Animals / Sponsors card, reputation, at most 25 appeal; 63 animals and 29 sponsors have some", function()
+  local PRE = require "games.arknova.prereqs"
+  local na, ns = 0, 0
+  for n in pairs(PRE.BY_NUM) do if n >= 400 then na = na + 1 else ns = ns + 1 end end
+  t.eq({ na, ns }, { 63, 29 })
+  local s = fresh(3, 47)
+  local p = s.players[1]
+  p.money = 100
+  local function playable(id)
+    for _, pl in ipairs(G.animal_plays(p)) do if pl.card == id then return true end end
+    return false
+  end
+  set_hand(s, 1, { "a402", "a403", "a411" })
+  put(s, 1, "e5", { "a1", "a2", "a3", "b1", "b2" })
+  zoo_of(s, 1, { "a404", "a405" })            -- two predators
+  t.ok(not playable("a402"), "the Lion needs 3 predator icons")
+  zoo_of(s, 1, { "a410" })
+  t.ok(playable("a402"))
+  t.ok(not playable("a403"), "the Leopard needs a partner zoo in Africa")
+  p.partners = { "EU" }; t.ok(not playable("a403"))
+  p.partners = { "EU", "AF" }; t.ok(playable("a403"))
+  t.ok(not playable("a411"), "the Grizzly needs the upgraded Animals card")
+  p.up.animals = true; t.ok(playable("a411"))
+  t.contains(G.card_words("a411"), "needs upgraded Animals card, 2 predator icons")
+  -- sponsors
+  local function sponsorable(id)
+    set_hand(s, 1, { id })
+    return #G.sponsor_plays(p, 6) == 1
+  end
+  t.ok(not sponsorable("s204"), "Science Museum needs 4 science icons")
+  p.unis = { "u3" }; own_sponsors(s, 1, { "s223" })
+  t.eq(G.count_icon(p, "science"), 4); t.ok(sponsorable("s204"))
+  p.up.sponsors = true; p.appeal = 26
+  t.ok(not sponsorable("s207"), "Basic Research: appeal 25 at most")
+  p.appeal = 25; t.ok(sponsorable("s207"))
+  p.up.sponsors = false; t.ok(not sponsorable("s207"), "and the upgraded Sponsors card")
+  p.rep = 5; t.ok(not sponsorable("s227")); p.rep = 6; t.ok(sponsorable("s227"), "WAZA Special Assignment: reputation 6")
+  p.partners = { "AS" }; t.ok(not sponsorable("s215"), "2 partner zoos of any continent")
+  p.partners = { "EU", "AF" }; t.ok(sponsorable("s215"))
+  -- the setup option waives them
+  local w = G.setup(3, 47, { prereqs = false })
+  t.ok(w.players[1].no_prereqs and w.players[3].no_prereqs)
+  t.ok(PRE.ok(G.PENV, w.players[1], G.CARD.a402))
+  t.ok(not PRE.ok(G.PENV, G.setup(3, 47).players[1], G.CARD.a402))
 end)
 
 return T

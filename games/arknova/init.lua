@@ -11,6 +11,7 @@
 local kit = require "games.kit"
 local D = require "games.arknova.data"
 local AB = require "games.arknova.abilities"
+local PRE = require "games.arknova.prereqs"
 
 local G = {
   name = "arknova", title = "Ark Nova", players = { min = 2, max = 4 },
@@ -19,8 +20,8 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "7 animal ability families (22 cards) and 31 sponsor cards' effects out of scope, no animal prerequisites, "
-    .. "no conservation-project cards in the deck, a map layout of our own (games/arknova/RULES-AUDIT.md)",
+  incomplete = "7 animal ability families (22 cards) and 31 sponsor cards' effects out of scope, "
+    .. "a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
 G.MAX_BREAKS = 10   -- a match ends after its tenth break if the markers have not crossed (RULES.md)
@@ -269,7 +270,8 @@ local function gain_appeal(p, k) p.appeal = math.min(D.MAX_APPEAL, p.appeal + k)
 
 -- setup ---------------------------------------------------------------------------------------
 -- opts.deck: "full" (the default: the 212 zoo cards, 128 animals, 64 sponsors and 20 conservation
--- project cards) or "animals" (the 128 animal cards only)
+-- project cards) or "animals" (the 128 animal cards only); opts.prereqs = false: the cards'
+-- prerequisites are not checked (games/arknova/prereqs.lua)
 function G.setup(n, seed, opts)
   if n < G.players.min or n > G.players.max then error("Ark Nova is for 2 to 4 players, not " .. tostring(n), 2) end
   local s = { n = n, rng = kit.seed_state(seed), turn = 1, round = 1, over = false, deck = {}, discard = {},
@@ -294,6 +296,7 @@ function G.setup(n, seed, opts)
     kit.shuffle(rest, rand)
     p.slots = { "animals", rest[1], rest[2], rest[3], rest[4] }
     draw_to_hand(s, p, 8)
+    if opts and opts.prereqs == false then p.no_prereqs = true end
     p.finals = { table.remove(s.fin_deck), table.remove(s.fin_deck) }
     s.players[seat] = p
   end
@@ -352,7 +355,7 @@ local function animal_plays(p)
   local out = {}
   for _, id in ipairs(p.hand) do
     local c = CARD[id]
-    if animal_cost(p, c) <= p.money then
+    if animal_cost(p, c) <= p.money and PRE.ok(PENV, p, c) then
       for bi = 1, #p.buildings do
         if fits(p, c, bi) then out[#out + 1] = { card = id, b = bi } end
       end
@@ -452,7 +455,7 @@ local function sponsor_plays(p, left)
   local out = {}
   for _, id in ipairs(p.hand) do
     local c = CARD[id]
-    if c.sponsor and c.level <= left then out[#out + 1] = id end
+    if c.sponsor and c.level <= left and PRE.ok(PENV, p, c) then out[#out + 1] = id end
   end
   return out
 end
@@ -510,8 +513,10 @@ local function card_words(id)
       if e[1] ~= "none" then ef[#ef + 1] = table.concat(e, " ") end
     end
     if #SPONSOR[id] == 0 then ef[1] = "its effect is not in play" end
-    return string.format("%s (sponsor, level %d; %s%s%s)", c.name, c.level, #icons > 0 and table.concat(icons, "/") or "no icon",
-      #gain > 0 and ("; " .. table.concat(gain, ", ")) or "", #ef > 0 and ("; effect " .. table.concat(ef, ", ")) or "")
+    local pre = PRE.words(c)
+    return string.format("%s (sponsor, level %d; %s%s%s%s)", c.name, c.level, #icons > 0 and table.concat(icons, "/") or "no icon",
+      #gain > 0 and ("; " .. table.concat(gain, ", ")) or "", #ef > 0 and ("; effect " .. table.concat(ef, ", ")) or "",
+      pre ~= "" and ("; " .. pre) or "")
   end
   local req = {}
   if c.size > 0 then req[#req + 1] = "enclosure " .. c.size else req[#req + 1] = "petting zoo" end
@@ -531,9 +536,10 @@ local function card_words(id)
   for _, e in ipairs(ABILITY[id]) do
     ab[#ab + 1] = e[1] .. (e[2] and (" " .. e[2]) or "") .. (G.IMPLEMENTED[e[1]] and "" or " (not in play)")
   end
-  return string.format("%s (%s%s; %s; cost %d; %s%s)", c.name, table.concat(req, ", "), table.concat(alt),
+  local pre = PRE.words(c)
+  return string.format("%s (%s%s; %s; cost %d; %s%s%s)", c.name, table.concat(req, ", "), table.concat(alt),
     #icons > 0 and table.concat(icons, "/") or "no icon", c.cost, table.concat(gain, ", "),
-    #ab > 0 and ("; ability " .. table.concat(ab, ", ")) or "")
+    #ab > 0 and ("; ability " .. table.concat(ab, ", ")) or "", pre ~= "" and ("; " .. pre) or "")
 end
 G.card_words = card_words
 
@@ -1556,9 +1562,31 @@ function G.keep_value(s, seat, id)
     return 1 + 2 * best
   elseif c.sponsor then
     if c.level > (p.up.sponsors and 6 or 5) then return 0 end
-    return 3 + c.science + 2 * c.cp + c.rep + (c.class ~= "" and 1 or 0) + (c.cont ~= "" and 1 or 0)
+    return (3 + c.science + 2 * c.cp + c.rep + (c.class ~= "" and 1 or 0) + (c.cont ~= "" and 1 or 0))
+      * (PRE.ok(PENV, p, c) and 1 or 0.5)
   end
-  return 3 + c.appeal + 2 * c.cp + c.rep - math.max(0, animal_cost(p, c) - p.money - 10) / 4
+  return (3 + c.appeal + 2 * c.cp + c.rep - math.max(0, animal_cost(p, c) - p.money - 10) / 4)
+    * (PRE.ok(PENV, p, c) and 1 or 0.5)
+end
+
+-- toward_projects(s, seat, card) -> 1 for each project on the board or in hand the seat has not
+-- supported that the animal's icons (or size) bring closer
+function G.toward_projects(s, seat, c)
+  local p = s.players[seat]
+  local done = {}
+  for _, k in ipairs(p.supported) do done[k] = true end
+  local v = 0
+  local function look(pr)
+    if done[pr.id] then return end
+    local w = pr.count or pr.icon
+    if w == c.cont or w == c.class or (w == "large" and c.size >= 4) or (w == "small" and c.size >= 1 and c.size <= 2)
+      or (w == "water" and c.water > 0) or (w == "rock" and c.rock > 0) or w == "classes" or w == "continents" then
+      v = v + 1
+    end
+  end
+  for _, bp in ipairs(s.projects) do look(PROJECT[bp.id]) end
+  for _, id in ipairs(p.hand) do if CARD[id].project then look(CARD[id]) end end
+  return v
 end
 
 -- turn_value(s, seat, id, memo) -> the heuristic score of a turn choice; memo shares the work
@@ -1581,7 +1609,9 @@ local function turn_value(s, seat, id, memo)
       end
       memo.best = best
     end
-    return 10 + memo.best - pen
+    -- side I plays two animals only at strength 5: with two playable, an earlier turn is worth less
+    local two = not p.up.animals and k < 5 and #animal_plays(p) > 1
+    return 10 + memo.best - pen - (two and 3 or 0)
   elseif action == "build" then
     -- worth it when an animal in hand needs an enclosure it has none for
     local key = "need" .. k
@@ -1671,7 +1701,7 @@ function G.heuristic(s, seat, id)
   elseif kind == "bonus" then
     if id == "worker" then return 3 end
     local a = id:sub(9)
-    return ({ animals = 6, build = 5, association = 4, cards = 3, sponsors = 2 })[a] or 0
+    return ({ animals = 6, cards = 5, association = 4.5, build = 4, sponsors = 2 })[a] or 0
   end
   if id == "stop" then return 0 end
   if kind == "turn" then return turn_value(s, seat, id, {})
@@ -1692,12 +1722,25 @@ function G.heuristic(s, seat, id)
       if BONUS[h] then v = v + 3 end
       for _, j in ipairs(NB[h]) do if TERRAIN[j] then v = v + 0.5 end end
     end
+    -- an enclosure placed where an animal in hand will fit it (its rock and water needs met)
+    if BUILD[s.step.t].kind == "enclosure" then
+      local b = { hexes = f.hexes }
+      local rock, water = touching(b, "rock"), touching(b, "water")
+      local best = 0
+      for _, cid in ipairs(p.hand) do
+        local c = CARD[cid]
+        if c.size > 0 and c.size <= #f.hexes and c.rock <= rock and c.water <= water and not c.sponsor and not c.project then
+          best = math.max(best, 6 + c.appeal / 2 + c.size)
+        end
+      end
+      v = v + best
+    end
     return v - f.hexes[1] / 100
   elseif kind == "animals" then
     local cid, bi = id:match("^play:([^:]+):(%d+)$")
     local c = CARD[cid]
     local waste = BUILD[p.buildings[tonumber(bi)].t].kind == "enclosure" and (#p.buildings[tonumber(bi)].hexes - c.size) or 0
-    return 5 + c.appeal + 2 * c.cp + c.rep - animal_cost(p, c) / 10 - waste
+    return 5 + c.appeal + 2 * c.cp + c.rep - animal_cost(p, c) / 10 - waste + G.toward_projects(s, seat, c)
   elseif kind == "sponsors" then
     if id == "break" then return p.money < 15 and 4 or 1 end
     if id == "stop" then return 0 end
