@@ -7,7 +7,8 @@
 -- interquartile range (linear-interpolation quantiles, as the reference study's Table 8),
 -- player turns (a turn = a run of decisions with the same turn_key), D/n, and the acting seat's
 -- observation size in characters (text and JSON) at the median and the maximum over every
--- decision; seats rotate over the matches (match m: seat i plays players[(i + m) % #players + 1]).
+-- decision; seats rotate over the matches (match m: seat i plays players[(i + m) % #players + 1]);
+-- for a game with G.crossed(state) (a match that reached its own end, not a bound), how many did.
 --   lengths.timed(G, { positions =, simulations =, n = })
 -- prints ISMCTS's CPU time per decision at that many simulations (18 steps).
 local kit = require "games.kit"
@@ -22,6 +23,7 @@ local function q(xs, p) return scores.quantile(scores.sorted(xs), p) or 0 end
 function M.run(G, o)
   local n = o.n or 3
   local Ds, turns, text, js = {}, {}, {}, {}
+  local crossed = 0
   for m = 1, o.count do
     local who = {}
     for seat = 1, n do who[seat] = o.players[(seat + m) % #o.players + 1] end
@@ -44,12 +46,14 @@ function M.run(G, o)
       assert(G.apply(s, seat, id))
     end
     Ds[#Ds + 1], turns[#turns + 1] = d, t
+    if G.crossed and G.crossed(s) then crossed = crossed + 1 end
   end
   local dn = {}
   for i, d in ipairs(Ds) do dn[i] = d / n end
   print(string.format("%-30s %d players %3d matches  D median %.1f [IQR %.1f-%.1f]  turns %.0f  D/%d %.1f  text chars median %.0f max %d  JSON median %.0f max %d",
     o.label, n, o.count, q(Ds, 0.5), q(Ds, 0.25), q(Ds, 0.75), q(turns, 0.5), n, q(dn, 0.5),
     q(text, 0.5), math.floor(q(text, 1)), q(js, 0.5), math.floor(q(js, 1))))
+  if G.crossed then print(string.format("%-30s crossed (the game's own end, not the bound) in %d of %d matches", o.label, crossed, o.count)) end
 end
 
 function M.timed(G, o)

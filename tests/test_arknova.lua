@@ -583,10 +583,10 @@ test("arknova: final-scoring cards count what they name, 1-4 CP at their thresho
   p.rep = 15; t.eq(G.final_points(s, p, "f-favourite"), 4)
 end)
 
-test("arknova: no stuck state: the X-token action is always open; a match without a crossing ends after 10 breaks (or 60 turns each)", function()
+test("arknova: no stuck state: the X-token action is always open; a match without a crossing ends after 14 breaks (or 80 turns each)", function()
   local s = fresh(3, 14)
-  t.eq(s.max_breaks, 10); t.eq(s.max_turns, 60)
-  s.breaks = 9; s.brk = 11
+  t.eq(s.max_breaks, 14); t.eq(s.max_turns, 80)
+  s.breaks = 13; s.brk = 11
   slots(s, 1, { "animals", "build", "cards", "association", "sponsors" })
   set_hand(s, 1, {})
   assert(G.apply(s, 1, "sponsors")); assert(G.apply(s, 1, "break"))
@@ -1360,6 +1360,8 @@ test("arknova: the heuristic values projects: a supportable project card is kept
   t.ok(G.keep_value(s, 1, "c131") > G.keep_value(s, 1, "c123"), "a card it could support over one it cannot")
   t.eq(G.keep_value(s, 1, "s226"), 0, "a level-6 sponsor with Sponsors I")
   slots(s, 1, { "animals", "build", "cards", "sponsors", "association" })
+  set_hand(s, 1, {})
+  s.projects = { { id = "p112", levels = { 0, 0, 0 } } }   -- Birds: nothing to support
   local before = G.heuristic(s, 1, "association")
   give(s, 1, { "c131" })
   t.ok(G.heuristic(s, 1, "association") > before + 5, "a project to support makes Association worth more")
@@ -1413,6 +1415,39 @@ test("arknova: prerequisites: icons, a partner zoo of the animal's continent, th
   t.ok(w.players[1].no_prereqs and w.players[3].no_prereqs)
   t.ok(PRE.ok(G.PENV, w.players[1], G.CARD.a402))
   t.ok(not PRE.ok(G.PENV, G.setup(3, 47).players[1], G.CARD.a402))
+end)
+
+test("arknova: project cards are zoo cards: snapped from the display into hand (known), discarded at the break, hidden in hands and dealt afresh by determinization", function()
+  local s = fresh(3, 48)
+  local p = s.players[1]
+  set_display(s, { "c120", "a401", "a402", "a403", "a404", "a405" })
+  p.up.cards = true; p.rep = 2
+  slots(s, 1, { "animals", "build", "association", "sponsors", "cards" })
+  assert(G.apply(s, 1, "cards")); assert(G.apply(s, 1, "snap:1"))
+  t.ok(has({ { id = p.hand[#p.hand] } }, "c120") and p.public.c120, "snapped: in hand and known")
+  t.eq(G.observation(s, 2).players[1].known, { "c120" })
+  invariant(s, "after a snap")
+  -- seat 3 holds a project card the others cannot see; determinization may deal it elsewhere
+  local q = s.players[3]
+  set_hand(s, 3, { "c121", "a406" })
+  t.eq(G.observation(s, 1).players[3].hand, nil); t.eq(G.observation(s, 1).players[3].hand_count, 2)
+  local rand = kit.generator(9)
+  local moved = false
+  for _ = 1, 8 do
+    local d = G.determinize(s, 1, rand)
+    invariant(d, "determinized")
+    t.eq(#d.players[3].hand, 2); t.eq(d.players[1].hand, p.hand)
+    local here = false
+    for _, c in ipairs(d.players[3].hand) do if c == "c121" then here = true end end
+    if not here then moved = true end
+  end
+  t.ok(moved, "the hidden project card is not pinned to seat 3")
+  -- a break over the hand limit: a project card may be the one discarded
+  set_hand(s, 1, {}); set_hand(s, 2, {}); set_hand(s, 3, { "c121", "a406", "a407", "a408" })
+  G.do_break(s)
+  t.eq(s.discards, { 3 }, "seat 3 is one over the limit of 3")
+  assert(G.apply(s, 3, "discard:c121"))
+  t.eq(s.discard[#s.discard], "c121"); t.eq(#q.hand, 3)
 end)
 
 return T

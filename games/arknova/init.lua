@@ -24,8 +24,8 @@ local G = {
     .. "a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
-G.MAX_BREAKS = 10   -- a match ends after its tenth break if the markers have not crossed (RULES.md)
-G.MAX_TURNS = 60    -- ... or when every seat has played 60 turns (both are options of setup)
+G.MAX_BREAKS = 14   -- a match ends after its 14th break if the markers have not crossed (RULES.md)
+G.MAX_TURNS = 80    -- ... or when every seat has played 80 turns (both are options of setup)
 
 local CARD = {}
 for _, c in ipairs(D.CARDS) do CARD[c.id] = c end
@@ -306,6 +306,8 @@ function G.setup(n, seed, opts)
 end
 
 function G.is_terminal(s) return s.over end
+-- whether the match ended on the crossing (not on the bound of RULES.md)
+function G.crossed(s) return s.final_from ~= 0 end
 
 local function decider(s)
   if s.over then return nil end
@@ -1589,6 +1591,28 @@ function G.toward_projects(s, seat, c)
   return v
 end
 
+-- unlock_value(s, seat, task) -> what a partner zoo, university or reputation task is worth to
+-- the hand: cards whose prerequisites it meets (or comes closer to) and animals it makes cheaper
+function G.unlock_value(s, seat, task)
+  local p = s.players[seat]
+  local v = 1
+  local cont = task:match("^partner:(%a+)$")
+  local uni = task:match("^uni:(%w+)$")
+  local science = uni and UNI[uni].science or 0
+  for _, id in ipairs(p.hand) do
+    local c = CARD[id]
+    local need = PRE.BY_NUM[c.num]
+    if cont and c.cont == cont and not c.sponsor then v = v + 2 end
+    if need and not PRE.ok(PENV, p, c) then
+      if cont and ((need.partner and (c.cont == cont or c.sponsor)) or need[cont]) then v = v + 5 end
+      if science > 0 and need.science then v = v + 4 end
+      if task == "rep" and need.rep then v = v + 3 end
+    end
+  end
+  if uni == "u2" and #p.hand > hand_limit(p) then v = v + 2 end
+  return v
+end
+
 -- turn_value(s, seat, id, memo) -> the heuristic score of a turn choice; memo shares the work
 -- that does not depend on the action id (heuristic_all passes one memo for the whole list)
 local function turn_value(s, seat, id, memo)
@@ -1640,15 +1664,22 @@ local function turn_value(s, seat, id, memo)
         end
       end
     end
-    return (memo[key] and (4 + memo[key]) or (3 + k / 2)) - pen
+    if not memo[key] and memo["unl" .. k] == nil then
+      local best = 0
+      for _, task in ipairs(assoc_tasks(s, seat, k, {})) do
+        if not task:find("^project") then best = math.max(best, G.unlock_value(s, seat, task)) end
+      end
+      memo["unl" .. k] = best
+    end
+    return (memo[key] and (4 + memo[key]) or (3 + k / 2 + (memo["unl" .. k] or 0))) - pen
   elseif action == "cards" then
     if memo.playable == nil then memo.playable = #animal_plays(p) > 0 end
-    return (memo.playable and 2 or 5) + k / 3 - pen
+    return (memo.playable and 2 or 5) + k / 3 + (p.money >= 25 and 2 or 0) - pen
   elseif action == "sponsors" then
     local left = p.up.sponsors and k + 1 or k
     local key = "sp" .. left
     if memo[key] == nil then memo[key] = #sponsor_plays(p, left) > 0 end
-    return (memo[key] and 6 or 0) + (p.money < 12 and 5 or 1) + k / 2 - pen
+    return (memo[key] and 6 or 0) + (p.money < 12 and 5 or p.money < 30 and 1 or -1) + k / 2 - pen
   end
   return 0
 end
@@ -1696,7 +1727,10 @@ function G.heuristic(s, seat, id)
   local _, kind = decider(s)
   if kind == "ability" then return ability_value(s, seat, id) end
   if kind == "setup_discard" or kind == "break_discard" or kind == "cards_discard" then
-    return -G.keep_value(s, seat, id:sub(9))
+    local c = CARD[id:sub(9)]
+    -- at the setup, cheap animals (a first enclosure and animal within the 25 money) weigh more
+    local cheap = kind == "setup_discard" and not c.sponsor and not c.project and c.cost <= 14 and 3 or 0
+    return -G.keep_value(s, seat, id:sub(9)) - cheap
   elseif kind == "setup_final" then return 0
   elseif kind == "bonus" then
     if id == "worker" then return 3 end
@@ -1748,13 +1782,11 @@ function G.heuristic(s, seat, id)
     return 3 + c.science + 2 * c.cp + c.rep + (c.class ~= "" and 1 or 0)
   elseif kind == "snap" then
     if id == "draw" then return 2 end
-    local c = CARD[s.display[tonumber(id:sub(6))]]
-    return 1 + c.appeal / 3
+    return G.keep_value(s, seat, s.display[tonumber(id:sub(6))]) / 3
   elseif kind == "association" then
     if id:find("^project") then return 4 + G.project_value(s, seat, id) end
     if id == "donate" then return p.money >= D.DONATIONS[s.donations + 1] + 10 and 6 or 3 end
-    if id:find("^partner") then return 4 end
-    if id:find("^uni") then return 4 end
+    if id:find("^partner") or id:find("^uni") or id == "rep" then return 3 + G.unlock_value(s, seat, id) end
     return 3
   end
   return 0
