@@ -5,8 +5,8 @@
 -- V may live in the Large Bird Aviary, R may live in the Reptile House, c a second icon of the
 -- continent, k a second icon of the class). Entered by hand from one public card list and
 -- cross-checked against two more (RULES.md: where they disagree the majority is entered, and
--- each such number is listed there); the abilities' strengths are in abilities.lua;
--- prerequisites are not entered.
+-- each such number is listed there); the abilities' strengths are in abilities.lua, the
+-- prerequisites in prereqs.lua, the 20 conservation project cards in projects.lua.
 -- continents: AF Africa, EU Europe, AS Asia, AU Australia, AM Americas; classes: bird, herbivore,
 -- predator, reptile, primate ("" for petting-zoo animals)
 local A = {}

@@ -1,8 +1,9 @@
 -- games.arknova — Ark Nova (Mathias Wigge, Feuerland Spiele 2021; English rulebook 2022) against the
 -- game interface of games/README.md, 2-4 players, in a documented reduced scope: one zoo map for
 -- every seat, the five action cards with both sides, the 128 animal and 64 sponsor cards with
--- their printed numbers and most of their abilities and effects as families (the rest, and the
--- project cards, out of scope: RULES-AUDIT.md), base conservation projects, final-scoring cards,
+-- their printed numbers, prerequisites and most of their abilities and effects as families (the
+-- rest out of scope: RULES-AUDIT.md), the base conservation projects and the 20 project cards of
+-- the deck (games/arknova/projects.lua), final-scoring cards,
 -- the association board, the break and the appeal / conservation tracks with their crossing. A turn is split into sub-decisions: pick an action card (and the
 -- X-tokens to spend), then each building, animal, discard, snap or association task is its own
 -- choice, ended by `stop` where stopping early is allowed.
