@@ -1158,4 +1158,184 @@ test("arknova: RULES-AUDIT.md names existing tests; every card family covered or
   t.ok(counts.PASS >= 40, "rules audited: " .. counts.PASS)
 end)
 
+-- sponsor buildings (helper anfam) ----------------------------------------------------------------
+-- cover every space of seat's map but `free` (and rock / water) with one building
+local function fill_but(s, seat, free)
+  local keep = {}
+  for _, n in ipairs(free) do keep[n] = true end
+  local names = {}
+  for i, h in ipairs(D.HEXES) do
+    if not keep[h.name] and not G.TERRAIN[i] then names[#names + 1] = h.name end
+  end
+  return put(s, seat, "e1", names)
+end
+local function hexes_of(p, bi)
+  local out = {}
+  for _, h in ipairs(p.buildings[bi].hexes) do out[#out + 1] = G.hex_name(h) end
+  table.sort(out)
+  return out
+end
+-- seat 1 starts a Sponsors action II at strength 5 with these cards in hand
+local function sponsors_turn(s, hand)
+  local p = s.players[1]
+  set_hand(s, 1, hand)
+  p.up.sponsors = true
+  slots(s, 1, { "animals", "build", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "sponsors"))
+  return p
+end
+
+test("arknova: sponsor buildings: 15 shapes and needs; playable only with a legal place; placed free with its bonuses; rock / water / border / apart rules", function()
+  local sizes, rock, water, border, n = {}, 0, 0, 0, 0
+  for num, b in pairs(D.SPONSOR_BUILDINGS) do
+    n = n + 1
+    sizes[num] = #b.shape
+    rock, water, border = rock + (b.rock or 0), water + (b.water or 0), border + (b.border or 0)
+    t.ok(#G.FOOT["sb" .. num] > 0, num .. " fits the map")
+  end
+  t.eq(n, 15)
+  t.eq(sizes, { [243] = 3, [244] = 4, [245] = 4, [246] = 4, [247] = 4, [248] = 4, [249] = 3, [250] = 4, [251] = 4,
+    [252] = 4, [253] = 4, [254] = 3, [255] = 2, [256] = 2, [257] = 2 })
+  t.eq({ rock, water, border }, { 6, 6, 4 })
+  -- the same shape up to a turn has the same footprints: a 2-hex pair, the bent 3 of the Petting Zoo
+  t.eq(#G.FOOT.sb255, #G.FOOT.e2); t.eq(#G.FOOT.sb243, #G.FOOT.petting); t.eq(#G.FOOT.sb254, #G.FOOT.petting)
+  t.ok(#G.FOOT.sb249 ~= #G.FOOT.petting, "the straight 3 of the Barred Owl Hut is another shape")
+  -- free spaces a1, a2, a3, b1, b2 (the rest covered): a2-a3 is the only pair next to rock (b4);
+  -- nothing free is next to water; the pairs with both hexes on the border are a1-a2, a2-a3, a1-b1
+  local s = fresh(3, 41)
+  fill_but(s, 1, { "a1", "a2", "a3", "b1", "b2" })
+  local p = sponsors_turn(s, { "s255", "s256", "s257" })
+  local legal = G.legal_actions(s, 1, true)
+  t.ok(has(legal, "sponsor:s255") and has(legal, "sponsor:s257"), "Adventure Playground and Side Entrance have a place")
+  t.ok(not has(legal, "sponsor:s256"), "the Water Playground has no space next to water: not playable")
+  local money, appeal = p.money, p.appeal
+  assert(G.apply(s, 1, "sponsor:s255"))
+  legal = G.legal_actions(s, 1, true)
+  t.eq(#legal, 1, "one place, no stop: the building must be placed"); t.contains(legal[1].id, "free:sb255:")
+  assert(G.apply(s, 1, legal[1].id))
+  t.eq(hexes_of(p, #p.buildings), { "a2", "a3" }); t.eq(p.money, money, "free"); t.eq(p.appeal, appeal + 4)
+  -- Sponsors II: strength 5 + 1 leaves 3 for the Side Entrance: a1-b1 is the one border pair left; b1's bonus
+  t.eq(count(s, 1, "^sponsor:s257$"), 1)
+  local rep = p.rep
+  assert(G.apply(s, 1, "sponsor:s257"))
+  t.eq(count(s, 1, "^free:sb257:"), 1)
+  assert(G.apply(s, 1, G.legal_actions(s, 1, true)[1].id))
+  t.eq(hexes_of(p, #p.buildings), { "a1", "b1" }); t.eq(p.rep, rep + 1, "b1's placement bonus: 1 reputation")
+  -- apart: the Side Entrance need not touch a building, the Adventure Playground must
+  s = fresh(3, 42); p = s.players[1]
+  put(s, 1, "e1", { "f4" })
+  local function foot(t_, names)
+    local want = {}
+    for _, nm in ipairs(names) do want[#want + 1] = H[nm] end
+    table.sort(want)
+    for _, f in ipairs(G.FOOT[t_]) do if table.concat(f.hexes, ",") == table.concat(want, ",") then return f end end
+  end
+  t.ok(G.sponsor_can_place(p, "sb257", foot("sb257", { "a1", "a2" })), "Side Entrance on two border spaces, apart")
+  t.ok(not G.sponsor_can_place(p, "sb257", foot("sb257", { "a2", "b2" })), "b2 is not a border space")
+  t.ok(not G.sponsor_can_place(p, "sb255", foot("sb255", { "a2", "a3" })), "not touching the enclosure at f4")
+  local p2 = s.players[2]
+  t.ok(G.sponsor_can_place(p2, "sb255", foot("sb255", { "a2", "a3" })), "a first building: on the border, next to rock")
+  t.ok(not G.sponsor_can_place(p2, "sb255", foot("sb255", { "b3", "c3" })), "next to rock but not on the border")
+  -- Build-II spaces only with the upgraded Build card (i1-i6, h7): the Side Entrance on i5-i6
+  t.ok(not G.sponsor_can_place(p, "sb257", foot("sb257", { "i5", "i6" })))
+  p.up.build = true
+  t.ok(G.sponsor_can_place(p, "sb257", foot("sb257", { "i5", "i6" })))
+end)
+
+test("arknova: sponsor buildings' icon effects: appeal or X per icon (own icons count, the Polar Bear any zoo); rock / water icons; Barred Owl Hut, Sea Turtle Tank and Hyena choices", function()
+  -- the rulebook's example: the Meerkat Den's own herbivore icon gives its 2 appeal at once
+  local s = fresh(3, 43)
+  local p = sponsors_turn(s, { "s243" })
+  assert(G.apply(s, 1, "sponsor:s243"))
+  assert(G.apply(s, 1, G.legal_actions(s, 1, true)[1].id))
+  t.eq(p.appeal, 2); t.eq(G.count_icon(p, "rock"), 1, "its rock need is a rock icon")
+  -- a herbivore (Llama, 4 appeal) gives 2 more, a predator (Fennec Fox, 3) none
+  s = fresh(3, 43); p = s.players[1]; own_sponsors(s, 1, { "s243" })
+  play(s, "a439"); t.eq(p.appeal, 4 + 2)
+  s = fresh(3, 43); p = s.players[1]; own_sponsors(s, 1, { "s243" })
+  play(s, "a405"); t.eq(p.appeal, 3)
+  -- Aquarium: each water icon, an animal's water need included (Pygmy Hippopotamus: 1 water)
+  s = fresh(3, 44); p = s.players[1]; own_sponsors(s, 1, { "s245" })
+  t.eq(G.count_icon(p, "water"), 2)
+  play(s, "a430", { "f3", "f4" }); t.eq(p.appeal, 6 + 2); t.eq(G.count_icon(p, "water"), 3)
+  -- Rhesus Monkey Park: 1 X per primate icon (the Mandrill shows two)
+  s = fresh(3, 45); p = s.players[1]; own_sponsors(s, 1, { "s248" })
+  play(s, "a457"); t.eq(p.x, 2)
+  -- Polar Bear Exhibit: a bear icon played into any zoo gives its owner 2 appeal
+  s = fresh(3, 46); own_sponsors(s, 2, { "s251" })
+  local a2 = s.players[2].appeal
+  play(s, "a415"); t.eq(s.players[2].appeal, a2 + 2); t.eq(G.count_icon(s.players[2], "water"), 0, "its water need is no icon")
+  -- Barred Owl Hut: perception 2 per bird icon, after the Barn Owl's own perception 4 and not mixed with it
+  s = fresh(3, 47); p = s.players[1]; own_sponsors(s, 1, { "s249" })
+  top(s, { "a401", "a402", "a403", "a404", "a405", "a406" })   -- a406 on top
+  local h0 = #p.hand
+  play(s, "a513", nil, true)
+  t.eq(s.pend[1].f, "perception"); t.eq(count(s, 1, "^keep:"), 4, "the Barn Owl's 4 cards")
+  assert(G.apply(s, 1, "keep:a406")); assert(G.apply(s, 1, "keep:a405"))
+  t.eq(s.pend[1].f, "perception"); t.eq(ids(G.legal_actions(s, 1, true)), { "keep:a402", "keep:a401" }, "the hut's 2 cards, drawn now")
+  assert(G.apply(s, 1, "keep:a401"))
+  t.eq(#s.pend, 0); t.eq({ p.hand[#p.hand - 2], p.hand[#p.hand - 1], p.hand[#p.hand] }, { "a406", "a405", "a401" })
+  t.eq(#p.hand, h0 + 3); t.eq(#p.held, 0)
+  for _, c in ipairs({ "a404", "a403", "a402" }) do t.eq(G.census(s)[c], "discard") end
+  -- Sea Turtle Tank: a reptile icon lets one sell up to 2 cards for 4 money each
+  s = fresh(3, 48); p = s.players[1]; own_sponsors(s, 1, { "s250" })
+  give(s, 1, { "a401", "a402", "a403" })
+  play(s, "a473", nil, true)   -- Common Agama: its own sunbathing 2, then the tank's
+  t.eq(s.pend[1].f, "sunbathing"); assert(G.apply(s, 1, "stop"))
+  t.eq(s.pend[1].f, "sunbathing"); t.eq(s.pend[1].left, 2)
+  local m = p.money
+  assert(G.apply(s, 1, "sell:a401")); assert(G.apply(s, 1, "sell:a402"))
+  t.eq(p.money, m + 8); t.eq(#s.pend, 0)
+  -- Spotted Hyena Compound: a predator icon reveals X = the owner's predator icons (the hyena's and the fox's)
+  s = fresh(3, 49); p = s.players[1]; own_sponsors(s, 1, { "s252" })
+  top(s, { "s201", "a402", "s202" })
+  play(s, "a405", nil, true)
+  t.eq(#s.revealed, 2); t.eq(ids(G.legal_actions(s, 1, true)), { "keep:a402" }, "only the animal may be kept")
+  assert(G.apply(s, 1, "keep:a402")); t.eq(#s.revealed, 0)
+  -- the Explorer does not take rock or water for a new kind of icon
+  s = fresh(3, 50); p = s.players[1]; own_sponsors(s, 1, { "s262" })
+  play(s, "a430", { "f3", "f4" }); t.eq(p.money, 100 - 15 + 2 * 2, "Africa and herbivore new: 2 x 2 money, water not a kind")
+  t.eq(p.appeal, 6 + 2)
+end)
+
+test("arknova: sponsor buildings at the break and the end: Side Entrance income by neighbours, a covered map 5 appeal, 6 icons 1 CP, bears 3 / 6; Zoo School takes a card", function()
+  local s = fresh(3, 51)
+  local p = s.players[1]
+  own_sponsors(s, 1, { "s257" })
+  put(s, 1, "sb257", { "a1", "a2" })
+  put(s, 1, "e1", { "b2" }, { "a405" }); p.zoo = { "a405" }
+  put(s, 1, "e1", { "a3" })                                   -- empty: does not count
+  put(s, 1, "kiosk", { "b1" })
+  local m = p.money
+  G.sponsor_income(s, 1); t.eq(p.money, m + 2 * 2, "the occupied enclosure and the kiosk")
+  t.eq(G.sponsor_end_appeal(p), 0)
+  fill_but(s, 1, { "a1", "a2", "a3", "b1", "b2" })
+  t.eq(G.sponsor_end_appeal(p), 5, "every space without rock or water covered")
+  -- Meerkat Den: 1 CP at the end for 6 herbivore icons (the den's own counts)
+  s = fresh(3, 52); p = s.players[1]
+  own_sponsors(s, 1, { "s243" }); into_zoo(s, 1, { "a428", "a429", "a430", "a435" })
+  t.eq(G.sponsor_end_cp(p), 0, "5 herbivore icons")
+  into_zoo(s, 1, { "a439" }); t.eq(G.sponsor_end_cp(p), 1)
+  -- Polar Bear Exhibit: 1 / 2 CP for 3 / 6 bear icons (its own counts)
+  s = fresh(3, 53); p = s.players[1]
+  own_sponsors(s, 1, { "s251" }); into_zoo(s, 1, { "a408", "a409" })
+  t.eq(G.sponsor_end_cp(p), 1)
+  into_zoo(s, 1, { "a411", "a414", "a415" }); t.eq(G.sponsor_end_cp(p), 2)
+  -- Zoo School: on 2 border spaces, 1 CP and 1 reputation, then a card from the deck or in range
+  s = fresh(3, 54)
+  p = sponsors_turn(s, { "s254" })
+  assert(G.apply(s, 1, "sponsor:s254"))
+  t.eq(p.cp, 1); t.eq(p.rep, 1)
+  local first = G.legal_actions(s, 1, true)[1].id
+  t.contains(first, "free:sb254:")
+  assert(G.apply(s, 1, first))
+  local b = p.buildings[#p.buildings]
+  local on_border = 0
+  for _, h in ipairs(b.hexes) do if G.BORDER[h] then on_border = on_border + 1 end end
+  t.ok(on_border >= 2, "at least 2 border spaces")
+  local want = { "draw" }
+  for k = 1, math.min(6, 1 + p.rep) do want[#want + 1] = "take:" .. k end
+  t.eq(ids(G.legal_actions(s, 1, true)), want, "a card from the deck or within reputation range")
+end)
+
 return T

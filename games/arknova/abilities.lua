@@ -151,6 +151,18 @@ M.ANIMAL = A
 --     and 2 money
 --   end-e1 k: 1 CP at the end for k occupied 1-hex standard enclosures
 --   none: the card has no effect of its own
+-- Sponsor buildings (243-257; their shapes and needs are in data.lua, D.SPONSOR_BUILDINGS):
+--   building: place the sponsor's building on the zoo map at once, free (the sponsor can only be
+--     played when it has a legal place)
+--   icon-gain icon what k [any]: each time the owner plays that icon into the zoo (with "any":
+--     into any zoo), k of what (appeal / x); the sponsor's own icons count (rulebook p. 16)
+--   icon-ability icon family k: each time the owner plays that icon, the ability: perception k
+--     (draw k, keep k/2), sunbathing k, or hunter with X = the owner's predator icons
+--   end-icons icon n1 [n2]: 1 CP at the end for n1 icons of that kind (and 1 more for n2)
+--   take-now: take 1 card from the deck or within the reputation range, once
+--   income-adjacent k: at each break k money per building next to the sponsor's building (empty
+--     standard enclosures do not count)
+--   end-covered k: k appeal at the end when every space without rock or water is covered
 -- A sponsor absent from this table has an effect that is out of scope (M.SPONSOR_OOS says why).
 local S = {}
 local function s(num, ...) S[num] = { ... } end
@@ -185,10 +197,23 @@ s(239, { "any-icon", "predator", 3 })
 s(240, { "any-icon", "herbivore", 3 })
 s(261, { "now", "appeal", 1, "one" }, { "end-classes", 5 })
 s(262, { "now", "money", 2, "kinds" }, { "new-icon" })
+s(243, { "building" }, { "icon-gain", "herbivore", "appeal", 2 }, { "end-icons", "herbivore", 6 })
+s(244, { "building" }, { "icon-gain", "bird", "appeal", 2 }, { "end-icons", "bird", 6 })
+s(245, { "building" }, { "icon-gain", "water", "appeal", 2 }, { "end-icons", "water", 6 })
+s(246, { "building" }, { "icon-gain", "rock", "appeal", 2 }, { "end-icons", "rock", 6 })
+s(247, { "building" }, { "icon-gain", "primate", "appeal", 2 }, { "end-icons", "primate", 6 })
+s(248, { "building" }, { "icon-gain", "primate", "x", 1 })
+s(249, { "building" }, { "icon-ability", "bird", "perception", 2 })
+s(250, { "building" }, { "icon-ability", "reptile", "sunbathing", 2 })
+s(251, { "building" }, { "icon-gain", "bear", "appeal", 2, "any" }, { "end-icons", "bear", 3, 6 })
+s(252, { "building" }, { "icon-ability", "predator", "hunter" })
+s(254, { "building" }, { "take-now" })
+s(255, { "building" }, { "now", "appeal", 4, "one" })
+s(256, { "building" }, { "now", "appeal", 4, "one" })
+s(257, { "building" }, { "income-adjacent", 2 }, { "end-covered", 5 })
 M.SPONSOR = S
 
 -- Sponsors out of scope and why (every sponsor is either above or here).
-local BUILDING = "a sponsor building placed on the zoo map (its shape and placement rule are not entered)"
 M.SPONSOR_OOS = {
   [207] = "its immediate CP rule (pairs of different icons) is worded too loosely in the source to implement",
   [215] = "player tokens spent as icons for base projects (not modelled)",
@@ -201,9 +226,8 @@ M.SPONSOR_OOS = {
   [228] = "an extra small animal per Animals action and one taken from the display (not modelled)",
   [241] = "money per covered hex next to water and an end-game connection rule (not modelled)",
   [242] = "money per covered hex next to rock and an end-game connection rule (not modelled)",
-  [243] = BUILDING, [244] = BUILDING, [245] = BUILDING, [246] = BUILDING, [247] = BUILDING,
-  [248] = BUILDING, [249] = BUILDING, [250] = BUILDING, [251] = BUILDING, [252] = BUILDING,
-  [253] = BUILDING, [254] = BUILDING, [255] = BUILDING, [256] = BUILDING, [257] = BUILDING,
+  [253] = "its building is entered, but its effect (3 times, a herbivore icon lets one play a sponsor card "
+    .. "from the hand inside the Animals action) is not modelled",
   [258] = "appeal and CP by connected / unconnected water spaces (map connectivity is not modelled)",
   [259] = "appeal and CP by connected / unconnected rock spaces (map connectivity is not modelled)",
   [260] = "appeal and CP by empty border spaces and empty groups (map connectivity is not modelled)",

@@ -129,4 +129,28 @@ D.FINALS = {
   { id = "f-climbing", name = "Climbing Park", count = "rock", steps = { 1, 3, 5, 6 } },
   { id = "f-aquatic", name = "Aquatic Park", count = "water", steps = { 2, 4, 6, 7 } },
 }
+-- Sponsor buildings (the 15 unique buildings of sponsors 243-257), in our own format: shape as
+-- axial offsets like D.BUILDINGS (turned in sixths, never mirrored), the rock / water spaces the
+-- building must touch (these are also the card's rock / water icons, upper left, which count as
+-- icons in the zoo: rulebook p. 16), how many of its hexes must lie on the map's border, and
+-- whether it may stand apart from the other buildings. Shapes cross-checked between two open
+-- implementations (RULES.md: they agree on all 15 up to a turn); the needs from three card lists.
+-- Sponsor 251's water need is not an icon (both lists with icons give it none).
+D.SPONSOR_BUILDINGS = {
+  [243] = { name = "Meerkat Den", shape = { { 0, 0 }, { 0, 1 }, { 1, -1 } }, rock = 1 },
+  [244] = { name = "Penguin Pool", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 1 } }, water = 1 },
+  [245] = { name = "Aquarium", shape = { { 0, 0 }, { 0, 1 }, { 1, -1 }, { 1, 1 } }, water = 2 },
+  [246] = { name = "Cable Car", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 0, 3 } }, rock = 2 },
+  [247] = { name = "Baboon Rock", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 0 } }, rock = 1 },
+  [248] = { name = "Rhesus Monkey Park", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 2 } } },
+  [249] = { name = "Barred Owl Hut", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 } } },
+  [250] = { name = "Sea Turtle Tank", shape = { { 0, 0 }, { 1, -2 }, { 1, -1 }, { 2, -1 } }, water = 1 },
+  [251] = { name = "Polar Bear Exhibit", shape = { { 0, 0 }, { 0, 1 }, { 1, -2 }, { 1, -1 } }, water = 1, no_icon = true },
+  [252] = { name = "Spotted Hyena Compound", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, -1 } }, rock = 1 },
+  [253] = { name = "Okapi Stable", shape = { { 0, 0 }, { 0, 1 }, { 1, 1 }, { 1, 2 } } },
+  [254] = { name = "Zoo School", shape = { { 0, 0 }, { 0, 1 }, { 1, -1 } }, border = 2 },
+  [255] = { name = "Adventure Playground", shape = { { 0, 0 }, { 0, 1 } }, rock = 1 },
+  [256] = { name = "Water Playground", shape = { { 0, 0 }, { 0, 1 } }, water = 1 },
+  [257] = { name = "Side Entrance", shape = { { 0, 0 }, { 0, 1 } }, border = 2, apart = true },
+}
 return D

@@ -121,6 +121,50 @@ for _, b in ipairs(D.BUILDINGS) do
 end
 G.FOOT = FOOT
 
+-- sponsor buildings (the unique buildings of sponsors 243-257, D.SPONSOR_BUILDINGS): building
+-- type "sb<number>", kind "sponsor", no animals; their footprints as for the buildings above
+local SB = {}
+for num, b in pairs(D.SPONSOR_BUILDINGS) do
+  local t = "sb" .. num
+  SB["s" .. num] = t
+  BUILD[t] = { id = t, name = b.name, shape = b.shape, kind = "sponsor", unique = true, rock = b.rock or 0,
+    water = b.water or 0, border = b.border or 0, apart = b.apart, icons = not b.no_icon }
+  FOOT[t] = {}
+  local seen = {}
+  for i = 1, NHEX do
+    local h = D.HEXES[i]
+    for rot = 0, 5 do
+      local hexes, ok = {}, true
+      for _, off in ipairs(b.shape) do
+        local dq, dr = off[1], off[2]
+        for _ = 1, rot do dq, dr = -dr, dq + dr end
+        local j = AT[(h.q + dq) .. ":" .. (h.r + dr)]
+        if not j then ok = false; break end
+        hexes[#hexes + 1] = j
+      end
+      if ok then
+        table.sort(hexes)
+        local key = table.concat(hexes, ",")
+        if not seen[key] then
+          seen[key] = true
+          local f = { anchor = i, rot = rot, hexes = hexes, id = hname(i) .. ":" .. rot }
+          FOOT[t][#FOOT[t] + 1] = f
+          FOOTID[t .. ":" .. f.id] = f
+        end
+      end
+    end
+  end
+end
+G.SB = SB   -- sponsor card id -> its building type
+-- the rock / water icons of a card: an animal's needs (upper left), a sponsor building's needs
+local function terrain_icons(c, kind)
+  if not c.sponsor then return c[kind] end
+  local t = SB[c.id]
+  if t and BUILD[t].icons then return BUILD[t][kind] end
+  return 0
+end
+G.terrain_icons = terrain_icons
+
 -- players' zoos ----------------------------------------------------------------------------------
 local function new_player()
   local cover = {}
@@ -147,6 +191,11 @@ local function count_icon(p, icon)
   end
   if icon == "science" then for _, u in ipairs(p.unis) do n = n + UNI[u].science end end
   for _, c in ipairs(p.partners) do if c == icon then n = n + 1 end end
+  if icon == "rock" or icon == "water" then
+    for _, list in ipairs({ p.zoo, p.sponsors }) do
+      for _, id in ipairs(list) do n = n + terrain_icons(CARD[id], icon) end
+    end
+  end
   return n
 end
 G.count_icon = count_icon
@@ -377,6 +426,37 @@ local function can_place(p, t, f, upgraded)
 end
 G.can_place = can_place
 
+-- sponsor_can_place(p, type, foot) -> whether a sponsor building may stand there now: free hexes,
+-- no rock or water, Build-II hexes only with the upgraded Build card, touching the zoo's buildings
+-- (the first one the border) unless it may stand apart, the rock / water it needs next to it and
+-- the hexes it needs on the border
+local function sponsor_can_place(p, t, f)
+  local b = BUILD[t]
+  local border, touch = 0, b.apart or false
+  local first = #p.buildings == 0
+  for _, h in ipairs(f.hexes) do
+    if p.cover[h] ~= 0 or TERRAIN[h] or (B2[h] and not p.up.build) then return false end
+    if BORDER[h] then border = border + 1 end
+    if not touch then
+      if first then touch = BORDER[h]
+      else
+        for _, j in ipairs(NB[h]) do if p.cover[j] ~= 0 then touch = true; break end end
+      end
+    end
+  end
+  return touch and border >= b.border and touching(f, "rock") >= b.rock and touching(f, "water") >= b.water
+end
+G.sponsor_can_place = sponsor_can_place
+
+-- whether a sponsor that brings a building can have it placed now (else it cannot be played)
+local function sponsor_placeable(p, id)
+  local t = SB[id]
+  if not t then return true end
+  for _, f in ipairs(FOOT[t]) do if sponsor_can_place(p, t, f) then return true end end
+  return false
+end
+G.sponsor_placeable = sponsor_placeable
+
 -- the building types seat may still build in this Build action with `size` hexes left
 local function build_types(p, size, used)
   local out = {}
@@ -448,7 +528,7 @@ local function sponsor_plays(p, left)
   local out = {}
   for _, id in ipairs(p.hand) do
     local c = CARD[id]
-    if c.sponsor and c.level <= left then out[#out + 1] = id end
+    if c.sponsor and c.level <= left and sponsor_placeable(p, id) then out[#out + 1] = id end
   end
   return out
 end
@@ -542,6 +622,7 @@ end
 local function add(out, bare, id, label) out[#out + 1] = { id = id, label = bare and "" or label } end
 local pend_options   -- pend_options(s, e, bare) -> the choices of a pending ability (defined below)
 local close_pend, sponsor_income, sponsor_end_cp   -- (defined with the abilities below)
+local sponsor_end_appeal   -- (defined with the sponsor buildings below)
 
 function G.legal_actions(s, seat, bare)
   local who, kind = decider(s)
@@ -718,6 +799,7 @@ local function finish(s)
     p.final_cp = 0
     for _, f in ipairs(p.finals) do p.final_cp = p.final_cp + final_points(s, p, f) end
     p.final_cp = p.final_cp + sponsor_end_cp(p)
+    gain_appeal(p, sponsor_end_appeal(p))
     p.cp = math.min(D.MAX_CP, p.cp + p.final_cp)
   end
 end
@@ -847,6 +929,9 @@ local function card_icons(c)
   for _ = 1, c.flags:find("k") and 2 or 1 do if c.class ~= "" then out[#out + 1] = c.class end end
   if c.flags:find("B") then out[#out + 1] = "bear" end
   for _ = 1, c.science or 0 do out[#out + 1] = "science" end
+  for _, kind in ipairs({ "rock", "water" }) do
+    for _ = 1, terrain_icons(c, kind) do out[#out + 1] = kind end
+  end
   return out
 end
 G.card_icons = card_icons
@@ -871,7 +956,7 @@ local function icon_triggers(s, seat, c)
             -- a continent or class icon the zoo had none of before this card
             local seen = {}
             for _, ic in ipairs(icons) do
-              if ic ~= "science" and ic ~= "bear" and not seen[ic] then
+              if ic ~= "science" and ic ~= "bear" and ic ~= "rock" and ic ~= "water" and not seen[ic] then
                 seen[ic] = true
                 local on_card = 0
                 for _, jc in ipairs(icons) do if jc == ic then on_card = on_card + 1 end end
@@ -999,7 +1084,8 @@ local function play_sponsor_effect(s, seat, cid)
       local before = p.cp
       gain_cp(s, seat, n)
       for q = 1, s.n do if q ~= seat then s.players[q].money = s.players[q].money + 2 * (p.cp - before) end end
-    elseif e[1] == "take-card" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
+    elseif e[1] == "take-card" or e[1] == "take-now" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
+    elseif e[1] == "building" then s.pend[#s.pend + 1] = { seat = seat, f = "sponsor-building", t = SB[cid], left = 1 }
     end
   end
 end
@@ -1015,6 +1101,7 @@ function sponsor_income(s, seat)
       elseif e[1] == "income-class" then
         local n = count_icon(p, e[2])
         p.money = p.money + (n >= 5 and 9 or n >= 3 and 6 or n >= 1 and 3 or 0)
+      elseif e[1] == "income-adjacent" then p.money = p.money + e[2] * G.adjacent_buildings(p, SB[id])
       elseif e[1] == "take-card" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
       end
     end
@@ -1043,12 +1130,96 @@ function sponsor_end_cp(p)
         local n = 0
         for _, b in ipairs(p.buildings) do if b.t == "e1" and #b.animals > 0 then n = n + 1 end end
         if n >= e[2] then cp = cp + 1 end
+      elseif e[1] == "end-icons" then
+        local n = count_icon(p, e[2])
+        for k = 3, #e do if n >= e[k] then cp = cp + 1 end end
       end
     end
   end
   return cp
 end
 G.sponsor_end_cp = sponsor_end_cp
+
+-- sponsor buildings and their effects -------------------------------------------------------------
+-- the buildings next to seat's building of type t, empty standard enclosures left out (Side Entrance)
+function G.adjacent_buildings(p, t)
+  local mine
+  for bi, b in ipairs(p.buildings) do if b.t == t then mine = bi end end
+  if not mine then return 0 end
+  local seen, n = {}, 0
+  for _, h in ipairs(p.buildings[mine].hexes) do
+    for _, j in ipairs(NB[h]) do
+      local o = p.cover[j]
+      if o ~= 0 and o ~= mine and not seen[o] then
+        seen[o] = true
+        local b = p.buildings[o]
+        if not (BUILD[b.t].kind == "enclosure" and #b.animals == 0) then n = n + 1 end
+      end
+    end
+  end
+  return n
+end
+
+-- appeal a seat's sponsors give at the end: 5 when every space without rock or water is covered
+function sponsor_end_appeal(p)
+  local a = 0
+  for _, id in ipairs(p.sponsors) do
+    for _, e in ipairs(SPONSOR[id]) do
+      if e[1] == "end-covered" then
+        local full = true
+        for h = 1, NHEX do if p.cover[h] == 0 and not TERRAIN[h] then full = false; break end end
+        if full then a = a + e[2] end
+      end
+    end
+  end
+  return a
+end
+G.sponsor_end_appeal = sponsor_end_appeal
+
+-- building_triggers(s, seat, c): card c was just played into seat's zoo; each sponsor effect that
+-- answers an icon of it acts once per icon: "icon-gain" (appeal or X-tokens; "any": an icon
+-- played into any zoo) and "icon-ability" (perception, sunbathing or hunter as a pending choice).
+-- Unlike the older families, the sponsor's own icons count for its own effect (rulebook p. 16).
+local function building_triggers(s, seat, c)
+  local icons = card_icons(c)
+  for q = 1, s.n do
+    local pq = s.players[q]
+    for _, sid in ipairs(pq.sponsors) do
+      for _, e in ipairs(SPONSOR[sid]) do
+        if (e[1] == "icon-gain" and (q == seat or e[5] == "any")) or (e[1] == "icon-ability" and q == seat) then
+          for _, ic in ipairs(icons) do
+            if ic == e[2] then
+              if e[1] == "icon-ability" then
+                local f, v = e[3], e[4]
+                if f == "sunbathing" then s.pend[#s.pend + 1] = { seat = q, f = f, v = v, left = v }
+                elseif f == "perception" then s.pend[#s.pend + 1] = { seat = q, f = f, v = v, left = v // 2, lazy = true }
+                else s.pend[#s.pend + 1] = { seat = q, f = "hunter", v = "predators", lazy = true } end
+              elseif e[3] == "appeal" then gain_appeal(pq, e[4])
+              else pq.x = math.min(D.MAX_X, pq.x + e[4]) end
+            end
+          end
+        end
+      end
+    end
+  end
+end
+G.building_triggers = building_triggers
+
+-- a pending perception or hunter from a sponsor building draws its cards only when it is first in
+-- line, so its cards never mix with another ability's (hunter X = the seat's predator icons then)
+local function lazy_draw(s, e)
+  e.lazy = nil
+  local p = s.players[e.seat]
+  if e.f == "perception" then
+    for _ = 1, e.v do local c = draw(s); if c then p.held[#p.held + 1] = c end end
+  else
+    e.v = count_icon(p, "predator")
+    for _ = 1, e.v do
+      local c = draw(s)
+      if c then s.revealed[#s.revealed + 1] = c end
+    end
+  end
+end
 
 local FREE = { posturing = { "kiosk", "pavilion" }, peacocking = { "aviary" }, ["free-kiosk"] = { "kiosk" },
   ["free-pavilion"] = { "pavilion" }, ["free-e1"] = { "e1" } }
@@ -1081,6 +1252,14 @@ function pend_options(s, e, bare)
     for k = 1, math.min(reach(p), #s.display) do
       add(out, bare, "take:" .. k, "take display card " .. k .. ": " .. card_words(s.display[k]))
     end
+  elseif f == "sponsor-building" then
+    for _, fo in ipairs(FOOT[e.t]) do
+      if sponsor_can_place(p, e.t, fo) then
+        local hs = {}
+        for _, h in ipairs(fo.hexes) do hs[#hs + 1] = hname(h) end
+        add(out, bare, "free:" .. e.t .. ":" .. fo.id, "place the " .. BUILD[e.t].name .. " on " .. table.concat(hs, ","))
+      end
+    end
   elseif FREE[f] then
     local have = built_types(p)
     for _, t in ipairs(FREE[f]) do
@@ -1111,7 +1290,7 @@ function pend_options(s, e, bare)
     if #p.hand > 0 then add(out, bare, "give:card", "player " .. e.thief .. " draws a card from your hand") end
   end
   local optional = f ~= "hunter" and f ~= "perception" and f ~= "scavenging" and f ~= "resistance" and f ~= "pilfering"
-    and f ~= "snapping" and f ~= "take-card"
+    and f ~= "snapping" and f ~= "take-card" and f ~= "sponsor-building"
   if #out > 0 and optional then add(out, bare, "stop", "use no more of this ability") end
   return out
 end
@@ -1133,7 +1312,11 @@ end
 
 -- drop pending abilities that have nothing left to choose
 function prune(s)
-  while #s.pend > 0 and (s.pend[1].left == 0 or #pend_options(s, s.pend[1], true) == 0) do close_pend(s) end
+  while true do
+    if #s.pend > 0 and s.pend[1].lazy then lazy_draw(s, s.pend[1]) end
+    if not (#s.pend > 0 and (s.pend[1].left == 0 or #pend_options(s, s.pend[1], true) == 0)) then return end
+    close_pend(s)
+  end
 end
 
 local function apply_pend(s, seat, id)
@@ -1272,6 +1455,7 @@ function G.apply(s, seat, id)
       gain_rep(s, seat, c.rep)
       icon_triggers(s, seat, c)
       play_ability(s, seat, cid)
+      building_triggers(s, seat, c)
       st.left = st.left - 1
       st.played = st.played + 1
       if st.left == 0 or #animal_plays(p) == 0 then s.step = { k = "done" } end
@@ -1291,6 +1475,7 @@ function G.apply(s, seat, id)
       gain_rep(s, seat, c.rep)
       icon_triggers(s, seat, c)
       play_sponsor_effect(s, seat, cid)
+      building_triggers(s, seat, c)
       st.left = st.left - c.level
       st.played = st.played + 1
       if st.single or #sponsor_plays(p, st.left) == 0 then s.step = { k = "done" } end
@@ -1455,7 +1640,7 @@ function G.render(o)
       for _, h in ipairs(b.hexes) do hs[#hs + 1] = hname(h) end
       local an = {}
       for _, a in ipairs(b.animals) do an[#an + 1] = CARD[a].name end
-      bs[#bs + 1] = BUILD[b.t].name .. " " .. table.concat(hs, ",") .. (#an > 0 and (" [" .. table.concat(an, ", ") .. "]") or (BUILD[b.t].kind ~= "kiosk" and BUILD[b.t].kind ~= "pavilion" and " [empty]" or ""))
+      bs[#bs + 1] = BUILD[b.t].name .. " " .. table.concat(hs, ",") .. (#an > 0 and (" [" .. table.concat(an, ", ") .. "]") or (BUILD[b.t].kind ~= "kiosk" and BUILD[b.t].kind ~= "pavilion" and BUILD[b.t].kind ~= "sponsor" and " [empty]" or ""))
     end
     L[#L + 1] = "  zoo: " .. (#bs > 0 and table.concat(bs, "; ") or "nothing built")
     local extra = {}

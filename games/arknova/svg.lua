@@ -13,9 +13,10 @@ local TERRAIN, B2 = {}, {}
 for _, n in ipairs(D.MAP.rock) do TERRAIN[n] = "#9a8f80" end
 for _, n in ipairs(D.MAP.water) do TERRAIN[n] = "#5aa0d8" end
 for _, n in ipairs(D.MAP.build2) do B2[n] = true end
-local KIND_FILL = { enclosure = "#e9c46a", kiosk = "#e76f51", pavilion = "#f4a261", special = "#8ab17d" }
+local KIND_FILL = { enclosure = "#e9c46a", kiosk = "#e76f51", pavilion = "#f4a261", special = "#8ab17d", sponsor = "#9d8df1" }
 local KIND = {}
 for _, b in ipairs(D.BUILDINGS) do KIND[b.id] = b end
+for num in pairs(D.SPONSOR_BUILDINGS) do KIND["sb" .. num] = { kind = "sponsor" } end   -- sponsor buildings
 
 local R = 11
 local function centre(x0, y0, h) return x0 + R + h.q * 1.5 * R, y0 + R * 1.8 + (h.r + h.q / 2) * math.sqrt(3) * R end
