@@ -102,6 +102,17 @@ local function invariant(s, where)
         cov[h] = true
       end
       local cap = G.BUILD[b.t].capacity or (G.BUILD[b.t].kind == "enclosure" and 1 or 0)
+      if G.BUILD[b.t].kind == "enclosure" and #b.animals > 1 then
+        -- flock animals share an enclosure that holds a herbivore: one animal without flock at most
+        local plain, herb = 0, false
+        for _, a in ipairs(b.animals) do
+          local flock = false
+          for _, e in ipairs(G.ABILITY[a]) do if e[1] == "flock" then flock = true end end
+          if not flock then plain = plain + 1 end
+          if G.CARD[a].class == "herbivore" then herb = true end
+        end
+        if plain <= 1 and herb then cap = #b.animals end
+      end
       if #b.animals > cap then error(where .. ": a building over its capacity", 0) end
       animals = animals + #b.animals
     end
@@ -1135,7 +1146,7 @@ test("arknova: the arena runs the game by name with the three baselines (3 match
     { name = "ismcts", player = "ismcts", simulations = 4, steps = 12 } } }))
   -- refused without --incomplete-games (abilities out of scope: not the paper's game)
   t.raises(function() t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run0",
-    "--games", "arknova", "--quiet" }) end, "arknova is incomplete (7 animal ability families")
+    "--games", "arknova", "--quiet" }) end, "arknova is incomplete (3 animal ability families")
   local rc = t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--games", "arknova", "--draws", "100", "--quiet", "--incomplete-games" })
   t.eq(rc, 0)
@@ -1336,6 +1347,89 @@ test("arknova: sponsor buildings at the break and the end: Side Entrance income 
   local want = { "draw" }
   for k = 1, math.min(6, 1 + p.rep) do want[#want + 1] = "take:" .. k end
   t.eq(ids(G.legal_actions(s, 1, true)), want, "a card from the deck or within reputation range")
+end)
+
+test("arknova: venom and constriction tokens on the action cards of the seats ahead: venom costs 2 money a turn until a venomed card is used, constriction takes 2 strength; the break clears them; Quarantine Lab protects", function()
+  local s = fresh(3, 61)
+  local p1, p2, p3 = s.players[1], s.players[2], s.players[3]
+  p2.appeal, p3.appeal = 10, 0
+  slots(s, 2, { "cards", "build", "animals", "association", "sponsors" })
+  play(s, "a470")   -- Western Green Mamba: venom 2 (appeal 6 for seat 1: seat 2 with 10 is ahead, seat 3 is not)
+  t.eq(p2.tokens.venom, { cards = true, build = true }, "on seat 2's cards in slots 1 and 2")
+  t.eq(p3.tokens.venom, {})
+  -- seat 2 takes the X-token action with its sponsors card: no venom removed, 2 money paid
+  t.eq(G.current_seats(s)[1], 2)
+  local m = p2.money
+  assert(G.apply(s, 2, "x:sponsors")); t.eq(p2.money, m - 2)
+  -- seats 3 and 1 (no tokens), then seat 2 uses its Cards card (now slot 2): the token goes, nothing to pay
+  assert(G.apply(s, 3, "x:sponsors")); assert(G.apply(s, 1, "x:sponsors"))
+  m = p2.money
+  local sl = G.slot_of(p2, "cards")
+  m = p2.money
+  assert(G.apply(s, 2, "cards"))
+  while G.current_seats(s)[1] == 2 do assert(G.apply(s, 2, G.legal_actions(s, 2, true)[1].id)) end
+  t.eq(p2.tokens.venom, { build = true }); t.eq(p2.money, m, "a venomed card used: no payment (strength " .. sl .. ")")
+  -- constriction: seat 2 ahead on appeal and CP gets tokens on its slot 5 and slot 4 cards
+  s = fresh(3, 62); p1, p2, p3 = s.players[1], s.players[2], s.players[3]
+  p2.appeal, p2.cp = 10, 3
+  p3.appeal = 10; own_sponsors(s, 3, { "s225" })              -- Quarantine Lab: untouched
+  slots(s, 2, { "cards", "build", "animals", "association", "sponsors" })
+  play(s, "a474")   -- Indian Rock Python: constriction
+  t.eq(p2.tokens.constriction, { sponsors = 1, association = 1 }); t.eq(p3.tokens.constriction, {})
+  t.eq(G.strength(p2, "sponsors"), 3, "slot 5 - 2"); t.eq(G.strength(p2, "association", 1), 3, "slot 4 + 1 X - 2")
+  t.eq(G.strength(p2, "cards"), 1)
+  local legal = G.legal_actions(s, 2)
+  for _, a in ipairs(legal) do
+    if a.id == "sponsors" then t.contains(a.label, "strength 3") end
+  end
+  -- only one track ahead: the slot 5 card only
+  s = fresh(3, 63); p2 = s.players[2]; p2.appeal = 10
+  play(s, "a482", { "f3", "f4" })   -- Anaconda (1 water: g3)
+  local five = p2.slots[5]
+  t.eq(p2.tokens.constriction, { [five] = 1 })
+  -- the break takes every token back
+  p2.tokens.venom.cards = true
+  G.do_break(s)
+  t.eq(p2.tokens, { venom = {}, constriction = {}, multiplier = {} })
+end)
+
+test("arknova: multiplier: a token on the named action card; its next use may be repeated once per token at the same strength, or it gives 1 X-token more; flock shares a herbivore's enclosure of size X+", function()
+  local s = fresh(3, 64)
+  local p = s.players[1]
+  play(s, "a510")   -- White Stork: multiplier on the Build card
+  t.eq(p.tokens.multiplier, { build = 1 })
+  -- seat 1's next turn: Build at strength 5 (side I: one building), then the same once more at 5
+  s.turn = 1; s.step = { k = "turn" }; s.pend = {}; s.after = {}
+  p.money = 100
+  slots(s, 1, { "animals", "cards", "association", "sponsors", "build" })
+  assert(G.apply(s, 1, "build"))
+  assert(G.apply(s, 1, "build:e1"))
+  assert(G.apply(s, 1, G.legal_actions(s, 1, true)[1].id))
+  t.eq(ids(G.legal_actions(s, 1, true)), { "again:build", "stop" })
+  t.contains(G.legal_actions(s, 1)[1].label, "strength 5")
+  local nb = #p.buildings
+  assert(G.apply(s, 1, "again:build"))
+  t.eq(s.step.k, "build"); t.eq(s.step.left, 5, "the same strength again")
+  assert(G.apply(s, 1, "build:e2")); assert(G.apply(s, 1, G.legal_actions(s, 1, true)[1].id))
+  t.eq(#p.buildings, nb + 1); t.eq(p.tokens.multiplier, {}); t.eq(G.current_seats(s)[1], 2, "no token left: the turn ends")
+  -- the X-token action with a multiplied card: 1 X-token more per token
+  s = fresh(3, 65); p = s.players[1]
+  p.tokens.multiplier.cards = 2
+  assert(G.apply(s, 1, "x:cards")); t.eq(p.x, 3); t.eq(p.tokens.multiplier, {})
+  -- flock: the Llama (flock 2) may share an occupied enclosure of 2+ spaces holding a herbivore
+  s = fresh(3, 66); p = s.players[1]; p.money = 100
+  local big = put(s, 1, "e3", { "a1", "a2", "b2" }, { "a428" })     -- Giraffe (herbivore)
+  local pred = put(s, 1, "e3", { "a4", "a5", "b5" }, { "a403" })    -- Leopard (predator)
+  local small = put(s, 1, "e1", { "c1" }, { "a445" })              -- Crested Porcupine (herbivore), 1 space
+  p.zoo = { "a428", "a403", "a445" }
+  set_hand(s, 1, { "a439", "a405" })
+  slots(s, 1, { "build", "cards", "association", "sponsors", "animals" })
+  t.ok(G.fits(p, G.CARD.a439, big), "a herbivore's 3-space enclosure")
+  t.ok(not G.fits(p, G.CARD.a439, pred), "not with a predator")
+  t.ok(not G.fits(p, G.CARD.a439, small), "a 1-space enclosure is under flock 2")
+  t.ok(not G.fits(p, G.CARD.a405, big), "the Fennec Fox has no flock")
+  assert(G.apply(s, 1, "animals")); assert(G.apply(s, 1, "play:a439:" .. big))
+  t.eq(p.buildings[big].animals, { "a428", "a439" })
 end)
 
 return T

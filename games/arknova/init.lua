@@ -19,7 +19,7 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "7 animal ability families (22 cards) and 31 sponsor cards' effects out of scope, no animal prerequisites, "
+  incomplete = "3 animal ability families (5 cards) and 17 sponsor cards' effects out of scope, no animal prerequisites, "
     .. "no conservation-project cards in the deck, a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
@@ -50,7 +50,8 @@ G.ABILITY, G.SPONSOR = ABILITY, SPONSOR
 G.IMPLEMENTED = { sprint = true, pack = true, hunter = true, clever = true, boost = true, action = true,
   inventive = true, ["full-throated"] = true, jumping = true, ["iconic-animal"] = true, sunbathing = true,
   pouch = true, resistance = true, digging = true, ["sponsor-magnet"] = true, pilfering = true, snapping = true,
-  scavenging = true, posturing = true, perception = true, determination = true, peacocking = true }
+  scavenging = true, posturing = true, perception = true, determination = true, peacocking = true,
+  venom = true, constriction = true, multiplier = true, flock = true }
 -- whether seat's sponsors include an effect of this family; the first such effect
 local function has_effect(p, fam)
   for _, id in ipairs(p.sponsors) do
@@ -172,7 +173,7 @@ local function new_player()
   return { money = D.START_MONEY, appeal = 0, cp = 0, rep = 0, x = 0, workers = D.START_WORKERS, busy = 0,
     slots = {}, up = { animals = false, build = false, cards = false, association = false, sponsors = false },
     cover = cover, buildings = {}, zoo = {}, sponsors = {}, partners = {}, unis = {}, supported = {}, hand = {}, public = {},
-    finals = {}, turns = 0, tucked = {}, held = {} }
+    finals = {}, turns = 0, tucked = {}, held = {}, tokens = { venom = {}, constriction = {}, multiplier = {} } }
 end
 
 local function count_icon(p, icon)
@@ -374,8 +375,21 @@ end
 G.animal_cost = animal_cost
 
 -- fits(p, card, bi) -> whether the animal may go into building bi now
+-- flock X: the animal may share an occupied standard enclosure of at least X spaces that holds a
+-- herbivore (its rock / water needs still apply)
+local function flock_fits(c, b)
+  local x
+  for _, e in ipairs(ABILITY[c.id] or {}) do if e[1] == "flock" then x = e[2] end end
+  if not x or #b.hexes < x then return false end
+  local herb = false
+  for _, a in ipairs(b.animals) do if CARD[a].class == "herbivore" then herb = true end end
+  return herb and touching(b, "rock") >= c.rock and touching(b, "water") >= c.water
+end
+G.flock_fits = flock_fits
+
 local function fits(p, c, bi)
   local b = p.buildings[bi]
+  if BUILD[b.t].kind == "enclosure" and #b.animals > 0 then return flock_fits(c, b) end
   if b.t == "petting" then return c.flags:find("P") ~= nil and #b.animals < BUILD.petting.capacity end
   if b.t == "reptile" then return c.flags:find("R") ~= nil and #b.animals < BUILD.reptile.capacity end
   if b.t == "aviary" then return c.flags:find("V") ~= nil and #b.animals < BUILD.aviary.capacity end
@@ -534,7 +548,12 @@ local function sponsor_plays(p, left)
 end
 G.sponsor_plays = sponsor_plays
 
-local function strength(p, action, xs) return slot_of(p, action) + (xs or 0) end
+-- the strength of an action card: its slot, +1 per X-token spent, -2 per constriction token on it
+-- (at least 1)
+local function strength(p, action, xs)
+  return math.max(1, slot_of(p, action) + (xs or 0) - 2 * (p.tokens.constriction[action] or 0))
+end
+G.strength = strength
 
 -- min_strength(s, seat, action) -> the least strength at which using `action` can do anything
 -- (nil: none); cards (draw) and sponsors (the break alternative) always can; the X-token use of
@@ -623,6 +642,7 @@ local function add(out, bare, id, label) out[#out + 1] = { id = id, label = bare
 local pend_options   -- pend_options(s, e, bare) -> the choices of a pending ability (defined below)
 local close_pend, sponsor_income, sponsor_end_cp   -- (defined with the abilities below)
 local sponsor_end_appeal   -- (defined with the sponsor buildings below)
+local card_used   -- (defined with the tokens on action cards below)
 
 function G.legal_actions(s, seat, bare)
   local who, kind = decider(s)
@@ -649,8 +669,8 @@ function G.legal_actions(s, seat, bare)
     for i, a in ipairs(p.slots) do
       local least = min_strength(s, seat, a)
       for xs = 0, p.x do
-        if least and i + xs >= least then
-          add(out, bare, xs == 0 and a or (a .. "+" .. xs), string.format("%s at strength %d%s%s", a, i + xs,
+        if least and strength(p, a, xs) >= least then
+          add(out, bare, xs == 0 and a or (a .. "+" .. xs), string.format("%s at strength %d%s%s", a, strength(p, a, xs),
             xs > 0 and (" (spend " .. xs .. " X)") or "", p.up[a] and " (side II)" or ""))
         end
       end
@@ -716,6 +736,49 @@ local function use_card(p, action)
 end
 G.use_card = use_card
 
+-- tokens on action cards (venom, constriction, multiplier; RULES-AUDIT AN-F-venom etc.) ------------
+-- card_used(s, seat, action, x_action): the card's action is taken (or the card is used for an
+-- X-token): its venom and constriction tokens go (a venom token taken off spares the seat its
+-- venom payment this turn); for an X-token each multiplier token on it gives 1 X-token more
+function card_used(s, seat, action, x_action)
+  local p = s.players[seat]
+  local tk = p.tokens
+  if tk.venom[action] then tk.venom[action] = nil; p.venom_removed = true end
+  tk.constriction[action] = nil
+  if x_action and (tk.multiplier[action] or 0) > 0 then
+    p.x = math.min(D.MAX_X, p.x + tk.multiplier[action])
+    tk.multiplier[action] = nil
+  end
+end
+
+-- at the end of its turn a seat with a venom token left that took none off pays 2 money
+local function venom_due(p)
+  if next(p.tokens.venom) and not p.venom_removed then p.money = math.max(0, p.money - 2) end
+  p.venom_removed = nil
+end
+
+-- venom v / constriction by seat: every other seat ahead on appeal gets a venom token on its cards
+-- in slots 1..v; a seat ahead on appeal and / or CP a constriction token on its card in slot 5
+-- (and slot 4 when ahead on both); the Quarantine Lab protects
+local function hostile_tokens(s, seat, f, v)
+  local me = s.players[seat]
+  for q = 1, s.n do
+    local o = s.players[q]
+    if q ~= seat and not has_effect(o, "immune") then
+      if f == "venom" and o.appeal > me.appeal then
+        for k = 1, v do o.tokens.venom[o.slots[k]] = true end
+      elseif f == "constriction" then
+        local ahead = (o.appeal > me.appeal and 1 or 0) + (o.cp > me.cp and 1 or 0)
+        for k = 5, 6 - ahead, -1 do
+          local a = o.slots[k]
+          o.tokens.constriction[a] = (o.tokens.constriction[a] or 0) + 1
+        end
+      end
+    end
+  end
+end
+G.hostile_tokens = hostile_tokens
+
 local function do_break(s)
   s.brk = 0
   s.breaks = s.breaks + 1
@@ -725,6 +788,7 @@ local function do_break(s)
   for seat = 1, s.n do
     local p = s.players[seat]
     p.busy = 0
+    p.tokens = { venom = {}, constriction = {}, multiplier = {} }   -- the tokens on action cards go back
     p.money = p.money + income_of(p)
     sponsor_income(s, seat)
     for _ = 1, #p.hand - hand_limit(p) do s.discards[#s.discards + 1] = seat end
@@ -810,6 +874,7 @@ local function start_turn(s) s.step = { k = "turn" } end
 local function end_turn(s)
   local seat = s.turn
   local p = s.players[seat]
+  venom_due(p)
   p.turns = p.turns + 1
   if s.break_due then
     s.break_due = false
@@ -840,12 +905,17 @@ local function settle(s)
     prune(s)
     if #s.bonuses > 0 or #s.pend > 0 or #s.discards > 0 then return end
     if not (s.step and s.step.k == "done") then return end
-    if #s.after == 0 then
+    if s.mult then
+      -- a multiplier token on the card just used: the action may be taken once more (AN-F-multiplier)
+      s.pend[#s.pend + 1] = { seat = s.mult.seat, f = "multiplier", v = s.mult.a, k = s.mult.k }
+      s.mult = nil
+    elseif #s.after == 0 then
       end_turn(s)
       prune(s)
       return
+    else
+      s.pend[#s.pend + 1] = table.remove(s.after, 1)
     end
-    s.pend[#s.pend + 1] = table.remove(s.after, 1)
   end
 end
 
@@ -872,6 +942,8 @@ end
 
 local function begin_action(s, seat, action, k)
   local p = s.players[seat]
+  card_used(s, seat, action)
+  if (p.tokens.multiplier[action] or 0) > 0 then s.mult = { seat = seat, a = action, k = k } end
   use_card(p, action)
   local up = p.up[action]
   if action == "build" then
@@ -1040,6 +1112,8 @@ local function play_ability(s, seat, cid)
       s.pend[#s.pend + 1] = { seat = seat, f = f, v = v, left = v or 1, card = cid }
     elseif f == "clever" or f == "boost" or f == "action" or f == "determination" then
       s.after[#s.after + 1] = { seat = seat, f = f, v = v }
+    elseif f == "venom" or f == "constriction" then hostile_tokens(s, seat, f, v)
+    elseif f == "multiplier" then p.tokens.multiplier[v] = (p.tokens.multiplier[v] or 0) + 1
     end
   end
 end
@@ -1281,9 +1355,13 @@ function pend_options(s, e, bare)
     if i ~= 5 then add(out, bare, "boost:5", "move your " .. e.v .. " card to slot 5") end
   elseif f == "action" or f == "determination" then
     for i, a in ipairs(p.slots) do
-      if (f == "action" and a == e.v or f == "determination" and a ~= "animals") and usable(s, e.seat, a, i) then
-        add(out, bare, "extra:" .. a, string.format("take the %s action at strength %d as well", a, i))
+      if (f == "action" and a == e.v or f == "determination" and a ~= "animals") and usable(s, e.seat, a, strength(p, a)) then
+        add(out, bare, "extra:" .. a, string.format("take the %s action at strength %d as well", a, strength(p, a)))
       end
+    end
+  elseif f == "multiplier" then
+    if (p.tokens.multiplier[e.v] or 0) > 0 and usable(s, e.seat, e.v, e.k) then
+      add(out, bare, "again:" .. e.v, string.format("use a multiplier token: the %s action once more at strength %d", e.v, e.k))
     end
   elseif f == "pilfering" then
     if p.money > 0 then add(out, bare, "give:money", "player " .. e.thief .. " takes " .. math.min(5, p.money) .. " of your money") end
@@ -1373,9 +1451,14 @@ local function apply_pend(s, seat, id)
       p.slots[5] = e.v
     end
     close_pend(s)
+  elseif verb == "again" then
+    p.tokens.multiplier[arg] = p.tokens.multiplier[arg] - 1
+    if p.tokens.multiplier[arg] == 0 then p.tokens.multiplier[arg] = nil end
+    close_pend(s)
+    begin_action(s, seat, arg, e.k)
   elseif verb == "extra" then
     close_pend(s)
-    begin_action(s, seat, arg, slot_of(p, arg))
+    begin_action(s, seat, arg, strength(p, arg))
   elseif verb == "give" then
     local thief = s.players[e.thief]
     if arg == "money" then
@@ -1421,6 +1504,7 @@ function G.apply(s, seat, id)
   if kind == "turn" then
     local action, xs = id:match("^(%a+)%+(%d)$")
     if id:find("^x:") then
+      card_used(s, seat, id:sub(3), true)
       use_card(p, id:sub(3))
       if p.x < D.MAX_X then p.x = p.x + 1 end
       s.step = { k = "done" }
@@ -1578,7 +1662,7 @@ function G.observation(s, seat)
       sponsors = kit.copy(p.sponsors),
       partners = kit.copy(p.partners), unis = kit.copy(p.unis), supported = kit.copy(p.supported),
       hand_count = #p.hand, finals_count = #p.finals, income = income_of(p), turns = p.turns,
-      tucked_count = #p.tucked, held_count = #p.held }
+      tucked_count = #p.tucked, held_count = #p.held, tokens = kit.copy(p.tokens) }
     if i == seat or s.over then
       v.hand = kit.copy(p.hand)
       v.held = kit.copy(p.held)
@@ -1656,6 +1740,16 @@ function G.render(o)
       local names = {}
       for _, c in ipairs(v.sponsors) do names[#names + 1] = CARD[c].name end
       extra[#extra + 1] = "sponsors " .. table.concat(names, ", ")
+    end
+    if v.tokens then
+      local tk = {}
+      for _, kind in ipairs({ "venom", "constriction", "multiplier" }) do
+        for _, a in ipairs(D.ACTIONS) do
+          local n = v.tokens[kind][a]
+          if n then tk[#tk + 1] = kind .. " on " .. a .. (n ~= true and n > 1 and (" x" .. n) or "") end
+        end
+      end
+      if #tk > 0 then extra[#extra + 1] = "tokens: " .. table.concat(tk, ", ") end
     end
     if #extra > 0 then L[#L + 1] = "  " .. table.concat(extra, "; ") end
     if v.hand then
@@ -1789,6 +1883,7 @@ local function ability_value(s, seat, id)
   elseif verb == "slot1" then return SLOT1[arg]
   elseif verb == "boost" then return arg == "5" and 3 or 0.5
   elseif verb == "extra" then return 1 + turn_value(s, seat, arg, {})
+  elseif verb == "again" then return 3
   elseif verb == "give" then
     local rich = p.money >= 10
     if arg == "money" then return rich and 1 or 0 end
