@@ -1432,4 +1432,52 @@ test("arknova: multiplier: a token on the named action card; its next use may be
   t.eq(p.buildings[big].animals, { "a428", "a439" })
 end)
 
+test("arknova: map option: the printed map 7 (opts.map = plan7): its rock, water, Build-II spaces and bonuses; matches on two maps interleave; a bad map name is one clear error", function()
+  local s7, s0 = fresh(3, 70, { map = "plan7" }), fresh(3, 70)
+  t.eq(s7.map, "plan7"); t.eq(s0.map, "ours")
+  local function first_build(s)
+    slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+    assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:kiosk"))
+    return G.legal_actions(s, 1, true)
+  end
+  local l7 = first_build(s7)
+  local l0 = first_build(s0)
+  -- 26 border spaces; on map 7 less a1, a2, e1 (rock), h1, i1, i2, i3, i6 (water) and d7 (Build II)
+  t.eq(#l7, 17); t.eq(#l0, 17)
+  t.ok(has(l0, "place:a1:0") and not has(l7, "place:a1:0"), "a1 is rock on map 7")
+  t.ok(has(l7, "place:i5:0") and not has(l0, "place:i5:0"), "i5 needs Build II on ours, not on map 7")
+  t.eq(#G.legal_actions(s7, 1, true), 17, "back to map 7 after a look at the other match")
+  -- covering i5 gives map 7's X-token; d2 a card from the deck or in range; h4 a card to slot 1 after the action
+  local p = s7.players[1]
+  assert(G.apply(s7, 1, "place:i5:0")); t.eq(p.x, 1)
+  s7 = fresh(3, 71, { map = "plan7" }); p = s7.players[1]
+  put(s7, 1, "e1", { "c2" })
+  slots(s7, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s7, 1, "build")); assert(G.apply(s7, 1, "build:kiosk")); assert(G.apply(s7, 1, "place:d2:0"))
+  t.eq(s7.pend[1].f, "take-card"); t.eq(G.legal_actions(s7, 1, true)[1].id, "draw")
+  s7 = fresh(3, 72, { map = "plan7" }); p = s7.players[1]
+  put(s7, 1, "e1", { "h5" })
+  slots(s7, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s7, 1, "build")); assert(G.apply(s7, 1, "build:kiosk")); assert(G.apply(s7, 1, "place:h4:0"))
+  t.eq(s7.pend[1].f, "clever"); t.eq(count(s7, 1, "^slot1:"), 4)
+  local o = G.observation(s7, 1)
+  t.eq(o.map, "plan7"); t.contains(G.render(o), "Ice Cream Parlors"); t.contains(G.render(o), "h4 after the action any action card to slot 1")
+  t.contains(G.svg(o), "<svg")
+  t.raises(function() G.setup(3, 1, { map = "plan9" }) end, "map must be one of ours, plan7, not plan9")
+end)
+
+test("arknova: the supply of enclosures and kiosks is not limited (rulebook: a substitute when one runs out): a 29th 1-space enclosure can be built", function()
+  local s = fresh(3, 73)
+  local p = s.players[1]
+  p.money = 100
+  local n = 0
+  for i, h in ipairs(D.HEXES) do
+    if n < 28 and not G.TERRAIN[i] and not G.B2[i] and h.name ~= "a6" then put(s, 1, "e1", { h.name }); n = n + 1 end
+  end
+  t.eq(n, 28, "the box's 28 one-space enclosures all on the map")
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "build"))
+  t.ok(has(G.legal_actions(s, 1, true), "build:e1"))
+end)
+
 return T

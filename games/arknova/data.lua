@@ -31,7 +31,26 @@ D.MAP = {
   build2 = { "i1", "i2", "i3", "i4", "i5", "i6", "h7" },
   bonus = { b1 = "rep", f6 = "x", d2 = "money5", h1 = "card", a6 = "rep" },
 }
-D.BONUS_WORDS = { rep = "+1 reputation", x = "+1 X-token", money5 = "+5 money", card = "draw 1 card" }
+D.BONUS_WORDS = { rep = "+1 reputation", x = "+1 X-token", money5 = "+5 money", card = "draw 1 card",
+  take = "a card from the deck or within reputation range", clever = "after the action any action card to slot 1" }
+-- The zoo maps that setup offers (opts.map): ours (the default, above) and the printed map 7 "Ice
+-- Cream Parlors" of the base game, whose rock, water and Build-II spaces two open implementations
+-- give alike (one ported from a game framework, one fitted to logged online games); its placement
+-- bonuses are the second one's (the first has only a3's, which agrees). Its kiosk spaces (b2, f3,
+-- f6: an income rule), its d4 sponsor bonus and the bonus spaces beside the printed map are out of
+-- scope (RULES-AUDIT AN-B17).
+D.MAPS = {
+  ours = D.MAP,
+  plan7 = {
+    name = "map 7 (Ice Cream Parlors; its special rule not modelled)",
+    rock = { "a1", "a2", "b5", "c5", "d3", "e1", "e2", "e5", "f5" },
+    water = { "h1", "h3", "h6", "i1", "i2", "i3", "i6" },
+    build2 = { "d5", "d6", "d7" },
+    bonus = { a3 = "rep", b6 = "rep", d2 = "take", e4 = "take", e6 = "take", h2 = "x", h4 = "clever", h7 = "money5",
+      i5 = "x" },
+  },
+}
+D.MAP_NAMES = { "ours", "plan7" }
 
 -- Buildings: shape as axial offsets (turned in sixths, never mirrored), cost, capacity for animals,
 -- whether it needs the upgraded Build card and whether a zoo may hold only one.

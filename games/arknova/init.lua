@@ -76,10 +76,22 @@ G.HEXID, G.NB, G.BORDER = HEXID, NB, BORDER
 local function hname(i) return D.HEXES[i].name end
 G.hex_name = hname
 local TERRAIN, B2, BONUS = {}, {}, {}
-for _, n in ipairs(D.MAP.rock) do TERRAIN[HEXID[n]] = "rock" end
-for _, n in ipairs(D.MAP.water) do TERRAIN[HEXID[n]] = "water" end
-for _, n in ipairs(D.MAP.build2) do B2[HEXID[n]] = true end
-for n, b in pairs(D.MAP.bonus) do BONUS[HEXID[n]] = b end
+-- the map of the match (opts.map, D.MAPS): these three tables hold the active one; every entry
+-- point sets them from the state's map first (use_map), so matches on different maps can interleave
+local active_map
+local function use_map(name)
+  name = name or "ours"
+  if name == active_map then return end
+  local m = D.MAPS[name]
+  for _, t in ipairs({ TERRAIN, B2, BONUS }) do for k in pairs(t) do t[k] = nil end end
+  for _, n in ipairs(m.rock) do TERRAIN[HEXID[n]] = "rock" end
+  for _, n in ipairs(m.water) do TERRAIN[HEXID[n]] = "water" end
+  for _, n in ipairs(m.build2) do B2[HEXID[n]] = true end
+  for n, b in pairs(m.bonus) do BONUS[HEXID[n]] = b end
+  active_map = name
+end
+use_map("ours")
+G.use_map = use_map
 G.TERRAIN, G.B2, G.BONUS = TERRAIN, B2, BONUS
 
 local function distance(i, j)
@@ -317,6 +329,9 @@ function G.setup(n, seed, opts)
     max_breaks = (opts and opts.max_breaks) or G.MAX_BREAKS, max_turns = (opts and opts.max_turns) or G.MAX_TURNS }
   local function rand(k) return kit.rand(s, k) end
   if s.deck_scope ~= "full" and s.deck_scope ~= "animals" then error("deck must be full or animals, not " .. tostring(s.deck_scope), 2) end
+  s.map = (opts and opts.map) or "ours"
+  if not D.MAPS[s.map] then error("map must be one of " .. table.concat(D.MAP_NAMES, ", ") .. ", not " .. tostring(s.map), 2) end
+  use_map(s.map)
   for _, c in ipairs(D.CARDS) do
     if s.deck_scope == "full" or not c.sponsor then s.deck[#s.deck + 1] = c.id end
   end
@@ -926,7 +941,9 @@ local function cover_bonus(s, seat, h)
   if b == "rep" then gain_rep(s, seat, 1)
   elseif b == "x" then if p.x < D.MAX_X then p.x = p.x + 1 end
   elseif b == "money5" then p.money = p.money + 5
-  elseif b == "card" then draw_to_hand(s, p, 1) end
+  elseif b == "card" then draw_to_hand(s, p, 1)
+  elseif b == "take" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
+  elseif b == "clever" then s.after[#s.after + 1] = { seat = seat, f = "clever" } end
 end
 
 -- place_building(s, seat, type, footprint, free): the building goes onto the map (paid unless
@@ -1646,7 +1663,7 @@ function G.observation(s, seat)
   local o = { seat = seat, n = s.n, round = s.round, turn = s.turn, to_move = who, step = kind, scores = {},
     deck = #s.deck, discard = kit.copy(s.discard), display = kit.copy(s.display), brk = s.brk,
     break_at = D.BREAK_LENGTH[s.n], breaks = s.breaks, donations = s.donations, over = s.over,
-    final_from = s.final_from, projects = kit.copy(s.projects), players = {} }
+    final_from = s.final_from, projects = kit.copy(s.projects), players = {}, map = s.map or "ours" }
   if s.step and s.step.left and who == seat then o.left = s.step.left end
   if s.step and s.step.k == "place" and who == seat then o.placing = s.step.t end
   o.revealed = kit.copy(s.revealed)
@@ -1704,12 +1721,16 @@ function G.render(o)
   end
   L[#L + 1] = "Conservation projects: " .. table.concat(ps, " | ")
   local terr = {}
-  for _, n in ipairs(D.MAP.rock) do terr[#terr + 1] = n .. " rock" end
-  for _, n in ipairs(D.MAP.water) do terr[#terr + 1] = n .. " water" end
-  L[#L + 1] = "Map (every zoo): columns a-i, a/c/e/g/i of 6 hexes, b/d/f/h of 7; " .. table.concat(terr, ", ") ..
-    "; Build II only: " .. table.concat(D.MAP.build2, ",") .. "; bonuses: "
-  local bn = {}
-  for _, n in ipairs({ "b1", "f6", "d2", "h1", "a6" }) do bn[#bn + 1] = n .. " " .. D.BONUS_WORDS[D.MAP.bonus[n]] end
+  local map = D.MAPS[o.map or "ours"]
+  for _, n in ipairs(map.rock) do terr[#terr + 1] = n .. " rock" end
+  for _, n in ipairs(map.water) do terr[#terr + 1] = n .. " water" end
+  L[#L + 1] = "Map (every zoo" .. (o.map and o.map ~= "ours" and (", " .. map.name) or "") ..
+    "): columns a-i, a/c/e/g/i of 6 hexes, b/d/f/h of 7; " .. table.concat(terr, ", ") ..
+    "; Build II only: " .. table.concat(map.build2, ",") .. "; bonuses: "
+  local bn, names = {}, {}
+  for n in pairs(map.bonus) do names[#names + 1] = n end
+  if map == D.MAP then names = { "b1", "f6", "d2", "h1", "a6" } else table.sort(names) end
+  for _, n in ipairs(names) do bn[#bn + 1] = n .. " " .. D.BONUS_WORDS[map.bonus[n]] end
   L[#L] = L[#L] .. table.concat(bn, ", ")
   for i, v in ipairs(o.players) do
     local slots = {}
@@ -2016,5 +2037,14 @@ function G.census(s)
 end
 
 G.svg = function(obs) return require("games.arknova.svg").draw(obs) end
+
+-- every entry point that reads the map first makes the state's map the active one (use_map)
+for _, name in ipairs({ "legal_actions", "apply", "observation", "heuristic", "heuristic_all", "estimate", "determinize" }) do
+  local f = G[name]
+  G[name] = function(s, ...)
+    use_map(s.map)
+    return f(s, ...)
+  end
+end
 
 return G
