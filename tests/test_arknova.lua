@@ -1480,4 +1480,36 @@ test("arknova: the supply of enclosures and kiosks is not limited (rulebook: a s
   t.ok(has(G.legal_actions(s, 1, true), "build:e1"))
 end)
 
+test("arknova: Engineer: one more building of a kind just built, once per Build action, paid, outside the strength; Basic Research: 1 CP per 2 icon kinds, 2 money to the others per CP", function()
+  local s = fresh(3, 74)
+  local p = s.players[1]
+  own_sponsors(s, 1, { "s217" })
+  p.money = 30
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })   -- Build I at strength 1
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:kiosk")); assert(G.apply(s, 1, "place:a3:0"))
+  t.eq(#s.pend, 0, "a second kiosk would touch the first, closer than 3 steps: nothing to offer")
+  -- a 1-space enclosure instead: after it, one more, paid, and not again in the same action
+  s = fresh(3, 75); p = s.players[1]; own_sponsors(s, 1, { "s217" }); p.money = 30
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:e1")); assert(G.apply(s, 1, "place:a1:0"))
+  t.eq(p.money, 28)
+  t.eq(count(s, 1, "^copy:e1:"), 3, "a2, b1 and b2 touch a1")
+  assert(G.apply(s, 1, "copy:e1:a2:0"))
+  t.eq(p.money, 26); t.eq(#p.buildings, 2); t.eq(#s.pend, 0); t.eq(G.current_seats(s)[1], 2, "Build I at strength 1: done")
+  -- Build II at strength 5: the copy does not use the strength, and comes once per action
+  s = fresh(3, 75); p = s.players[1]; own_sponsors(s, 1, { "s217" }); p.money = 30; p.up.build = true
+  slots(s, 1, { "animals", "cards", "association", "sponsors", "build" })
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:e1")); assert(G.apply(s, 1, "place:a1:0"))
+  assert(G.apply(s, 1, "copy:e1:a2:0"))
+  t.eq(s.step.k, "build"); t.eq(s.step.left, 4, "5 less the first 1-space enclosure only")
+  assert(G.apply(s, 1, "build:kiosk")); assert(G.apply(s, 1, "place:a3:0"))
+  t.eq(#s.pend, 0, "no second copy in the same Build action")
+  -- Basic Research: the zoo shows Africa, Asia, predator, herbivore, primate (5 kinds): 2 CP, 4 money to each other seat
+  s = fresh(3, 76); p = s.players[1]
+  into_zoo(s, 1, { "a402", "a431", "a460" })   -- Lion (AF predator), Asian Elephant (AS herbivore), Dusky Leaf Monkey (AS primate)
+  local m2, m3 = s.players[2].money, s.players[3].money
+  sponsor_play(s, "s207")
+  t.eq(p.cp, 2); t.eq(s.players[2].money, m2 + 4); t.eq(s.players[3].money, m3 + 4)
+end)
+
 return T

@@ -163,6 +163,10 @@ M.ANIMAL = A
 --   income-adjacent k: at each break k money per building next to the sponsor's building (empty
 --     standard enclosures do not count)
 --   end-covered k: k appeal at the end when every space without rock or water is covered
+--   engineer: each Build action, one more building of a kind just built (not a special
+--     enclosure) at the normal cost, outside the action's strength
+--   pairs-cp: at once 1 CP per 2 different continent / class icons in the zoo; every other
+--     player 2 money per CP gained
 -- A sponsor absent from this table has an effect that is out of scope (M.SPONSOR_OOS says why).
 local S = {}
 local function s(num, ...) S[num] = { ... } end
@@ -211,13 +215,13 @@ s(254, { "building" }, { "take-now" })
 s(255, { "building" }, { "now", "appeal", 4, "one" })
 s(256, { "building" }, { "now", "appeal", 4, "one" })
 s(257, { "building" }, { "income-adjacent", 2 }, { "end-covered", 5 })
+s(217, { "engineer" }, { "end-covered", 5 })
+s(207, { "pairs-cp" })
 M.SPONSOR = S
 
 -- Sponsors out of scope and why (every sponsor is either above or here).
 M.SPONSOR_OOS = {
-  [207] = "its immediate CP rule (pairs of different icons) is worded too loosely in the source to implement",
   [215] = "player tokens spent as icons for base projects (not modelled)",
-  [217] = "a second building of the same kind per Build action (not modelled)",
   [218] = "player tokens spent as icons for base projects (not modelled)",
   [219] = "building over rock and water, ignoring their needs (not modelled)",
   [221] = "doubled placement bonuses of border hexes (not modelled)",

@@ -19,7 +19,7 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "3 animal ability families (5 cards) and 17 sponsor cards' effects out of scope, no animal prerequisites, "
+  incomplete = "3 animal ability families (5 cards) and 15 sponsor cards' effects out of scope, no animal prerequisites, "
     .. "no conservation-project cards in the deck, a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
@@ -964,6 +964,7 @@ local function begin_action(s, seat, action, k)
   use_card(p, action)
   local up = p.up[action]
   if action == "build" then
+    s.build_no = (s.build_no or 0) + 1   -- (the Engineer's one more building is once per Build action)
     s.step = { k = "build", left = up and k or k, single = not up, used = {}, built = 0 }
   elseif action == "animals" then
     local plays = D.ANIMALS_PLAYS[up][math.min(k, 5)]
@@ -1170,6 +1171,11 @@ local function play_sponsor_effect(s, seat, cid)
     elseif e[1] == "uni-money" then
       p.money = p.money + (({ 2, 5, 10 })[#p.unis] or 0)
     elseif e[1] == "worker" then p.workers = math.min(D.MAX_WORKERS, p.workers + 1)
+    elseif e[1] == "pairs-cp" then
+      -- Basic Research: 1 CP per 2 different continent / class icons; the others 2 money per CP
+      local before = p.cp
+      gain_cp(s, seat, now_count(p, "kinds") // 2)
+      for q = 1, s.n do if q ~= seat then s.players[q].money = s.players[q].money + 2 * (p.cp - before) end end
     elseif e[1] == "patents" then
       local n = count_icon(p, "science")
       local before = p.cp
@@ -1376,6 +1382,18 @@ function pend_options(s, e, bare)
         add(out, bare, "extra:" .. a, string.format("take the %s action at strength %d as well", a, strength(p, a)))
       end
     end
+  elseif f == "engineer" then
+    -- Engineer: one more building of the kind just built, at the normal cost, outside the strength
+    if p.money >= D.COST_PER_HEX * #BUILD[e.t].shape then
+      for _, fo in ipairs(FOOT[e.t]) do
+        if can_place(p, e.t, fo, p.up.build) then
+          local hs = {}
+          for _, h in ipairs(fo.hexes) do hs[#hs + 1] = hname(h) end
+          add(out, bare, "copy:" .. e.t .. ":" .. fo.id, string.format("Engineer: one more %s on %s for %d money", BUILD[e.t].name,
+            table.concat(hs, ","), D.COST_PER_HEX * #fo.hexes))
+        end
+      end
+    end
   elseif f == "multiplier" then
     if (p.tokens.multiplier[e.v] or 0) > 0 and usable(s, e.seat, e.v, e.k) then
       add(out, bare, "again:" .. e.v, string.format("use a multiplier token: the %s action once more at strength %d", e.v, e.k))
@@ -1468,6 +1486,11 @@ local function apply_pend(s, seat, id)
       p.slots[5] = e.v
     end
     close_pend(s)
+  elseif verb == "copy" then
+    local t, fid = arg:match("^(%w+):(.+)$")
+    p.engineer_at = s.build_no
+    close_pend(s)
+    place_building(s, seat, t, FOOTID[t .. ":" .. fid], false)
   elseif verb == "again" then
     p.tokens.multiplier[arg] = p.tokens.multiplier[arg] - 1
     if p.tokens.multiplier[arg] == 0 then p.tokens.multiplier[arg] = nil end
@@ -1537,6 +1560,9 @@ function G.apply(s, seat, id)
   elseif kind == "place" then
     local f = FOOTID[st.t .. ":" .. id:sub(7)]
     place_building(s, seat, st.t, f, false)
+    if has_effect(p, "engineer") and BUILD[st.t].kind ~= "special" and p.engineer_at ~= s.build_no then
+      s.pend[#s.pend + 1] = { seat = seat, f = "engineer", t = st.t }
+    end
     local prev = st.prev
     prev.left = prev.left - #f.hexes
     prev.used[st.t] = true
@@ -1896,7 +1922,7 @@ local function ability_value(s, seat, id)
     if tonumber(arg) then return 0.5 end
     return 1 - card_value(arg) / 5
   elseif verb == "take" then return 1 + card_value(s.display[tonumber(arg)]) / 3
-  elseif verb == "free" then
+  elseif verb == "free" or verb == "copy" then
     local t, fid = arg:match("^(%w+):(.+)$")
     local v = 2
     for _, h in ipairs(FOOTID[t .. ":" .. fid].hexes) do if BONUS[h] then v = v + 3 end end
