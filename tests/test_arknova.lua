@@ -1512,4 +1512,45 @@ test("arknova: Engineer: one more building of a kind just built, once per Build 
   t.eq(p.cp, 2); t.eq(s.players[2].money, m2 + 4); t.eq(s.players[3].money, m3 + 4)
 end)
 
+test("arknova: map connectivity sponsors: Hydrologist and Geologist (appeal by icons, money per space next to water / rock, all connected 1 CP), the Natives and Free-Range Monkeys (connected and unconnected spaces, free groups)", function()
+  -- our map: rock b4, c4, e1, h6; water g2, g3, h3, d7; bonus spaces b1, f6, d2, h1, a6
+  local s = fresh(3, 77)
+  local p = s.players[1]
+  into_zoo(s, 1, { "a430" })                      -- Pygmy Hippopotamus: 1 water icon
+  sponsor_play(s, "s241"); t.eq(p.appeal, 1, "1 appeal per water icon")
+  -- a 1-space enclosure at g1 (next to water g2): 2 money less, 1 money back
+  s = fresh(3, 78); p = s.players[1]; own_sponsors(s, 1, { "s241" })
+  local m = p.money
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:e1")); assert(G.apply(s, 1, "place:g1:0"))
+  t.eq(p.money, m - 2 + 1)
+  t.eq(G.sponsor_end_cp(p), 0, "g3, h3 and d7 are not connected")
+  put(s, 1, "e1", { "f4" }); put(s, 1, "e1", { "h2" })
+  t.eq(G.sponsor_end_cp(p), 0, "d7 still not")
+  put(s, 1, "e1", { "d6" }); t.eq(G.sponsor_end_cp(p), 1, "every water space next to a building")
+  -- Geologist: 3 appeal per 2 rock icons (Alpine Ibex 2 + Leopard 1 = 3 icons: one pair)
+  s = fresh(3, 79); p = s.players[1]
+  into_zoo(s, 1, { "a444", "a403" })
+  sponsor_play(s, "s242"); t.eq(p.appeal, 3)
+  -- Native Seabirds: g2 (by g1) and g3 (by f4) connected: 2 appeal; h3 and d7 not: 1 CP
+  s = fresh(3, 80); p = s.players[1]
+  put(s, 1, "e1", { "g1" }); put(s, 1, "e1", { "f4" })
+  sponsor_play(s, "s258"); t.eq(p.appeal, 2); t.eq(G.sponsor_end_cp(p), 1)
+  -- Native Lizards: b4 by a3: 1 appeal; c4, e1, h6 unconnected: 1 CP (3 // 2)
+  s = fresh(3, 81); p = s.players[1]
+  put(s, 1, "e1", { "a3" })
+  sponsor_play(s, "s259"); t.eq(p.appeal, 1); t.eq(G.sponsor_end_cp(p), 1)
+  -- Native Farm Animals: the empty border spaces a2, a4 next to a3: 2 appeal; 58 - 8 rock / water - 1
+  -- covered = 49 free spaces in one group: 8 CP
+  s = fresh(3, 82); p = s.players[1]
+  put(s, 1, "e1", { "a3" })
+  sponsor_play(s, "s260"); t.eq(p.appeal, 2)
+  t.eq(G.free_groups(p), { 49 }); t.eq(G.sponsor_end_cp(p), 8)
+  -- Free-Range New World Monkeys: b1 covered and a6 next to a5: 2 connected bonus spaces; f6, d2,
+  -- h1 unconnected: 1 CP
+  s = fresh(3, 83); p = s.players[1]
+  put(s, 1, "e1", { "b1" }); put(s, 1, "e1", { "a5" })
+  sponsor_play(s, "s264"); t.eq(p.appeal, 2); t.eq(G.sponsor_end_cp(p), 1)
+end)
+
 return T

@@ -167,6 +167,15 @@ M.ANIMAL = A
 --     enclosure) at the normal cost, outside the action's strength
 --   pairs-cp: at once 1 CP per 2 different continent / class icons in the zoo; every other
 --     player 2 money per CP gained
+-- Map connectivity (a space is connected when a building covers it or stands next to it):
+--   cover-money kind: 1 money for each space of a new building next to a water / rock space
+--   now-pairs icon k: at once k appeal per 2 icons of that kind
+--   now-connected kind: at once 1 appeal per connected water / rock / bonus space, or ("border")
+--     per connected border space without a building
+--   end-connected kind: 1 CP at the end when every water / rock space is connected
+--   end-unconnected kind: 1 CP at the end per 2 unconnected water / rock / bonus spaces
+--   end-free-groups n: 1 CP at the end per n spaces of each group of touching spaces without a
+--     building (rock and water left out)
 -- A sponsor absent from this table has an effect that is out of scope (M.SPONSOR_OOS says why).
 local S = {}
 local function s(num, ...) S[num] = { ... } end
@@ -217,6 +226,12 @@ s(256, { "building" }, { "now", "appeal", 4, "one" })
 s(257, { "building" }, { "income-adjacent", 2 }, { "end-covered", 5 })
 s(217, { "engineer" }, { "end-covered", 5 })
 s(207, { "pairs-cp" })
+s(241, { "now", "appeal", 1, "water" }, { "cover-money", "water" }, { "end-connected", "water" })
+s(242, { "now-pairs", "rock", 3 }, { "cover-money", "rock" }, { "end-connected", "rock" })
+s(258, { "now-connected", "water" }, { "end-unconnected", "water" })
+s(259, { "now-connected", "rock" }, { "end-unconnected", "rock" })
+s(260, { "now-connected", "border" }, { "end-free-groups", 6 })
+s(264, { "now-connected", "bonus" }, { "end-unconnected", "bonus" })
 M.SPONSOR = S
 
 -- Sponsors out of scope and why (every sponsor is either above or here).
@@ -228,14 +243,8 @@ M.SPONSOR_OOS = {
   [224] = "release-into-the-wild projects (the deck's project cards are not entered)",
   [227] = "choosing small or large animals and revealing cards for the first one (not modelled)",
   [228] = "an extra small animal per Animals action and one taken from the display (not modelled)",
-  [241] = "money per covered hex next to water and an end-game connection rule (not modelled)",
-  [242] = "money per covered hex next to rock and an end-game connection rule (not modelled)",
   [253] = "its building is entered, but its effect (3 times, a herbivore icon lets one play a sponsor card "
     .. "from the hand inside the Animals action) is not modelled",
-  [258] = "appeal and CP by connected / unconnected water spaces (map connectivity is not modelled)",
-  [259] = "appeal and CP by connected / unconnected rock spaces (map connectivity is not modelled)",
-  [260] = "appeal and CP by empty border spaces and empty groups (map connectivity is not modelled)",
-  [264] = "appeal and CP by connected bonus spaces (map connectivity is not modelled)",
   [263] = "ignoring a condition of large animals and a free 5-hex enclosure (not modelled)",
 }
 return M

@@ -19,7 +19,7 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "3 animal ability families (5 cards) and 15 sponsor cards' effects out of scope, no animal prerequisites, "
+  incomplete = "3 animal ability families (5 cards) and 9 sponsor cards' effects out of scope, no animal prerequisites, "
     .. "no conservation-project cards in the deck, a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
@@ -948,6 +948,67 @@ end
 
 -- place_building(s, seat, type, footprint, free): the building goes onto the map (paid unless
 -- free), a pavilion gives its appeal, covered bonus hexes give theirs
+-- map connectivity (sponsors 241, 242, 258-260, 264): a space is connected when a building of the
+-- zoo covers it or stands next to it (as an open implementation reads these cards; the card texts
+-- say "adjacent to your buildings")
+local function connected_set(p)
+  local c = {}
+  for h = 1, NHEX do
+    if p.cover[h] ~= 0 then
+      c[h] = true
+      for _, j in ipairs(NB[h]) do c[j] = true end
+    end
+  end
+  return c
+end
+-- connected_spaces(p, kind) -> connected, unconnected: the water / rock / bonus spaces of the map
+-- (kind "border": border spaces without a building and without rock or water)
+local function connected_spaces(p, kind)
+  local con = connected_set(p)
+  local yes, no = 0, 0
+  for h = 1, NHEX do
+    local is
+    if kind == "bonus" then is = BONUS[h] ~= nil
+    elseif kind == "border" then is = BORDER[h] and p.cover[h] == 0 and not TERRAIN[h]
+    else is = TERRAIN[h] == kind end
+    if is then if con[h] then yes = yes + 1 else no = no + 1 end end
+  end
+  return yes, no
+end
+G.connected_spaces = connected_spaces
+-- the groups of touching spaces without a building (rock and water left out): their sizes
+local function free_groups(p)
+  local seen, sizes = {}, {}
+  for h = 1, NHEX do
+    if p.cover[h] == 0 and not TERRAIN[h] and not seen[h] then
+      local todo, n = { h }, 0
+      seen[h] = true
+      while #todo > 0 do
+        local c = table.remove(todo)
+        n = n + 1
+        for _, j in ipairs(NB[c]) do
+          if p.cover[j] == 0 and not TERRAIN[j] and not seen[j] then seen[j] = true; todo[#todo + 1] = j end
+        end
+      end
+      sizes[#sizes + 1] = n
+    end
+  end
+  return sizes
+end
+G.free_groups = free_groups
+-- Hydrologist / Geologist: 1 money for each space of a new building that is next to water / rock
+local function cover_money(p, hexes)
+  for _, id in ipairs(p.sponsors) do
+    for _, e in ipairs(SPONSOR[id]) do
+      if e[1] == "cover-money" then
+        for _, h in ipairs(hexes) do
+          for _, j in ipairs(NB[h]) do if TERRAIN[j] == e[2] then p.money = p.money + 1; break end end
+        end
+      end
+    end
+  end
+end
+
 local function place_building(s, seat, t, f, free)
   local p = s.players[seat]
   if not free then p.money = p.money - D.COST_PER_HEX * #f.hexes end
@@ -955,6 +1016,7 @@ local function place_building(s, seat, t, f, free)
   for _, h in ipairs(f.hexes) do p.cover[h] = #p.buildings end
   if BUILD[t].kind == "pavilion" then gain_appeal(p, D.PAVILION_APPEAL) end
   for _, h in ipairs(f.hexes) do cover_bonus(s, seat, h) end
+  cover_money(p, f.hexes)
 end
 
 local function begin_action(s, seat, action, k)
@@ -1171,6 +1233,8 @@ local function play_sponsor_effect(s, seat, cid)
     elseif e[1] == "uni-money" then
       p.money = p.money + (({ 2, 5, 10 })[#p.unis] or 0)
     elseif e[1] == "worker" then p.workers = math.min(D.MAX_WORKERS, p.workers + 1)
+    elseif e[1] == "now-pairs" then gain_appeal(p, e[3] * (count_icon(p, e[2]) // 2))
+    elseif e[1] == "now-connected" then gain_appeal(p, (connected_spaces(p, e[2])))
     elseif e[1] == "pairs-cp" then
       -- Basic Research: 1 CP per 2 different continent / class icons; the others 2 money per CP
       local before = p.cp
@@ -1227,6 +1291,14 @@ function sponsor_end_cp(p)
         local n = 0
         for _, b in ipairs(p.buildings) do if b.t == "e1" and #b.animals > 0 then n = n + 1 end end
         if n >= e[2] then cp = cp + 1 end
+      elseif e[1] == "end-connected" then
+        local _, no = connected_spaces(p, e[2])
+        if no == 0 then cp = cp + 1 end
+      elseif e[1] == "end-unconnected" then
+        local _, no = connected_spaces(p, e[2])
+        cp = cp + no // 2
+      elseif e[1] == "end-free-groups" then
+        for _, n in ipairs(free_groups(p)) do cp = cp + n // e[2] end
       elseif e[1] == "end-icons" then
         local n = count_icon(p, e[2])
         for k = 3, #e do if n >= e[k] then cp = cp + 1 end end
