@@ -97,7 +97,7 @@ local function invariant(s, where)
     for bi, b in ipairs(p.buildings) do
       for _, h in ipairs(b.hexes) do
         if cov[h] then error(where .. ": two buildings on one hex", 0) end
-        if G.TERRAIN[h] then error(where .. ": a building on rock or water", 0) end
+        if G.TERRAIN[h] and not G.has_effect(p, "diversity") then error(where .. ": a building on rock or water", 0) end
         if p.cover[h] ~= bi then error(where .. ": cover map out of step", 0) end
         cov[h] = true
       end
@@ -1551,6 +1551,32 @@ test("arknova: map connectivity sponsors: Hydrologist and Geologist (appeal by i
   s = fresh(3, 83); p = s.players[1]
   put(s, 1, "e1", { "b1" }); put(s, 1, "e1", { "a5" })
   sponsor_play(s, "s264"); t.eq(p.appeal, 2); t.eq(G.sponsor_end_cp(p), 1)
+end)
+
+test("arknova: Diversity Researcher: building over rock and water, rock / water needs ignored, 2 money per rock / water icon, 2 appeal per rock-water pair at the end (at most 3)", function()
+  local s = fresh(3, 84)
+  local p = s.players[1]
+  into_zoo(s, 1, { "a444", "a430" })               -- Alpine Ibex (2 rock), Pygmy Hippopotamus (1 water)
+  local m = p.money
+  sponsor_play(s, "s219"); t.eq(p.money, m + 2 * 3)
+  t.eq(G.sponsor_end_appeal(p), 2, "one rock-water pair")
+  into_zoo(s, 1, { "a446", "a515" })               -- Dugong (2 water), Australian Pelican (2 water): 5 water, 2 rock
+  t.eq(G.sponsor_end_appeal(p), 2 * 2)
+  into_zoo(s, 1, { "a403", "a413" })               -- Leopard, Cougar (1 rock each): 4 rock, 5 water
+  t.eq(G.sponsor_end_appeal(p), 2 * 3, "at most 3 pairs")
+  -- a 1-space enclosure on rock e1 (a border space): legal with the researcher only
+  s = fresh(3, 85); p = s.players[1]
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:e1"))
+  t.ok(not has(G.legal_actions(s, 1, true), "place:e1:0"))
+  own_sponsors(s, 1, { "s219" })
+  t.ok(has(G.legal_actions(s, 1, true), "place:e1:0"))
+  assert(G.apply(s, 1, "place:e1:0"))
+  -- its needs ignored: the Alpine Ibex (size 2, 2 rock) fits an enclosure of 2 without rock next to it
+  s = fresh(3, 86); p = s.players[1]
+  local bi = put(s, 1, "e2", { "f4", "f5" })
+  t.ok(not G.fits(p, G.CARD.a444, bi))
+  own_sponsors(s, 1, { "s219" }); t.ok(G.fits(p, G.CARD.a444, bi))
 end)
 
 return T

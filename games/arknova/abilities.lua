@@ -167,6 +167,9 @@ M.ANIMAL = A
 --     enclosure) at the normal cost, outside the action's strength
 --   pairs-cp: at once 1 CP per 2 different continent / class icons in the zoo; every other
 --     player 2 money per CP gained
+--   diversity: one may build over rock and water spaces, and rock / water needs are ignored
+--     (animals' and sponsor buildings')
+--   end-pair-appeal k n: k appeal at the end per pair of a rock and a water icon, at most n pairs
 -- Map connectivity (a space is connected when a building covers it or stands next to it):
 --   cover-money kind: 1 money for each space of a new building next to a water / rock space
 --   now-pairs icon k: at once k appeal per 2 icons of that kind
@@ -226,6 +229,7 @@ s(256, { "building" }, { "now", "appeal", 4, "one" })
 s(257, { "building" }, { "income-adjacent", 2 }, { "end-covered", 5 })
 s(217, { "engineer" }, { "end-covered", 5 })
 s(207, { "pairs-cp" })
+s(219, { "diversity" }, { "now", "money", 2, "water" }, { "now", "money", 2, "rock" }, { "end-pair-appeal", 2, 3 })
 s(241, { "now", "appeal", 1, "water" }, { "cover-money", "water" }, { "end-connected", "water" })
 s(242, { "now-pairs", "rock", 3 }, { "cover-money", "rock" }, { "end-connected", "rock" })
 s(258, { "now-connected", "water" }, { "end-unconnected", "water" })
@@ -238,7 +242,6 @@ M.SPONSOR = S
 M.SPONSOR_OOS = {
   [215] = "player tokens spent as icons for base projects (not modelled)",
   [218] = "player tokens spent as icons for base projects (not modelled)",
-  [219] = "building over rock and water, ignoring their needs (not modelled)",
   [221] = "doubled placement bonuses of border hexes (not modelled)",
   [224] = "release-into-the-wild projects (the deck's project cards are not entered)",
   [227] = "choosing small or large animals and revealing cards for the first one (not modelled)",

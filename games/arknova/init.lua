@@ -19,7 +19,7 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "3 animal ability families (5 cards) and 9 sponsor cards' effects out of scope, no animal prerequisites, "
+  incomplete = "3 animal ability families (5 cards) and 8 sponsor cards' effects out of scope, no animal prerequisites, "
     .. "no conservation-project cards in the deck, a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
@@ -392,23 +392,24 @@ G.animal_cost = animal_cost
 -- fits(p, card, bi) -> whether the animal may go into building bi now
 -- flock X: the animal may share an occupied standard enclosure of at least X spaces that holds a
 -- herbivore (its rock / water needs still apply)
-local function flock_fits(c, b)
+local function flock_fits(c, b, no_needs)
   local x
   for _, e in ipairs(ABILITY[c.id] or {}) do if e[1] == "flock" then x = e[2] end end
   if not x or #b.hexes < x then return false end
   local herb = false
   for _, a in ipairs(b.animals) do if CARD[a].class == "herbivore" then herb = true end end
-  return herb and touching(b, "rock") >= c.rock and touching(b, "water") >= c.water
+  return herb and (no_needs or (touching(b, "rock") >= c.rock and touching(b, "water") >= c.water))
 end
 G.flock_fits = flock_fits
 
 local function fits(p, c, bi)
   local b = p.buildings[bi]
-  if BUILD[b.t].kind == "enclosure" and #b.animals > 0 then return flock_fits(c, b) end
+  if BUILD[b.t].kind == "enclosure" and #b.animals > 0 then return flock_fits(c, b, has_effect(p, "diversity")) end
   if b.t == "petting" then return c.flags:find("P") ~= nil and #b.animals < BUILD.petting.capacity end
   if b.t == "reptile" then return c.flags:find("R") ~= nil and #b.animals < BUILD.reptile.capacity end
   if b.t == "aviary" then return c.flags:find("V") ~= nil and #b.animals < BUILD.aviary.capacity end
   if BUILD[b.t].kind ~= "enclosure" or #b.animals > 0 or c.size == 0 then return false end
+  if has_effect(p, "diversity") then return #b.hexes >= c.size end   -- Diversity Researcher: no rock / water needs
   return #b.hexes >= c.size and touching(b, "rock") >= c.rock and touching(b, "water") >= c.water
 end
 G.fits = fits
@@ -438,7 +439,7 @@ local function can_place(p, t, f, upgraded)
   local touch = false
   local first = #p.buildings == 0
   for _, h in ipairs(f.hexes) do
-    if p.cover[h] ~= 0 or TERRAIN[h] or (B2[h] and not upgraded) then return false end
+    if p.cover[h] ~= 0 or (TERRAIN[h] and not has_effect(p, "diversity")) or (B2[h] and not upgraded) then return false end
     if first then
       if BORDER[h] then touch = true end
     elseif not touch then
@@ -464,7 +465,7 @@ local function sponsor_can_place(p, t, f)
   local border, touch = 0, b.apart or false
   local first = #p.buildings == 0
   for _, h in ipairs(f.hexes) do
-    if p.cover[h] ~= 0 or TERRAIN[h] or (B2[h] and not p.up.build) then return false end
+    if p.cover[h] ~= 0 or (TERRAIN[h] and not has_effect(p, "diversity")) or (B2[h] and not p.up.build) then return false end
     if BORDER[h] then border = border + 1 end
     if not touch then
       if first then touch = BORDER[h]
@@ -473,6 +474,7 @@ local function sponsor_can_place(p, t, f)
       end
     end
   end
+  if has_effect(p, "diversity") then return touch and border >= b.border end   -- Diversity Researcher: no rock / water needs
   return touch and border >= b.border and touching(f, "rock") >= b.rock and touching(f, "water") >= b.water
 end
 G.sponsor_can_place = sponsor_can_place
@@ -1334,7 +1336,10 @@ function sponsor_end_appeal(p)
   local a = 0
   for _, id in ipairs(p.sponsors) do
     for _, e in ipairs(SPONSOR[id]) do
-      if e[1] == "end-covered" then
+      if e[1] == "end-pair-appeal" then
+        -- Diversity Researcher: 2 appeal per pair of a rock and a water icon, at most 3 pairs
+        a = a + e[2] * math.min(e[3], count_icon(p, "rock"), count_icon(p, "water"))
+      elseif e[1] == "end-covered" then
         local full = true
         for h = 1, NHEX do if p.cover[h] == 0 and not TERRAIN[h] then full = false; break end end
         if full then a = a + e[2] end
