@@ -1579,4 +1579,15 @@ test("arknova: Diversity Researcher: building over rock and water, rock / water 
   own_sponsors(s, 1, { "s219" }); t.ok(G.fits(p, G.CARD.a444, bi))
 end)
 
+test("arknova: a sponsor's own icons trigger its own effects (rulebook p. 16): the Primatologist's primate icon pays it 3, the Expert on the Americas' icon a free kiosk", function()
+  local s = fresh(3, 87)
+  local p = s.players[1]
+  local m = p.money
+  sponsor_play(s, "s236"); t.eq(p.money, m + 3)
+  s = fresh(3, 88); p = s.players[1]
+  put(s, 1, "e1", { "a1" })
+  sponsor_play(s, "s210")
+  t.eq(s.pend[1].f, "free-kiosk"); t.ok(count(s, 1, "^free:kiosk:") > 0)
+end)
+
 return T

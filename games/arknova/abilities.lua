@@ -132,7 +132,7 @@ M.ANIMAL = A
 --   income-money k / income-cp k / income-x k: at each break
 --   income-class class: at each break 3 / 6 / 9 money for 1 / 3 / 5 icons of that class in the zoo
 --   any-icon icon k: each time an icon of that kind is played into any zoo (its own card's
---     icons excluded), k money
+--     icons included: rulebook p. 16), k money
 --   own-icon icon what k: each time the owner plays that icon, k of what (rep / cp)
 --   cost-small k / cost-large k: animals of size 1-2 / 4-5 cost k less
 --   worker: one association worker at once

@@ -1096,7 +1096,7 @@ local function icon_triggers(s, seat, c)
   for q = 1, s.n do
     local pq = s.players[q]
     for _, sid in ipairs(pq.sponsors) do
-      if sid ~= c.id then
+      do   -- the sponsor's own icons count too (rulebook p. 16)
         for _, e in ipairs(SPONSOR[sid]) do
           for _, ic in ipairs(icons) do
             if e[1] == "any-icon" and ic == e[2] then pq.money = pq.money + e[3]
@@ -1353,7 +1353,7 @@ G.sponsor_end_appeal = sponsor_end_appeal
 -- building_triggers(s, seat, c): card c was just played into seat's zoo; each sponsor effect that
 -- answers an icon of it acts once per icon: "icon-gain" (appeal or X-tokens; "any": an icon
 -- played into any zoo) and "icon-ability" (perception, sunbathing or hunter as a pending choice).
--- Unlike the older families, the sponsor's own icons count for its own effect (rulebook p. 16).
+-- As for every family, the sponsor's own icons count for its own effect (rulebook p. 16).
 local function building_triggers(s, seat, c)
   local icons = card_icons(c)
   for q = 1, s.n do
