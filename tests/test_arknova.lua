@@ -102,11 +102,22 @@ local function invariant(s, where)
     for bi, b in ipairs(p.buildings) do
       for _, h in ipairs(b.hexes) do
         if cov[h] then error(where .. ": two buildings on one hex", 0) end
-        if G.TERRAIN[h] then error(where .. ": a building on rock or water", 0) end
+        if G.TERRAIN[h] and not G.has_effect(p, "diversity") then error(where .. ": a building on rock or water", 0) end
         if p.cover[h] ~= bi then error(where .. ": cover map out of step", 0) end
         cov[h] = true
       end
       local cap = G.BUILD[b.t].capacity or (G.BUILD[b.t].kind == "enclosure" and 1 or 0)
+      if G.BUILD[b.t].kind == "enclosure" and #b.animals > 1 then
+        -- flock animals share an enclosure that holds a herbivore: one animal without flock at most
+        local plain, herb = 0, false
+        for _, a in ipairs(b.animals) do
+          local flock = false
+          for _, e in ipairs(G.ABILITY[a]) do if e[1] == "flock" then flock = true end end
+          if not flock then plain = plain + 1 end
+          if G.CARD[a].class == "herbivore" then herb = true end
+        end
+        if plain <= 1 and herb then cap = #b.animals end
+      end
       if #b.animals > cap then error(where .. ": a building over its capacity", 0) end
       animals = animals + #b.animals
     end
@@ -1154,7 +1165,7 @@ test("arknova: the arena runs the game by name with the three baselines (3 match
     { name = "ismcts", player = "ismcts", simulations = 4, steps = 12 } } }))
   -- refused without --incomplete-games (abilities out of scope: not the paper's game)
   t.raises(function() t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run0",
-    "--games", "arknova", "--quiet" }) end, "arknova is incomplete (7 animal ability families")
+    "--games", "arknova", "--quiet" }) end, "arknova is incomplete (3 animal ability families")
   local rc = t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--games", "arknova", "--draws", "100", "--quiet", "--incomplete-games" })
   t.eq(rc, 0)
@@ -1448,6 +1459,428 @@ test("arknova: project cards are zoo cards: snapped from the display into hand (
   t.eq(s.discards, { 3 }, "seat 3 is one over the limit of 3")
   assert(G.apply(s, 3, "discard:c121"))
   t.eq(s.discard[#s.discard], "c121"); t.eq(#q.hand, 3)
+end)
+
+-- sponsor buildings (helper anfam) ----------------------------------------------------------------
+-- cover every space of seat's map but `free` (and rock / water) with one building
+local function fill_but(s, seat, free)
+  local keep = {}
+  for _, n in ipairs(free) do keep[n] = true end
+  local names = {}
+  for i, h in ipairs(D.HEXES) do
+    if not keep[h.name] and not G.TERRAIN[i] then names[#names + 1] = h.name end
+  end
+  return put(s, seat, "e1", names)
+end
+local function hexes_of(p, bi)
+  local out = {}
+  for _, h in ipairs(p.buildings[bi].hexes) do out[#out + 1] = G.hex_name(h) end
+  table.sort(out)
+  return out
+end
+-- seat 1 starts a Sponsors action II at strength 5 with these cards in hand
+local function sponsors_turn(s, hand)
+  local p = s.players[1]
+  waive(s)   -- the prerequisites have their own tests; these test the effects
+  set_hand(s, 1, hand)
+  p.up.sponsors = true
+  slots(s, 1, { "animals", "build", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "sponsors"))
+  return p
+end
+
+test("arknova: sponsor buildings: 15 shapes and needs; playable only with a legal place; placed free with its bonuses; rock / water / border / apart rules", function()
+  local sizes, rock, water, border, n = {}, 0, 0, 0, 0
+  for num, b in pairs(D.SPONSOR_BUILDINGS) do
+    n = n + 1
+    sizes[num] = #b.shape
+    rock, water, border = rock + (b.rock or 0), water + (b.water or 0), border + (b.border or 0)
+    t.ok(#G.FOOT["sb" .. num] > 0, num .. " fits the map")
+  end
+  t.eq(n, 15)
+  t.eq(sizes, { [243] = 3, [244] = 4, [245] = 4, [246] = 4, [247] = 4, [248] = 4, [249] = 3, [250] = 4, [251] = 4,
+    [252] = 4, [253] = 4, [254] = 3, [255] = 2, [256] = 2, [257] = 2 })
+  t.eq({ rock, water, border }, { 6, 6, 4 })
+  -- the same shape up to a turn has the same footprints: a 2-hex pair, the bent 3 of the Petting Zoo
+  t.eq(#G.FOOT.sb255, #G.FOOT.e2); t.eq(#G.FOOT.sb243, #G.FOOT.petting); t.eq(#G.FOOT.sb254, #G.FOOT.petting)
+  t.ok(#G.FOOT.sb249 ~= #G.FOOT.petting, "the straight 3 of the Barred Owl Hut is another shape")
+  -- free spaces a1, a2, a3, b1, b2 (the rest covered): a2-a3 is the only pair next to rock (b4);
+  -- nothing free is next to water; the pairs with both hexes on the border are a1-a2, a2-a3, a1-b1
+  local s = fresh(3, 41)
+  fill_but(s, 1, { "a1", "a2", "a3", "b1", "b2" })
+  local p = sponsors_turn(s, { "s255", "s256", "s257" })
+  local legal = G.legal_actions(s, 1, true)
+  t.ok(has(legal, "sponsor:s255") and has(legal, "sponsor:s257"), "Adventure Playground and Side Entrance have a place")
+  t.ok(not has(legal, "sponsor:s256"), "the Water Playground has no space next to water: not playable")
+  local money, appeal = p.money, p.appeal
+  assert(G.apply(s, 1, "sponsor:s255"))
+  legal = G.legal_actions(s, 1, true)
+  t.eq(#legal, 1, "one place, no stop: the building must be placed"); t.contains(legal[1].id, "free:sb255:")
+  assert(G.apply(s, 1, legal[1].id))
+  t.eq(hexes_of(p, #p.buildings), { "a2", "a3" }); t.eq(p.money, money, "free"); t.eq(p.appeal, appeal + 4)
+  -- Sponsors II: strength 5 + 1 leaves 3 for the Side Entrance: a1-b1 is the one border pair left; b1's bonus
+  t.eq(count(s, 1, "^sponsor:s257$"), 1)
+  local rep = p.rep
+  assert(G.apply(s, 1, "sponsor:s257"))
+  t.eq(count(s, 1, "^free:sb257:"), 1)
+  assert(G.apply(s, 1, G.legal_actions(s, 1, true)[1].id))
+  t.eq(hexes_of(p, #p.buildings), { "a1", "b1" }); t.eq(p.rep, rep + 1, "b1's placement bonus: 1 reputation")
+  -- apart: the Side Entrance need not touch a building, the Adventure Playground must
+  s = fresh(3, 42); p = s.players[1]
+  put(s, 1, "e1", { "f4" })
+  local function foot(t_, names)
+    local want = {}
+    for _, nm in ipairs(names) do want[#want + 1] = H[nm] end
+    table.sort(want)
+    for _, f in ipairs(G.FOOT[t_]) do if table.concat(f.hexes, ",") == table.concat(want, ",") then return f end end
+  end
+  t.ok(G.sponsor_can_place(p, "sb257", foot("sb257", { "a1", "a2" })), "Side Entrance on two border spaces, apart")
+  t.ok(not G.sponsor_can_place(p, "sb257", foot("sb257", { "a2", "b2" })), "b2 is not a border space")
+  t.ok(not G.sponsor_can_place(p, "sb255", foot("sb255", { "a2", "a3" })), "not touching the enclosure at f4")
+  local p2 = s.players[2]
+  t.ok(G.sponsor_can_place(p2, "sb255", foot("sb255", { "a2", "a3" })), "a first building: on the border, next to rock")
+  t.ok(not G.sponsor_can_place(p2, "sb255", foot("sb255", { "b3", "c3" })), "next to rock but not on the border")
+  -- Build-II spaces only with the upgraded Build card (i1-i6, h7): the Side Entrance on i5-i6
+  t.ok(not G.sponsor_can_place(p, "sb257", foot("sb257", { "i5", "i6" })))
+  p.up.build = true
+  t.ok(G.sponsor_can_place(p, "sb257", foot("sb257", { "i5", "i6" })))
+end)
+
+test("arknova: sponsor buildings' icon effects: appeal or X per icon (own icons count, the Polar Bear any zoo); rock / water icons; Barred Owl Hut, Sea Turtle Tank and Hyena choices", function()
+  -- the rulebook's example: the Meerkat Den's own herbivore icon gives its 2 appeal at once
+  local s = fresh(3, 43)
+  local p = sponsors_turn(s, { "s243" })
+  assert(G.apply(s, 1, "sponsor:s243"))
+  assert(G.apply(s, 1, G.legal_actions(s, 1, true)[1].id))
+  t.eq(p.appeal, 2); t.eq(G.count_icon(p, "rock"), 1, "its rock need is a rock icon")
+  -- a herbivore (Llama, 4 appeal) gives 2 more, a predator (Fennec Fox, 3) none
+  s = fresh(3, 43); p = s.players[1]; own_sponsors(s, 1, { "s243" })
+  play(s, "a439"); t.eq(p.appeal, 4 + 2)
+  s = fresh(3, 43); p = s.players[1]; own_sponsors(s, 1, { "s243" })
+  play(s, "a405"); t.eq(p.appeal, 3)
+  -- Aquarium: each water icon, an animal's water need included (Pygmy Hippopotamus: 1 water)
+  s = fresh(3, 44); p = s.players[1]; own_sponsors(s, 1, { "s245" })
+  t.eq(G.count_icon(p, "water"), 2)
+  play(s, "a430", { "f3", "f4" }); t.eq(p.appeal, 6 + 2); t.eq(G.count_icon(p, "water"), 3)
+  -- Rhesus Monkey Park: 1 X per primate icon (the Mandrill shows two)
+  s = fresh(3, 45); p = s.players[1]; own_sponsors(s, 1, { "s248" })
+  play(s, "a457"); t.eq(p.x, 2)
+  -- Polar Bear Exhibit: a bear icon played into any zoo gives its owner 2 appeal
+  s = fresh(3, 46); own_sponsors(s, 2, { "s251" })
+  local a2 = s.players[2].appeal
+  play(s, "a415"); t.eq(s.players[2].appeal, a2 + 2); t.eq(G.count_icon(s.players[2], "water"), 0, "its water need is no icon")
+  -- Barred Owl Hut: perception 2 per bird icon, after the Barn Owl's own perception 4 and not mixed with it
+  s = fresh(3, 47); p = s.players[1]; own_sponsors(s, 1, { "s249" })
+  top(s, { "a401", "a402", "a403", "a404", "a405", "a406" })   -- a406 on top
+  local h0 = #p.hand
+  play(s, "a513", nil, true)
+  t.eq(s.pend[1].f, "perception"); t.eq(count(s, 1, "^keep:"), 4, "the Barn Owl's 4 cards")
+  assert(G.apply(s, 1, "keep:a406")); assert(G.apply(s, 1, "keep:a405"))
+  t.eq(s.pend[1].f, "perception"); t.eq(ids(G.legal_actions(s, 1, true)), { "keep:a402", "keep:a401" }, "the hut's 2 cards, drawn now")
+  assert(G.apply(s, 1, "keep:a401"))
+  t.eq(#s.pend, 0); t.eq({ p.hand[#p.hand - 2], p.hand[#p.hand - 1], p.hand[#p.hand] }, { "a406", "a405", "a401" })
+  t.eq(#p.hand, h0 + 3); t.eq(#p.held, 0)
+  for _, c in ipairs({ "a404", "a403", "a402" }) do t.eq(G.census(s)[c], "discard") end
+  -- Sea Turtle Tank: a reptile icon lets one sell up to 2 cards for 4 money each
+  s = fresh(3, 48); p = s.players[1]; own_sponsors(s, 1, { "s250" })
+  give(s, 1, { "a401", "a402", "a403" })
+  play(s, "a473", nil, true)   -- Common Agama: its own sunbathing 2, then the tank's
+  t.eq(s.pend[1].f, "sunbathing"); assert(G.apply(s, 1, "stop"))
+  t.eq(s.pend[1].f, "sunbathing"); t.eq(s.pend[1].left, 2)
+  local m = p.money
+  assert(G.apply(s, 1, "sell:a401")); assert(G.apply(s, 1, "sell:a402"))
+  t.eq(p.money, m + 8); t.eq(#s.pend, 0)
+  -- Spotted Hyena Compound: a predator icon reveals X = the owner's predator icons (the hyena's and the fox's)
+  s = fresh(3, 49); p = s.players[1]; own_sponsors(s, 1, { "s252" })
+  top(s, { "s201", "a402", "s202" })
+  play(s, "a405", nil, true)
+  t.eq(#s.revealed, 2); t.eq(ids(G.legal_actions(s, 1, true)), { "keep:a402" }, "only the animal may be kept")
+  assert(G.apply(s, 1, "keep:a402")); t.eq(#s.revealed, 0)
+  -- the Explorer does not take rock or water for a new kind of icon
+  s = fresh(3, 50); p = s.players[1]; own_sponsors(s, 1, { "s262" })
+  play(s, "a430", { "f3", "f4" }); t.eq(p.money, 100 - 15 + 2 * 2, "Africa and herbivore new: 2 x 2 money, water not a kind")
+  t.eq(p.appeal, 6 + 2)
+end)
+
+test("arknova: sponsor buildings at the break and the end: Side Entrance income by neighbours, a covered map 5 appeal, 6 icons 1 CP, bears 3 / 6; Zoo School takes a card", function()
+  local s = fresh(3, 51)
+  local p = s.players[1]
+  own_sponsors(s, 1, { "s257" })
+  put(s, 1, "sb257", { "a1", "a2" })
+  put(s, 1, "e1", { "b2" }, { "a405" }); p.zoo = { "a405" }
+  put(s, 1, "e1", { "a3" })                                   -- empty: does not count
+  put(s, 1, "kiosk", { "b1" })
+  local m = p.money
+  G.sponsor_income(s, 1); t.eq(p.money, m + 2 * 2, "the occupied enclosure and the kiosk")
+  t.eq(G.sponsor_end_appeal(p), 0)
+  fill_but(s, 1, { "a1", "a2", "a3", "b1", "b2" })
+  t.eq(G.sponsor_end_appeal(p), 5, "every space without rock or water covered")
+  -- Meerkat Den: 1 CP at the end for 6 herbivore icons (the den's own counts)
+  s = fresh(3, 52); p = s.players[1]
+  own_sponsors(s, 1, { "s243" }); into_zoo(s, 1, { "a428", "a429", "a430", "a435" })
+  t.eq(G.sponsor_end_cp(p), 0, "5 herbivore icons")
+  into_zoo(s, 1, { "a439" }); t.eq(G.sponsor_end_cp(p), 1)
+  -- Polar Bear Exhibit: 1 / 2 CP for 3 / 6 bear icons (its own counts)
+  s = fresh(3, 53); p = s.players[1]
+  own_sponsors(s, 1, { "s251" }); into_zoo(s, 1, { "a408", "a409" })
+  t.eq(G.sponsor_end_cp(p), 1)
+  into_zoo(s, 1, { "a411", "a414", "a415" }); t.eq(G.sponsor_end_cp(p), 2)
+  -- Zoo School: on 2 border spaces, 1 CP and 1 reputation, then a card from the deck or in range
+  s = fresh(3, 54)
+  p = sponsors_turn(s, { "s254" })
+  assert(G.apply(s, 1, "sponsor:s254"))
+  t.eq(p.cp, 1); t.eq(p.rep, 1)
+  local first = G.legal_actions(s, 1, true)[1].id
+  t.contains(first, "free:sb254:")
+  assert(G.apply(s, 1, first))
+  local b = p.buildings[#p.buildings]
+  local on_border = 0
+  for _, h in ipairs(b.hexes) do if G.BORDER[h] then on_border = on_border + 1 end end
+  t.ok(on_border >= 2, "at least 2 border spaces")
+  local want = { "draw" }
+  for k = 1, math.min(6, 1 + p.rep) do want[#want + 1] = "take:" .. k end
+  t.eq(ids(G.legal_actions(s, 1, true)), want, "a card from the deck or within reputation range")
+end)
+
+test("arknova: venom and constriction tokens on the action cards of the seats ahead: venom costs 2 money a turn until a venomed card is used, constriction takes 2 strength; the break clears them; Quarantine Lab protects", function()
+  local s = fresh(3, 61)
+  local p1, p2, p3 = s.players[1], s.players[2], s.players[3]
+  p2.appeal, p3.appeal = 10, 0
+  slots(s, 2, { "cards", "build", "animals", "association", "sponsors" })
+  play(s, "a470")   -- Western Green Mamba: venom 2 (appeal 6 for seat 1: seat 2 with 10 is ahead, seat 3 is not)
+  t.eq(p2.tokens.venom, { cards = true, build = true }, "on seat 2's cards in slots 1 and 2")
+  t.eq(p3.tokens.venom, {})
+  -- seat 2 takes the X-token action with its sponsors card: no venom removed, 2 money paid
+  t.eq(G.current_seats(s)[1], 2)
+  local m = p2.money
+  assert(G.apply(s, 2, "x:sponsors")); t.eq(p2.money, m - 2)
+  -- seats 3 and 1 (no tokens), then seat 2 uses its Cards card (now slot 2): the token goes, nothing to pay
+  assert(G.apply(s, 3, "x:sponsors")); assert(G.apply(s, 1, "x:sponsors"))
+  m = p2.money
+  local sl = G.slot_of(p2, "cards")
+  m = p2.money
+  assert(G.apply(s, 2, "cards"))
+  while G.current_seats(s)[1] == 2 do assert(G.apply(s, 2, G.legal_actions(s, 2, true)[1].id)) end
+  t.eq(p2.tokens.venom, { build = true }); t.eq(p2.money, m, "a venomed card used: no payment (strength " .. sl .. ")")
+  -- constriction: seat 2 ahead on appeal and CP gets tokens on its slot 5 and slot 4 cards
+  s = fresh(3, 62); p1, p2, p3 = s.players[1], s.players[2], s.players[3]
+  p2.appeal, p2.cp = 10, 3
+  p3.appeal = 10; own_sponsors(s, 3, { "s225" })              -- Quarantine Lab: untouched
+  slots(s, 2, { "cards", "build", "animals", "association", "sponsors" })
+  play(s, "a474")   -- Indian Rock Python: constriction
+  t.eq(p2.tokens.constriction, { sponsors = 1, association = 1 }); t.eq(p3.tokens.constriction, {})
+  t.eq(G.strength(p2, "sponsors"), 3, "slot 5 - 2"); t.eq(G.strength(p2, "association", 1), 3, "slot 4 + 1 X - 2")
+  t.eq(G.strength(p2, "cards"), 1)
+  local legal = G.legal_actions(s, 2)
+  for _, a in ipairs(legal) do
+    if a.id == "sponsors" then t.contains(a.label, "strength 3") end
+  end
+  -- only one track ahead: the slot 5 card only
+  s = fresh(3, 63); p2 = s.players[2]; p2.appeal = 10
+  play(s, "a482", { "f3", "f4" })   -- Anaconda (1 water: g3)
+  local five = p2.slots[5]
+  t.eq(p2.tokens.constriction, { [five] = 1 })
+  -- the break takes every token back
+  p2.tokens.venom.cards = true
+  G.do_break(s)
+  t.eq(p2.tokens, { venom = {}, constriction = {}, multiplier = {} })
+end)
+
+test("arknova: multiplier: a token on the named action card; its next use may be repeated once per token at the same strength, or it gives 1 X-token more; flock shares a herbivore's enclosure of size X+", function()
+  local s = fresh(3, 64)
+  local p = s.players[1]
+  play(s, "a510")   -- White Stork: multiplier on the Build card
+  t.eq(p.tokens.multiplier, { build = 1 })
+  -- seat 1's next turn: Build at strength 5 (side I: one building), then the same once more at 5
+  s.turn = 1; s.step = { k = "turn" }; s.pend = {}; s.after = {}
+  p.money = 100
+  slots(s, 1, { "animals", "cards", "association", "sponsors", "build" })
+  assert(G.apply(s, 1, "build"))
+  assert(G.apply(s, 1, "build:e1"))
+  assert(G.apply(s, 1, G.legal_actions(s, 1, true)[1].id))
+  t.eq(ids(G.legal_actions(s, 1, true)), { "again:build", "stop" })
+  t.contains(G.legal_actions(s, 1)[1].label, "strength 5")
+  local nb = #p.buildings
+  assert(G.apply(s, 1, "again:build"))
+  t.eq(s.step.k, "build"); t.eq(s.step.left, 5, "the same strength again")
+  assert(G.apply(s, 1, "build:e2")); assert(G.apply(s, 1, G.legal_actions(s, 1, true)[1].id))
+  t.eq(#p.buildings, nb + 1); t.eq(p.tokens.multiplier, {}); t.eq(G.current_seats(s)[1], 2, "no token left: the turn ends")
+  -- the X-token action with a multiplied card: 1 X-token more per token
+  s = fresh(3, 65); p = s.players[1]
+  p.tokens.multiplier.cards = 2
+  assert(G.apply(s, 1, "x:cards")); t.eq(p.x, 3); t.eq(p.tokens.multiplier, {})
+  -- flock: the Llama (flock 2) may share an occupied enclosure of 2+ spaces holding a herbivore
+  s = fresh(3, 66); p = s.players[1]; p.money = 100
+  local big = put(s, 1, "e3", { "a1", "a2", "b2" }, { "a428" })     -- Giraffe (herbivore)
+  local pred = put(s, 1, "e3", { "a4", "a5", "b5" }, { "a403" })    -- Leopard (predator)
+  local small = put(s, 1, "e1", { "c1" }, { "a445" })              -- Crested Porcupine (herbivore), 1 space
+  p.zoo = { "a428", "a403", "a445" }
+  set_hand(s, 1, { "a439", "a405" })
+  slots(s, 1, { "build", "cards", "association", "sponsors", "animals" })
+  t.ok(G.fits(p, G.CARD.a439, big), "a herbivore's 3-space enclosure")
+  t.ok(not G.fits(p, G.CARD.a439, pred), "not with a predator")
+  t.ok(not G.fits(p, G.CARD.a439, small), "a 1-space enclosure is under flock 2")
+  t.ok(not G.fits(p, G.CARD.a405, big), "the Fennec Fox has no flock")
+  assert(G.apply(s, 1, "animals")); assert(G.apply(s, 1, "play:a439:" .. big))
+  t.eq(p.buildings[big].animals, { "a428", "a439" })
+end)
+
+test("arknova: map option: the printed map 7 (opts.map = plan7): its rock, water, Build-II spaces and bonuses; matches on two maps interleave; a bad map name is one clear error", function()
+  local s7, s0 = fresh(3, 70, { map = "plan7" }), fresh(3, 70)
+  t.eq(s7.map, "plan7"); t.eq(s0.map, "ours")
+  local function first_build(s)
+    slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+    assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:kiosk"))
+    return G.legal_actions(s, 1, true)
+  end
+  local l7 = first_build(s7)
+  local l0 = first_build(s0)
+  -- 26 border spaces; on map 7 less a1, a2, e1 (rock), h1, i1, i2, i3, i6 (water) and d7 (Build II)
+  t.eq(#l7, 17); t.eq(#l0, 17)
+  t.ok(has(l0, "place:a1:0") and not has(l7, "place:a1:0"), "a1 is rock on map 7")
+  t.ok(has(l7, "place:i5:0") and not has(l0, "place:i5:0"), "i5 needs Build II on ours, not on map 7")
+  t.eq(#G.legal_actions(s7, 1, true), 17, "back to map 7 after a look at the other match")
+  -- covering i5 gives map 7's X-token; d2 a card from the deck or in range; h4 a card to slot 1 after the action
+  local p = s7.players[1]
+  assert(G.apply(s7, 1, "place:i5:0")); t.eq(p.x, 1)
+  s7 = fresh(3, 71, { map = "plan7" }); p = s7.players[1]
+  put(s7, 1, "e1", { "c2" })
+  slots(s7, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s7, 1, "build")); assert(G.apply(s7, 1, "build:kiosk")); assert(G.apply(s7, 1, "place:d2:0"))
+  t.eq(s7.pend[1].f, "take-card"); t.eq(G.legal_actions(s7, 1, true)[1].id, "draw")
+  s7 = fresh(3, 72, { map = "plan7" }); p = s7.players[1]
+  put(s7, 1, "e1", { "h5" })
+  slots(s7, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s7, 1, "build")); assert(G.apply(s7, 1, "build:kiosk")); assert(G.apply(s7, 1, "place:h4:0"))
+  t.eq(s7.pend[1].f, "clever"); t.eq(count(s7, 1, "^slot1:"), 4)
+  local o = G.observation(s7, 1)
+  t.eq(o.map, "plan7"); t.contains(G.render(o), "Ice Cream Parlors"); t.contains(G.render(o), "h4 after the action any action card to slot 1")
+  t.contains(G.svg(o), "<svg")
+  t.raises(function() G.setup(3, 1, { map = "plan9" }) end, "map must be one of ours, plan7, not plan9")
+end)
+
+test("arknova: the supply of enclosures and kiosks is not limited (rulebook: a substitute when one runs out): a 29th 1-space enclosure can be built", function()
+  local s = fresh(3, 73)
+  local p = s.players[1]
+  p.money = 100
+  local n = 0
+  for i, h in ipairs(D.HEXES) do
+    if n < 28 and not G.TERRAIN[i] and not G.B2[i] and h.name ~= "a6" then put(s, 1, "e1", { h.name }); n = n + 1 end
+  end
+  t.eq(n, 28, "the box's 28 one-space enclosures all on the map")
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "build"))
+  t.ok(has(G.legal_actions(s, 1, true), "build:e1"))
+end)
+
+test("arknova: Engineer: one more building of a kind just built, once per Build action, paid, outside the strength; Basic Research: 1 CP per 2 icon kinds, 2 money to the others per CP", function()
+  local s = fresh(3, 74)
+  local p = s.players[1]
+  own_sponsors(s, 1, { "s217" })
+  p.money = 30
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })   -- Build I at strength 1
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:kiosk")); assert(G.apply(s, 1, "place:a3:0"))
+  t.eq(#s.pend, 0, "a second kiosk would touch the first, closer than 3 steps: nothing to offer")
+  -- a 1-space enclosure instead: after it, one more, paid, and not again in the same action
+  s = fresh(3, 75); p = s.players[1]; own_sponsors(s, 1, { "s217" }); p.money = 30
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:e1")); assert(G.apply(s, 1, "place:a1:0"))
+  t.eq(p.money, 28)
+  t.eq(count(s, 1, "^copy:e1:"), 3, "a2, b1 and b2 touch a1")
+  assert(G.apply(s, 1, "copy:e1:a2:0"))
+  t.eq(p.money, 26); t.eq(#p.buildings, 2); t.eq(#s.pend, 0); t.eq(G.current_seats(s)[1], 2, "Build I at strength 1: done")
+  -- Build II at strength 5: the copy does not use the strength, and comes once per action
+  s = fresh(3, 75); p = s.players[1]; own_sponsors(s, 1, { "s217" }); p.money = 30; p.up.build = true
+  slots(s, 1, { "animals", "cards", "association", "sponsors", "build" })
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:e1")); assert(G.apply(s, 1, "place:a1:0"))
+  assert(G.apply(s, 1, "copy:e1:a2:0"))
+  t.eq(s.step.k, "build"); t.eq(s.step.left, 4, "5 less the first 1-space enclosure only")
+  assert(G.apply(s, 1, "build:kiosk")); assert(G.apply(s, 1, "place:a3:0"))
+  t.eq(#s.pend, 0, "no second copy in the same Build action")
+  -- Basic Research: the zoo shows Africa, Asia, predator, herbivore, primate (5 kinds): 2 CP, 4 money to each other seat
+  s = fresh(3, 76); p = s.players[1]
+  into_zoo(s, 1, { "a402", "a431", "a460" })   -- Lion (AF predator), Asian Elephant (AS herbivore), Dusky Leaf Monkey (AS primate)
+  local m2, m3 = s.players[2].money, s.players[3].money
+  sponsor_play(s, "s207")
+  t.eq(p.cp, 2); t.eq(s.players[2].money, m2 + 4); t.eq(s.players[3].money, m3 + 4)
+end)
+
+test("arknova: map connectivity sponsors: Hydrologist and Geologist (appeal by icons, money per space next to water / rock, all connected 1 CP), the Natives and Free-Range Monkeys (connected and unconnected spaces, free groups)", function()
+  -- our map: rock b4, c4, e1, h6; water g2, g3, h3, d7; bonus spaces b1, f6, d2, h1, a6
+  local s = fresh(3, 77)
+  local p = s.players[1]
+  into_zoo(s, 1, { "a430" })                      -- Pygmy Hippopotamus: 1 water icon
+  sponsor_play(s, "s241"); t.eq(p.appeal, 1, "1 appeal per water icon")
+  -- a 1-space enclosure at g1 (next to water g2): 2 money less, 1 money back
+  s = fresh(3, 78); p = s.players[1]; own_sponsors(s, 1, { "s241" })
+  local m = p.money
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:e1")); assert(G.apply(s, 1, "place:g1:0"))
+  t.eq(p.money, m - 2 + 1)
+  t.eq(G.sponsor_end_cp(p), 0, "g3, h3 and d7 are not connected")
+  put(s, 1, "e1", { "f4" }); put(s, 1, "e1", { "h2" })
+  t.eq(G.sponsor_end_cp(p), 0, "d7 still not")
+  put(s, 1, "e1", { "d6" }); t.eq(G.sponsor_end_cp(p), 1, "every water space next to a building")
+  -- Geologist: 3 appeal per 2 rock icons (Alpine Ibex 2 + Leopard 1 = 3 icons: one pair)
+  s = fresh(3, 79); p = s.players[1]
+  into_zoo(s, 1, { "a444", "a403" })
+  sponsor_play(s, "s242"); t.eq(p.appeal, 3)
+  -- Native Seabirds: g2 (by g1) and g3 (by f4) connected: 2 appeal; h3 and d7 not: 1 CP
+  s = fresh(3, 80); p = s.players[1]
+  put(s, 1, "e1", { "g1" }); put(s, 1, "e1", { "f4" })
+  sponsor_play(s, "s258"); t.eq(p.appeal, 2); t.eq(G.sponsor_end_cp(p), 1)
+  -- Native Lizards: b4 by a3: 1 appeal; c4, e1, h6 unconnected: 1 CP (3 // 2)
+  s = fresh(3, 81); p = s.players[1]
+  put(s, 1, "e1", { "a3" })
+  sponsor_play(s, "s259"); t.eq(p.appeal, 1); t.eq(G.sponsor_end_cp(p), 1)
+  -- Native Farm Animals: the empty border spaces a2, a4 next to a3: 2 appeal; 58 - 8 rock / water - 1
+  -- covered = 49 free spaces in one group: 8 CP
+  s = fresh(3, 82); p = s.players[1]
+  put(s, 1, "e1", { "a3" })
+  sponsor_play(s, "s260"); t.eq(p.appeal, 2)
+  t.eq(G.free_groups(p), { 49 }); t.eq(G.sponsor_end_cp(p), 8)
+  -- Free-Range New World Monkeys: b1 covered and a6 next to a5: 2 connected bonus spaces; f6, d2,
+  -- h1 unconnected: 1 CP
+  s = fresh(3, 83); p = s.players[1]
+  put(s, 1, "e1", { "b1" }); put(s, 1, "e1", { "a5" })
+  sponsor_play(s, "s264"); t.eq(p.appeal, 2); t.eq(G.sponsor_end_cp(p), 1)
+end)
+
+test("arknova: Diversity Researcher: building over rock and water, rock / water needs ignored, 2 money per rock / water icon, 2 appeal per rock-water pair at the end (at most 3)", function()
+  local s = fresh(3, 84)
+  local p = s.players[1]
+  into_zoo(s, 1, { "a444", "a430" })               -- Alpine Ibex (2 rock), Pygmy Hippopotamus (1 water)
+  local m = p.money
+  sponsor_play(s, "s219"); t.eq(p.money, m + 2 * 3)
+  t.eq(G.sponsor_end_appeal(p), 2, "one rock-water pair")
+  into_zoo(s, 1, { "a446", "a515" })               -- Dugong (2 water), Australian Pelican (2 water): 5 water, 2 rock
+  t.eq(G.sponsor_end_appeal(p), 2 * 2)
+  into_zoo(s, 1, { "a403", "a413" })               -- Leopard, Cougar (1 rock each): 4 rock, 5 water
+  t.eq(G.sponsor_end_appeal(p), 2 * 3, "at most 3 pairs")
+  -- a 1-space enclosure on rock e1 (a border space): legal with the researcher only
+  s = fresh(3, 85); p = s.players[1]
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:e1"))
+  t.ok(not has(G.legal_actions(s, 1, true), "place:e1:0"))
+  own_sponsors(s, 1, { "s219" })
+  t.ok(has(G.legal_actions(s, 1, true), "place:e1:0"))
+  assert(G.apply(s, 1, "place:e1:0"))
+  -- its needs ignored: the Alpine Ibex (size 2, 2 rock) fits an enclosure of 2 without rock next to it
+  s = fresh(3, 86); p = s.players[1]
+  local bi = put(s, 1, "e2", { "f4", "f5" })
+  t.ok(not G.fits(p, G.CARD.a444, bi))
+  own_sponsors(s, 1, { "s219" }); t.ok(G.fits(p, G.CARD.a444, bi))
+end)
+
+test("arknova: a sponsor's own icons trigger its own effects (rulebook p. 16): the Primatologist's primate icon pays it 3, the Expert on the Americas' icon a free kiosk", function()
+  local s = fresh(3, 87)
+  local p = s.players[1]
+  local m = p.money
+  sponsor_play(s, "s236"); t.eq(p.money, m + 3)
+  s = fresh(3, 88); p = s.players[1]
+  put(s, 1, "e1", { "a1" })
+  sponsor_play(s, "s210")
+  t.eq(s.pend[1].f, "free-kiosk"); t.ok(count(s, 1, "^free:kiosk:") > 0)
 end)
 
 return T

@@ -132,7 +132,7 @@ M.ANIMAL = A
 --   income-money k / income-cp k / income-x k: at each break
 --   income-class class: at each break 3 / 6 / 9 money for 1 / 3 / 5 icons of that class in the zoo
 --   any-icon icon k: each time an icon of that kind is played into any zoo (its own card's
---     icons excluded), k money
+--     icons included: rulebook p. 16), k money
 --   own-icon icon what k: each time the owner plays that icon, k of what (rep / cp)
 --   cost-small k / cost-large k: animals of size 1-2 / 4-5 cost k less
 --   worker: one association worker at once
@@ -151,6 +151,34 @@ M.ANIMAL = A
 --     and 2 money
 --   end-e1 k: 1 CP at the end for k occupied 1-hex standard enclosures
 --   none: the card has no effect of its own
+-- Sponsor buildings (243-257; their shapes and needs are in data.lua, D.SPONSOR_BUILDINGS):
+--   building: place the sponsor's building on the zoo map at once, free (the sponsor can only be
+--     played when it has a legal place)
+--   icon-gain icon what k [any]: each time the owner plays that icon into the zoo (with "any":
+--     into any zoo), k of what (appeal / x); the sponsor's own icons count (rulebook p. 16)
+--   icon-ability icon family k: each time the owner plays that icon, the ability: perception k
+--     (draw k, keep k/2), sunbathing k, or hunter with X = the owner's predator icons
+--   end-icons icon n1 [n2]: 1 CP at the end for n1 icons of that kind (and 1 more for n2)
+--   take-now: take 1 card from the deck or within the reputation range, once
+--   income-adjacent k: at each break k money per building next to the sponsor's building (empty
+--     standard enclosures do not count)
+--   end-covered k: k appeal at the end when every space without rock or water is covered
+--   engineer: each Build action, one more building of a kind just built (not a special
+--     enclosure) at the normal cost, outside the action's strength
+--   pairs-cp: at once 1 CP per 2 different continent / class icons in the zoo; every other
+--     player 2 money per CP gained
+--   diversity: one may build over rock and water spaces, and rock / water needs are ignored
+--     (animals' and sponsor buildings')
+--   end-pair-appeal k n: k appeal at the end per pair of a rock and a water icon, at most n pairs
+-- Map connectivity (a space is connected when a building covers it or stands next to it):
+--   cover-money kind: 1 money for each space of a new building next to a water / rock space
+--   now-pairs icon k: at once k appeal per 2 icons of that kind
+--   now-connected kind: at once 1 appeal per connected water / rock / bonus space, or ("border")
+--     per connected border space without a building
+--   end-connected kind: 1 CP at the end when every water / rock space is connected
+--   end-unconnected kind: 1 CP at the end per 2 unconnected water / rock / bonus spaces
+--   end-free-groups n: 1 CP at the end per n spaces of each group of touching spaces without a
+--     building (rock and water left out)
 -- A sponsor absent from this table has an effect that is out of scope (M.SPONSOR_OOS says why).
 local S = {}
 local function s(num, ...) S[num] = { ... } end
@@ -185,29 +213,41 @@ s(239, { "any-icon", "predator", 3 })
 s(240, { "any-icon", "herbivore", 3 })
 s(261, { "now", "appeal", 1, "one" }, { "end-classes", 5 })
 s(262, { "now", "money", 2, "kinds" }, { "new-icon" })
+s(243, { "building" }, { "icon-gain", "herbivore", "appeal", 2 }, { "end-icons", "herbivore", 6 })
+s(244, { "building" }, { "icon-gain", "bird", "appeal", 2 }, { "end-icons", "bird", 6 })
+s(245, { "building" }, { "icon-gain", "water", "appeal", 2 }, { "end-icons", "water", 6 })
+s(246, { "building" }, { "icon-gain", "rock", "appeal", 2 }, { "end-icons", "rock", 6 })
+s(247, { "building" }, { "icon-gain", "primate", "appeal", 2 }, { "end-icons", "primate", 6 })
+s(248, { "building" }, { "icon-gain", "primate", "x", 1 })
+s(249, { "building" }, { "icon-ability", "bird", "perception", 2 })
+s(250, { "building" }, { "icon-ability", "reptile", "sunbathing", 2 })
+s(251, { "building" }, { "icon-gain", "bear", "appeal", 2, "any" }, { "end-icons", "bear", 3, 6 })
+s(252, { "building" }, { "icon-ability", "predator", "hunter" })
+s(254, { "building" }, { "take-now" })
+s(255, { "building" }, { "now", "appeal", 4, "one" })
+s(256, { "building" }, { "now", "appeal", 4, "one" })
+s(257, { "building" }, { "income-adjacent", 2 }, { "end-covered", 5 })
+s(217, { "engineer" }, { "end-covered", 5 })
+s(207, { "pairs-cp" })
+s(219, { "diversity" }, { "now", "money", 2, "water" }, { "now", "money", 2, "rock" }, { "end-pair-appeal", 2, 3 })
+s(241, { "now", "appeal", 1, "water" }, { "cover-money", "water" }, { "end-connected", "water" })
+s(242, { "now-pairs", "rock", 3 }, { "cover-money", "rock" }, { "end-connected", "rock" })
+s(258, { "now-connected", "water" }, { "end-unconnected", "water" })
+s(259, { "now-connected", "rock" }, { "end-unconnected", "rock" })
+s(260, { "now-connected", "border" }, { "end-free-groups", 6 })
+s(264, { "now-connected", "bonus" }, { "end-unconnected", "bonus" })
 M.SPONSOR = S
 
 -- Sponsors out of scope and why (every sponsor is either above or here).
-local BUILDING = "a sponsor building placed on the zoo map (its shape and placement rule are not entered)"
 M.SPONSOR_OOS = {
-  [207] = "its immediate CP rule (pairs of different icons) is worded too loosely in the source to implement",
   [215] = "player tokens spent as icons for base projects (not modelled)",
-  [217] = "a second building of the same kind per Build action (not modelled)",
   [218] = "player tokens spent as icons for base projects (not modelled)",
-  [219] = "building over rock and water, ignoring their needs (not modelled)",
   [221] = "doubled placement bonuses of border hexes (not modelled)",
   [224] = "release-into-the-wild projects (the deck's project cards are not entered)",
   [227] = "choosing small or large animals and revealing cards for the first one (not modelled)",
   [228] = "an extra small animal per Animals action and one taken from the display (not modelled)",
-  [241] = "money per covered hex next to water and an end-game connection rule (not modelled)",
-  [242] = "money per covered hex next to rock and an end-game connection rule (not modelled)",
-  [243] = BUILDING, [244] = BUILDING, [245] = BUILDING, [246] = BUILDING, [247] = BUILDING,
-  [248] = BUILDING, [249] = BUILDING, [250] = BUILDING, [251] = BUILDING, [252] = BUILDING,
-  [253] = BUILDING, [254] = BUILDING, [255] = BUILDING, [256] = BUILDING, [257] = BUILDING,
-  [258] = "appeal and CP by connected / unconnected water spaces (map connectivity is not modelled)",
-  [259] = "appeal and CP by connected / unconnected rock spaces (map connectivity is not modelled)",
-  [260] = "appeal and CP by empty border spaces and empty groups (map connectivity is not modelled)",
-  [264] = "appeal and CP by connected bonus spaces (map connectivity is not modelled)",
+  [253] = "its building is entered, but its effect (3 times, a herbivore icon lets one play a sponsor card "
+    .. "from the hand inside the Animals action) is not modelled",
   [263] = "ignoring a condition of large animals and a free 5-hex enclosure (not modelled)",
 }
 return M

@@ -31,7 +31,26 @@ D.MAP = {
   build2 = { "i1", "i2", "i3", "i4", "i5", "i6", "h7" },
   bonus = { b1 = "rep", f6 = "x", d2 = "money5", h1 = "card", a6 = "rep" },
 }
-D.BONUS_WORDS = { rep = "+1 reputation", x = "+1 X-token", money5 = "+5 money", card = "draw 1 card" }
+D.BONUS_WORDS = { rep = "+1 reputation", x = "+1 X-token", money5 = "+5 money", card = "draw 1 card",
+  take = "a card from the deck or within reputation range", clever = "after the action any action card to slot 1" }
+-- The zoo maps that setup offers (opts.map): ours (the default, above) and the printed map 7 "Ice
+-- Cream Parlors" of the base game, whose rock, water and Build-II spaces two open implementations
+-- give alike (one ported from a game framework, one fitted to logged online games); its placement
+-- bonuses are the second one's (the first has only a3's, which agrees). Its kiosk spaces (b2, f3,
+-- f6: an income rule), its d4 sponsor bonus and the bonus spaces beside the printed map are out of
+-- scope (RULES-AUDIT AN-B17).
+D.MAPS = {
+  ours = D.MAP,
+  plan7 = {
+    name = "map 7 (Ice Cream Parlors; its special rule not modelled)",
+    rock = { "a1", "a2", "b5", "c5", "d3", "e1", "e2", "e5", "f5" },
+    water = { "h1", "h3", "h6", "i1", "i2", "i3", "i6" },
+    build2 = { "d5", "d6", "d7" },
+    bonus = { a3 = "rep", b6 = "rep", d2 = "take", e4 = "take", e6 = "take", h2 = "x", h4 = "clever", h7 = "money5",
+      i5 = "x" },
+  },
+}
+D.MAP_NAMES = { "ours", "plan7" }
 
 -- Buildings: shape as axial offsets (turned in sixths, never mirrored), cost, capacity for animals,
 -- whether it needs the upgraded Build card and whether a zoo may hold only one.
@@ -124,5 +143,29 @@ D.FINALS = {
   { id = "f-diverse", name = "Diverse Species Zoo", count = "classes", steps = { 2, 3, 4, 5 } },
   { id = "f-climbing", name = "Climbing Park", count = "rock", steps = { 1, 3, 5, 6 } },
   { id = "f-aquatic", name = "Aquatic Park", count = "water", steps = { 2, 4, 6, 7 } },
+}
+-- Sponsor buildings (the 15 unique buildings of sponsors 243-257), in our own format: shape as
+-- axial offsets like D.BUILDINGS (turned in sixths, never mirrored), the rock / water spaces the
+-- building must touch (these are also the card's rock / water icons, upper left, which count as
+-- icons in the zoo: rulebook p. 16), how many of its hexes must lie on the map's border, and
+-- whether it may stand apart from the other buildings. Shapes cross-checked between two open
+-- implementations (RULES.md: they agree on all 15 up to a turn); the needs from three card lists.
+-- Sponsor 251's water need is not an icon (both lists with icons give it none).
+D.SPONSOR_BUILDINGS = {
+  [243] = { name = "Meerkat Den", shape = { { 0, 0 }, { 0, 1 }, { 1, -1 } }, rock = 1 },
+  [244] = { name = "Penguin Pool", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 1 } }, water = 1 },
+  [245] = { name = "Aquarium", shape = { { 0, 0 }, { 0, 1 }, { 1, -1 }, { 1, 1 } }, water = 2 },
+  [246] = { name = "Cable Car", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 0, 3 } }, rock = 2 },
+  [247] = { name = "Baboon Rock", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 0 } }, rock = 1 },
+  [248] = { name = "Rhesus Monkey Park", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 2 } } },
+  [249] = { name = "Barred Owl Hut", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 } } },
+  [250] = { name = "Sea Turtle Tank", shape = { { 0, 0 }, { 1, -2 }, { 1, -1 }, { 2, -1 } }, water = 1 },
+  [251] = { name = "Polar Bear Exhibit", shape = { { 0, 0 }, { 0, 1 }, { 1, -2 }, { 1, -1 } }, water = 1, no_icon = true },
+  [252] = { name = "Spotted Hyena Compound", shape = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, -1 } }, rock = 1 },
+  [253] = { name = "Okapi Stable", shape = { { 0, 0 }, { 0, 1 }, { 1, 1 }, { 1, 2 } } },
+  [254] = { name = "Zoo School", shape = { { 0, 0 }, { 0, 1 }, { 1, -1 } }, border = 2 },
+  [255] = { name = "Adventure Playground", shape = { { 0, 0 }, { 0, 1 } }, rock = 1 },
+  [256] = { name = "Water Playground", shape = { { 0, 0 }, { 0, 1 } }, water = 1 },
+  [257] = { name = "Side Entrance", shape = { { 0, 0 }, { 0, 1 } }, border = 2, apart = true },
 }
 return D

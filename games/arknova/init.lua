@@ -21,7 +21,7 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "7 animal ability families (22 cards) and 31 sponsor cards' effects out of scope, "
+  incomplete = "3 animal ability families (5 cards) and 9 sponsor cards' effects out of scope, "
     .. "a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
@@ -52,7 +52,8 @@ G.ABILITY, G.SPONSOR = ABILITY, SPONSOR
 G.IMPLEMENTED = { sprint = true, pack = true, hunter = true, clever = true, boost = true, action = true,
   inventive = true, ["full-throated"] = true, jumping = true, ["iconic-animal"] = true, sunbathing = true,
   pouch = true, resistance = true, digging = true, ["sponsor-magnet"] = true, pilfering = true, snapping = true,
-  scavenging = true, posturing = true, perception = true, determination = true, peacocking = true }
+  scavenging = true, posturing = true, perception = true, determination = true, peacocking = true,
+  venom = true, constriction = true, multiplier = true, flock = true }
 -- whether seat's sponsors include an effect of this family; the first such effect
 local function has_effect(p, fam)
   for _, id in ipairs(p.sponsors) do
@@ -77,10 +78,22 @@ G.HEXID, G.NB, G.BORDER = HEXID, NB, BORDER
 local function hname(i) return D.HEXES[i].name end
 G.hex_name = hname
 local TERRAIN, B2, BONUS = {}, {}, {}
-for _, n in ipairs(D.MAP.rock) do TERRAIN[HEXID[n]] = "rock" end
-for _, n in ipairs(D.MAP.water) do TERRAIN[HEXID[n]] = "water" end
-for _, n in ipairs(D.MAP.build2) do B2[HEXID[n]] = true end
-for n, b in pairs(D.MAP.bonus) do BONUS[HEXID[n]] = b end
+-- the map of the match (opts.map, D.MAPS): these three tables hold the active one; every entry
+-- point sets them from the state's map first (use_map), so matches on different maps can interleave
+local active_map
+local function use_map(name)
+  name = name or "ours"
+  if name == active_map then return end
+  local m = D.MAPS[name]
+  for _, t in ipairs({ TERRAIN, B2, BONUS }) do for k in pairs(t) do t[k] = nil end end
+  for _, n in ipairs(m.rock) do TERRAIN[HEXID[n]] = "rock" end
+  for _, n in ipairs(m.water) do TERRAIN[HEXID[n]] = "water" end
+  for _, n in ipairs(m.build2) do B2[HEXID[n]] = true end
+  for n, b in pairs(m.bonus) do BONUS[HEXID[n]] = b end
+  active_map = name
+end
+use_map("ours")
+G.use_map = use_map
 G.TERRAIN, G.B2, G.BONUS = TERRAIN, B2, BONUS
 
 local function distance(i, j)
@@ -123,6 +136,50 @@ for _, b in ipairs(D.BUILDINGS) do
 end
 G.FOOT = FOOT
 
+-- sponsor buildings (the unique buildings of sponsors 243-257, D.SPONSOR_BUILDINGS): building
+-- type "sb<number>", kind "sponsor", no animals; their footprints as for the buildings above
+local SB = {}
+for num, b in pairs(D.SPONSOR_BUILDINGS) do
+  local t = "sb" .. num
+  SB["s" .. num] = t
+  BUILD[t] = { id = t, name = b.name, shape = b.shape, kind = "sponsor", unique = true, rock = b.rock or 0,
+    water = b.water or 0, border = b.border or 0, apart = b.apart, icons = not b.no_icon }
+  FOOT[t] = {}
+  local seen = {}
+  for i = 1, NHEX do
+    local h = D.HEXES[i]
+    for rot = 0, 5 do
+      local hexes, ok = {}, true
+      for _, off in ipairs(b.shape) do
+        local dq, dr = off[1], off[2]
+        for _ = 1, rot do dq, dr = -dr, dq + dr end
+        local j = AT[(h.q + dq) .. ":" .. (h.r + dr)]
+        if not j then ok = false; break end
+        hexes[#hexes + 1] = j
+      end
+      if ok then
+        table.sort(hexes)
+        local key = table.concat(hexes, ",")
+        if not seen[key] then
+          seen[key] = true
+          local f = { anchor = i, rot = rot, hexes = hexes, id = hname(i) .. ":" .. rot }
+          FOOT[t][#FOOT[t] + 1] = f
+          FOOTID[t .. ":" .. f.id] = f
+        end
+      end
+    end
+  end
+end
+G.SB = SB   -- sponsor card id -> its building type
+-- the rock / water icons of a card: an animal's needs (upper left), a sponsor building's needs
+local function terrain_icons(c, kind)
+  if not c.sponsor then return c[kind] end
+  local t = SB[c.id]
+  if t and BUILD[t].icons then return BUILD[t][kind] end
+  return 0
+end
+G.terrain_icons = terrain_icons
+
 -- players' zoos ----------------------------------------------------------------------------------
 local function new_player()
   local cover = {}
@@ -130,7 +187,7 @@ local function new_player()
   return { money = D.START_MONEY, appeal = 0, cp = 0, rep = 0, x = 0, workers = D.START_WORKERS, busy = 0,
     slots = {}, up = { animals = false, build = false, cards = false, association = false, sponsors = false },
     cover = cover, buildings = {}, zoo = {}, sponsors = {}, partners = {}, unis = {}, supported = {}, hand = {}, public = {},
-    finals = {}, turns = 0, tucked = {}, held = {} }
+    finals = {}, turns = 0, tucked = {}, held = {}, tokens = { venom = {}, constriction = {}, multiplier = {} } }
 end
 
 local function count_icon(p, icon)
@@ -149,6 +206,11 @@ local function count_icon(p, icon)
   end
   if icon == "science" then for _, u in ipairs(p.unis) do n = n + UNI[u].science end end
   for _, c in ipairs(p.partners) do if c == icon then n = n + 1 end end
+  if icon == "rock" or icon == "water" then
+    for _, list in ipairs({ p.zoo, p.sponsors }) do
+      for _, id in ipairs(list) do n = n + terrain_icons(CARD[id], icon) end
+    end
+  end
   return n
 end
 G.count_icon = count_icon
@@ -281,6 +343,9 @@ function G.setup(n, seed, opts)
     max_breaks = (opts and opts.max_breaks) or G.MAX_BREAKS, max_turns = (opts and opts.max_turns) or G.MAX_TURNS }
   local function rand(k) return kit.rand(s, k) end
   if s.deck_scope ~= "full" and s.deck_scope ~= "animals" then error("deck must be full or animals, not " .. tostring(s.deck_scope), 2) end
+  s.map = (opts and opts.map) or "ours"
+  if not D.MAPS[s.map] then error("map must be one of " .. table.concat(D.MAP_NAMES, ", ") .. ", not " .. tostring(s.map), 2) end
+  use_map(s.map)
   for _, c in ipairs(D.CARDS) do
     if s.deck_scope == "full" or not (c.sponsor or c.project) then s.deck[#s.deck + 1] = c.id end
   end
@@ -344,12 +409,26 @@ end
 G.animal_cost = animal_cost
 
 -- fits(p, card, bi) -> whether the animal may go into building bi now
+-- flock X: the animal may share an occupied standard enclosure of at least X spaces that holds a
+-- herbivore (its rock / water needs still apply)
+local function flock_fits(c, b, no_needs)
+  local x
+  for _, e in ipairs(ABILITY[c.id] or {}) do if e[1] == "flock" then x = e[2] end end
+  if not x or #b.hexes < x then return false end
+  local herb = false
+  for _, a in ipairs(b.animals) do if CARD[a].class == "herbivore" then herb = true end end
+  return herb and (no_needs or (touching(b, "rock") >= c.rock and touching(b, "water") >= c.water))
+end
+G.flock_fits = flock_fits
+
 local function fits(p, c, bi)
   local b = p.buildings[bi]
+  if BUILD[b.t].kind == "enclosure" and #b.animals > 0 then return flock_fits(c, b, has_effect(p, "diversity")) end
   if b.t == "petting" then return c.flags:find("P") ~= nil and #b.animals < BUILD.petting.capacity end
   if b.t == "reptile" then return c.flags:find("R") ~= nil and #b.animals < BUILD.reptile.capacity end
   if b.t == "aviary" then return c.flags:find("V") ~= nil and #b.animals < BUILD.aviary.capacity end
   if BUILD[b.t].kind ~= "enclosure" or #b.animals > 0 or c.size == 0 then return false end
+  if has_effect(p, "diversity") then return #b.hexes >= c.size end   -- Diversity Researcher: no rock / water needs
   return #b.hexes >= c.size and touching(b, "rock") >= c.rock and touching(b, "water") >= c.water
 end
 G.fits = fits
@@ -379,7 +458,7 @@ local function can_place(p, t, f, upgraded)
   local touch = false
   local first = #p.buildings == 0
   for _, h in ipairs(f.hexes) do
-    if p.cover[h] ~= 0 or TERRAIN[h] or (B2[h] and not upgraded) then return false end
+    if p.cover[h] ~= 0 or (TERRAIN[h] and not has_effect(p, "diversity")) or (B2[h] and not upgraded) then return false end
     if first then
       if BORDER[h] then touch = true end
     elseif not touch then
@@ -395,6 +474,38 @@ local function can_place(p, t, f, upgraded)
   return true
 end
 G.can_place = can_place
+
+-- sponsor_can_place(p, type, foot) -> whether a sponsor building may stand there now: free hexes,
+-- no rock or water, Build-II hexes only with the upgraded Build card, touching the zoo's buildings
+-- (the first one the border) unless it may stand apart, the rock / water it needs next to it and
+-- the hexes it needs on the border
+local function sponsor_can_place(p, t, f)
+  local b = BUILD[t]
+  local border, touch = 0, b.apart or false
+  local first = #p.buildings == 0
+  for _, h in ipairs(f.hexes) do
+    if p.cover[h] ~= 0 or (TERRAIN[h] and not has_effect(p, "diversity")) or (B2[h] and not p.up.build) then return false end
+    if BORDER[h] then border = border + 1 end
+    if not touch then
+      if first then touch = BORDER[h]
+      else
+        for _, j in ipairs(NB[h]) do if p.cover[j] ~= 0 then touch = true; break end end
+      end
+    end
+  end
+  if has_effect(p, "diversity") then return touch and border >= b.border end   -- Diversity Researcher: no rock / water needs
+  return touch and border >= b.border and touching(f, "rock") >= b.rock and touching(f, "water") >= b.water
+end
+G.sponsor_can_place = sponsor_can_place
+
+-- whether a sponsor that brings a building can have it placed now (else it cannot be played)
+local function sponsor_placeable(p, id)
+  local t = SB[id]
+  if not t then return true end
+  for _, f in ipairs(FOOT[t]) do if sponsor_can_place(p, t, f) then return true end end
+  return false
+end
+G.sponsor_placeable = sponsor_placeable
 
 -- the building types seat may still build in this Build action with `size` hexes left
 local function build_types(p, size, used)
@@ -458,13 +569,18 @@ local function sponsor_plays(p, left)
   local out = {}
   for _, id in ipairs(p.hand) do
     local c = CARD[id]
-    if c.sponsor and c.level <= left and PRE.ok(PENV, p, c) then out[#out + 1] = id end
+    if c.sponsor and c.level <= left and PRE.ok(PENV, p, c) and sponsor_placeable(p, id) then out[#out + 1] = id end
   end
   return out
 end
 G.sponsor_plays = sponsor_plays
 
-local function strength(p, action, xs) return slot_of(p, action) + (xs or 0) end
+-- the strength of an action card: its slot, +1 per X-token spent, -2 per constriction token on it
+-- (at least 1)
+local function strength(p, action, xs)
+  return math.max(1, slot_of(p, action) + (xs or 0) - 2 * (p.tokens.constriction[action] or 0))
+end
+G.strength = strength
 
 -- min_strength(s, seat, action) -> the least strength at which using `action` can do anything
 -- (nil: none); cards (draw) and sponsors (the break alternative) always can; the X-token use of
@@ -556,6 +672,8 @@ end
 local function add(out, bare, id, label) out[#out + 1] = { id = id, label = bare and "" or label } end
 local pend_options   -- pend_options(s, e, bare) -> the choices of a pending ability (defined below)
 local close_pend, sponsor_income, sponsor_end_cp   -- (defined with the abilities below)
+local sponsor_end_appeal   -- (defined with the sponsor buildings below)
+local card_used   -- (defined with the tokens on action cards below)
 
 function G.legal_actions(s, seat, bare)
   local who, kind = decider(s)
@@ -582,8 +700,8 @@ function G.legal_actions(s, seat, bare)
     for i, a in ipairs(p.slots) do
       local least = min_strength(s, seat, a)
       for xs = 0, p.x do
-        if least and i + xs >= least then
-          add(out, bare, xs == 0 and a or (a .. "+" .. xs), string.format("%s at strength %d%s%s", a, i + xs,
+        if least and strength(p, a, xs) >= least then
+          add(out, bare, xs == 0 and a or (a .. "+" .. xs), string.format("%s at strength %d%s%s", a, strength(p, a, xs),
             xs > 0 and (" (spend " .. xs .. " X)") or "", p.up[a] and " (side II)" or ""))
         end
       end
@@ -652,6 +770,49 @@ local function use_card(p, action)
 end
 G.use_card = use_card
 
+-- tokens on action cards (venom, constriction, multiplier; RULES-AUDIT AN-F-venom etc.) ------------
+-- card_used(s, seat, action, x_action): the card's action is taken (or the card is used for an
+-- X-token): its venom and constriction tokens go (a venom token taken off spares the seat its
+-- venom payment this turn); for an X-token each multiplier token on it gives 1 X-token more
+function card_used(s, seat, action, x_action)
+  local p = s.players[seat]
+  local tk = p.tokens
+  if tk.venom[action] then tk.venom[action] = nil; p.venom_removed = true end
+  tk.constriction[action] = nil
+  if x_action and (tk.multiplier[action] or 0) > 0 then
+    p.x = math.min(D.MAX_X, p.x + tk.multiplier[action])
+    tk.multiplier[action] = nil
+  end
+end
+
+-- at the end of its turn a seat with a venom token left that took none off pays 2 money
+local function venom_due(p)
+  if next(p.tokens.venom) and not p.venom_removed then p.money = math.max(0, p.money - 2) end
+  p.venom_removed = nil
+end
+
+-- venom v / constriction by seat: every other seat ahead on appeal gets a venom token on its cards
+-- in slots 1..v; a seat ahead on appeal and / or CP a constriction token on its card in slot 5
+-- (and slot 4 when ahead on both); the Quarantine Lab protects
+local function hostile_tokens(s, seat, f, v)
+  local me = s.players[seat]
+  for q = 1, s.n do
+    local o = s.players[q]
+    if q ~= seat and not has_effect(o, "immune") then
+      if f == "venom" and o.appeal > me.appeal then
+        for k = 1, v do o.tokens.venom[o.slots[k]] = true end
+      elseif f == "constriction" then
+        local ahead = (o.appeal > me.appeal and 1 or 0) + (o.cp > me.cp and 1 or 0)
+        for k = 5, 6 - ahead, -1 do
+          local a = o.slots[k]
+          o.tokens.constriction[a] = (o.tokens.constriction[a] or 0) + 1
+        end
+      end
+    end
+  end
+end
+G.hostile_tokens = hostile_tokens
+
 local function do_break(s)
   s.brk = 0
   s.breaks = s.breaks + 1
@@ -661,6 +822,7 @@ local function do_break(s)
   for seat = 1, s.n do
     local p = s.players[seat]
     p.busy = 0
+    p.tokens = { venom = {}, constriction = {}, multiplier = {} }   -- the tokens on action cards go back
     p.money = p.money + income_of(p)
     sponsor_income(s, seat)
     for _ = 1, #p.hand - hand_limit(p) do s.discards[#s.discards + 1] = seat end
@@ -735,6 +897,7 @@ local function finish(s)
     p.final_cp = 0
     for _, f in ipairs(p.finals) do p.final_cp = p.final_cp + final_points(s, p, f) end
     p.final_cp = p.final_cp + sponsor_end_cp(p)
+    gain_appeal(p, sponsor_end_appeal(p))
     p.cp = math.min(D.MAX_CP, p.cp + p.final_cp)
   end
 end
@@ -745,6 +908,7 @@ local function start_turn(s) s.step = { k = "turn" } end
 local function end_turn(s)
   local seat = s.turn
   local p = s.players[seat]
+  venom_due(p)
   p.turns = p.turns + 1
   if s.break_due then
     s.break_due = false
@@ -775,12 +939,17 @@ local function settle(s)
     prune(s)
     if #s.bonuses > 0 or #s.pend > 0 or #s.discards > 0 then return end
     if not (s.step and s.step.k == "done") then return end
-    if #s.after == 0 then
+    if s.mult then
+      -- a multiplier token on the card just used: the action may be taken once more (AN-F-multiplier)
+      s.pend[#s.pend + 1] = { seat = s.mult.seat, f = "multiplier", v = s.mult.a, k = s.mult.k }
+      s.mult = nil
+    elseif #s.after == 0 then
       end_turn(s)
       prune(s)
       return
+    else
+      s.pend[#s.pend + 1] = table.remove(s.after, 1)
     end
-    s.pend[#s.pend + 1] = table.remove(s.after, 1)
   end
 end
 
@@ -791,11 +960,74 @@ local function cover_bonus(s, seat, h)
   if b == "rep" then gain_rep(s, seat, 1)
   elseif b == "x" then if p.x < D.MAX_X then p.x = p.x + 1 end
   elseif b == "money5" then p.money = p.money + 5
-  elseif b == "card" then draw_to_hand(s, p, 1) end
+  elseif b == "card" then draw_to_hand(s, p, 1)
+  elseif b == "take" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
+  elseif b == "clever" then s.after[#s.after + 1] = { seat = seat, f = "clever" } end
 end
 
 -- place_building(s, seat, type, footprint, free): the building goes onto the map (paid unless
 -- free), a pavilion gives its appeal, covered bonus hexes give theirs
+-- map connectivity (sponsors 241, 242, 258-260, 264): a space is connected when a building of the
+-- zoo covers it or stands next to it (as an open implementation reads these cards; the card texts
+-- say "adjacent to your buildings")
+local function connected_set(p)
+  local c = {}
+  for h = 1, NHEX do
+    if p.cover[h] ~= 0 then
+      c[h] = true
+      for _, j in ipairs(NB[h]) do c[j] = true end
+    end
+  end
+  return c
+end
+-- connected_spaces(p, kind) -> connected, unconnected: the water / rock / bonus spaces of the map
+-- (kind "border": border spaces without a building and without rock or water)
+local function connected_spaces(p, kind)
+  local con = connected_set(p)
+  local yes, no = 0, 0
+  for h = 1, NHEX do
+    local is
+    if kind == "bonus" then is = BONUS[h] ~= nil
+    elseif kind == "border" then is = BORDER[h] and p.cover[h] == 0 and not TERRAIN[h]
+    else is = TERRAIN[h] == kind end
+    if is then if con[h] then yes = yes + 1 else no = no + 1 end end
+  end
+  return yes, no
+end
+G.connected_spaces = connected_spaces
+-- the groups of touching spaces without a building (rock and water left out): their sizes
+local function free_groups(p)
+  local seen, sizes = {}, {}
+  for h = 1, NHEX do
+    if p.cover[h] == 0 and not TERRAIN[h] and not seen[h] then
+      local todo, n = { h }, 0
+      seen[h] = true
+      while #todo > 0 do
+        local c = table.remove(todo)
+        n = n + 1
+        for _, j in ipairs(NB[c]) do
+          if p.cover[j] == 0 and not TERRAIN[j] and not seen[j] then seen[j] = true; todo[#todo + 1] = j end
+        end
+      end
+      sizes[#sizes + 1] = n
+    end
+  end
+  return sizes
+end
+G.free_groups = free_groups
+-- Hydrologist / Geologist: 1 money for each space of a new building that is next to water / rock
+local function cover_money(p, hexes)
+  for _, id in ipairs(p.sponsors) do
+    for _, e in ipairs(SPONSOR[id]) do
+      if e[1] == "cover-money" then
+        for _, h in ipairs(hexes) do
+          for _, j in ipairs(NB[h]) do if TERRAIN[j] == e[2] then p.money = p.money + 1; break end end
+        end
+      end
+    end
+  end
+end
+
 local function place_building(s, seat, t, f, free)
   local p = s.players[seat]
   if not free then p.money = p.money - D.COST_PER_HEX * #f.hexes end
@@ -803,13 +1035,17 @@ local function place_building(s, seat, t, f, free)
   for _, h in ipairs(f.hexes) do p.cover[h] = #p.buildings end
   if BUILD[t].kind == "pavilion" then gain_appeal(p, D.PAVILION_APPEAL) end
   for _, h in ipairs(f.hexes) do cover_bonus(s, seat, h) end
+  cover_money(p, f.hexes)
 end
 
 local function begin_action(s, seat, action, k)
   local p = s.players[seat]
+  card_used(s, seat, action)
+  if (p.tokens.multiplier[action] or 0) > 0 then s.mult = { seat = seat, a = action, k = k } end
   use_card(p, action)
   local up = p.up[action]
   if action == "build" then
+    s.build_no = (s.build_no or 0) + 1   -- (the Engineer's one more building is once per Build action)
     s.step = { k = "build", left = up and k or k, single = not up, used = {}, built = 0 }
   elseif action == "animals" then
     local plays = D.ANIMALS_PLAYS[up][math.min(k, 5)]
@@ -864,6 +1100,9 @@ local function card_icons(c)
   for _ = 1, c.flags:find("k") and 2 or 1 do if c.class ~= "" then out[#out + 1] = c.class end end
   if c.flags:find("B") then out[#out + 1] = "bear" end
   for _ = 1, c.science or 0 do out[#out + 1] = "science" end
+  for _, kind in ipairs({ "rock", "water" }) do
+    for _ = 1, terrain_icons(c, kind) do out[#out + 1] = kind end
+  end
   return out
 end
 G.card_icons = card_icons
@@ -874,7 +1113,7 @@ local function icon_triggers(s, seat, c)
   for q = 1, s.n do
     local pq = s.players[q]
     for _, sid in ipairs(pq.sponsors) do
-      if sid ~= c.id then
+      do   -- the sponsor's own icons count too (rulebook p. 16)
         for _, e in ipairs(SPONSOR[sid]) do
           for _, ic in ipairs(icons) do
             if e[1] == "any-icon" and ic == e[2] then pq.money = pq.money + e[3]
@@ -888,7 +1127,7 @@ local function icon_triggers(s, seat, c)
             -- a continent or class icon the zoo had none of before this card
             local seen = {}
             for _, ic in ipairs(icons) do
-              if ic ~= "science" and ic ~= "bear" and not seen[ic] then
+              if ic ~= "science" and ic ~= "bear" and ic ~= "rock" and ic ~= "water" and not seen[ic] then
                 seen[ic] = true
                 local on_card = 0
                 for _, jc in ipairs(icons) do if jc == ic then on_card = on_card + 1 end end
@@ -972,6 +1211,8 @@ local function play_ability(s, seat, cid)
       s.pend[#s.pend + 1] = { seat = seat, f = f, v = v, left = v or 1, card = cid }
     elseif f == "clever" or f == "boost" or f == "action" or f == "determination" then
       s.after[#s.after + 1] = { seat = seat, f = f, v = v }
+    elseif f == "venom" or f == "constriction" then hostile_tokens(s, seat, f, v)
+    elseif f == "multiplier" then p.tokens.multiplier[v] = (p.tokens.multiplier[v] or 0) + 1
     end
   end
 end
@@ -1011,12 +1252,20 @@ local function play_sponsor_effect(s, seat, cid)
     elseif e[1] == "uni-money" then
       p.money = p.money + (({ 2, 5, 10 })[#p.unis] or 0)
     elseif e[1] == "worker" then p.workers = math.min(D.MAX_WORKERS, p.workers + 1)
+    elseif e[1] == "now-pairs" then gain_appeal(p, e[3] * (count_icon(p, e[2]) // 2))
+    elseif e[1] == "now-connected" then gain_appeal(p, (connected_spaces(p, e[2])))
+    elseif e[1] == "pairs-cp" then
+      -- Basic Research: 1 CP per 2 different continent / class icons; the others 2 money per CP
+      local before = p.cp
+      gain_cp(s, seat, now_count(p, "kinds") // 2)
+      for q = 1, s.n do if q ~= seat then s.players[q].money = s.players[q].money + 2 * (p.cp - before) end end
     elseif e[1] == "patents" then
       local n = count_icon(p, "science")
       local before = p.cp
       gain_cp(s, seat, n)
       for q = 1, s.n do if q ~= seat then s.players[q].money = s.players[q].money + 2 * (p.cp - before) end end
-    elseif e[1] == "take-card" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
+    elseif e[1] == "take-card" or e[1] == "take-now" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
+    elseif e[1] == "building" then s.pend[#s.pend + 1] = { seat = seat, f = "sponsor-building", t = SB[cid], left = 1 }
     end
   end
 end
@@ -1032,6 +1281,7 @@ function sponsor_income(s, seat)
       elseif e[1] == "income-class" then
         local n = count_icon(p, e[2])
         p.money = p.money + (n >= 5 and 9 or n >= 3 and 6 or n >= 1 and 3 or 0)
+      elseif e[1] == "income-adjacent" then p.money = p.money + e[2] * G.adjacent_buildings(p, SB[id])
       elseif e[1] == "take-card" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
       end
     end
@@ -1060,12 +1310,107 @@ function sponsor_end_cp(p)
         local n = 0
         for _, b in ipairs(p.buildings) do if b.t == "e1" and #b.animals > 0 then n = n + 1 end end
         if n >= e[2] then cp = cp + 1 end
+      elseif e[1] == "end-connected" then
+        local _, no = connected_spaces(p, e[2])
+        if no == 0 then cp = cp + 1 end
+      elseif e[1] == "end-unconnected" then
+        local _, no = connected_spaces(p, e[2])
+        cp = cp + no // 2
+      elseif e[1] == "end-free-groups" then
+        for _, n in ipairs(free_groups(p)) do cp = cp + n // e[2] end
+      elseif e[1] == "end-icons" then
+        local n = count_icon(p, e[2])
+        for k = 3, #e do if n >= e[k] then cp = cp + 1 end end
       end
     end
   end
   return cp
 end
 G.sponsor_end_cp = sponsor_end_cp
+
+-- sponsor buildings and their effects -------------------------------------------------------------
+-- the buildings next to seat's building of type t, empty standard enclosures left out (Side Entrance)
+function G.adjacent_buildings(p, t)
+  local mine
+  for bi, b in ipairs(p.buildings) do if b.t == t then mine = bi end end
+  if not mine then return 0 end
+  local seen, n = {}, 0
+  for _, h in ipairs(p.buildings[mine].hexes) do
+    for _, j in ipairs(NB[h]) do
+      local o = p.cover[j]
+      if o ~= 0 and o ~= mine and not seen[o] then
+        seen[o] = true
+        local b = p.buildings[o]
+        if not (BUILD[b.t].kind == "enclosure" and #b.animals == 0) then n = n + 1 end
+      end
+    end
+  end
+  return n
+end
+
+-- appeal a seat's sponsors give at the end: 5 when every space without rock or water is covered
+function sponsor_end_appeal(p)
+  local a = 0
+  for _, id in ipairs(p.sponsors) do
+    for _, e in ipairs(SPONSOR[id]) do
+      if e[1] == "end-pair-appeal" then
+        -- Diversity Researcher: 2 appeal per pair of a rock and a water icon, at most 3 pairs
+        a = a + e[2] * math.min(e[3], count_icon(p, "rock"), count_icon(p, "water"))
+      elseif e[1] == "end-covered" then
+        local full = true
+        for h = 1, NHEX do if p.cover[h] == 0 and not TERRAIN[h] then full = false; break end end
+        if full then a = a + e[2] end
+      end
+    end
+  end
+  return a
+end
+G.sponsor_end_appeal = sponsor_end_appeal
+
+-- building_triggers(s, seat, c): card c was just played into seat's zoo; each sponsor effect that
+-- answers an icon of it acts once per icon: "icon-gain" (appeal or X-tokens; "any": an icon
+-- played into any zoo) and "icon-ability" (perception, sunbathing or hunter as a pending choice).
+-- As for every family, the sponsor's own icons count for its own effect (rulebook p. 16).
+local function building_triggers(s, seat, c)
+  local icons = card_icons(c)
+  for q = 1, s.n do
+    local pq = s.players[q]
+    for _, sid in ipairs(pq.sponsors) do
+      for _, e in ipairs(SPONSOR[sid]) do
+        if (e[1] == "icon-gain" and (q == seat or e[5] == "any")) or (e[1] == "icon-ability" and q == seat) then
+          for _, ic in ipairs(icons) do
+            if ic == e[2] then
+              if e[1] == "icon-ability" then
+                local f, v = e[3], e[4]
+                if f == "sunbathing" then s.pend[#s.pend + 1] = { seat = q, f = f, v = v, left = v }
+                elseif f == "perception" then s.pend[#s.pend + 1] = { seat = q, f = f, v = v, left = v // 2, lazy = true }
+                else s.pend[#s.pend + 1] = { seat = q, f = "hunter", v = "predators", lazy = true } end
+              elseif e[3] == "appeal" then gain_appeal(pq, e[4])
+              else pq.x = math.min(D.MAX_X, pq.x + e[4]) end
+            end
+          end
+        end
+      end
+    end
+  end
+end
+G.building_triggers = building_triggers
+
+-- a pending perception or hunter from a sponsor building draws its cards only when it is first in
+-- line, so its cards never mix with another ability's (hunter X = the seat's predator icons then)
+local function lazy_draw(s, e)
+  e.lazy = nil
+  local p = s.players[e.seat]
+  if e.f == "perception" then
+    for _ = 1, e.v do local c = draw(s); if c then p.held[#p.held + 1] = c end end
+  else
+    e.v = count_icon(p, "predator")
+    for _ = 1, e.v do
+      local c = draw(s)
+      if c then s.revealed[#s.revealed + 1] = c end
+    end
+  end
+end
 
 local FREE = { posturing = { "kiosk", "pavilion" }, peacocking = { "aviary" }, ["free-kiosk"] = { "kiosk" },
   ["free-pavilion"] = { "pavilion" }, ["free-e1"] = { "e1" } }
@@ -1098,6 +1443,14 @@ function pend_options(s, e, bare)
     for k = 1, math.min(reach(p), #s.display) do
       add(out, bare, "take:" .. k, "take display card " .. k .. ": " .. card_words(s.display[k]))
     end
+  elseif f == "sponsor-building" then
+    for _, fo in ipairs(FOOT[e.t]) do
+      if sponsor_can_place(p, e.t, fo) then
+        local hs = {}
+        for _, h in ipairs(fo.hexes) do hs[#hs + 1] = hname(h) end
+        add(out, bare, "free:" .. e.t .. ":" .. fo.id, "place the " .. BUILD[e.t].name .. " on " .. table.concat(hs, ","))
+      end
+    end
   elseif FREE[f] then
     local have = built_types(p)
     for _, t in ipairs(FREE[f]) do
@@ -1119,16 +1472,32 @@ function pend_options(s, e, bare)
     if i ~= 5 then add(out, bare, "boost:5", "move your " .. e.v .. " card to slot 5") end
   elseif f == "action" or f == "determination" then
     for i, a in ipairs(p.slots) do
-      if (f == "action" and a == e.v or f == "determination" and a ~= "animals") and usable(s, e.seat, a, i) then
-        add(out, bare, "extra:" .. a, string.format("take the %s action at strength %d as well", a, i))
+      if (f == "action" and a == e.v or f == "determination" and a ~= "animals") and usable(s, e.seat, a, strength(p, a)) then
+        add(out, bare, "extra:" .. a, string.format("take the %s action at strength %d as well", a, strength(p, a)))
       end
+    end
+  elseif f == "engineer" then
+    -- Engineer: one more building of the kind just built, at the normal cost, outside the strength
+    if p.money >= D.COST_PER_HEX * #BUILD[e.t].shape then
+      for _, fo in ipairs(FOOT[e.t]) do
+        if can_place(p, e.t, fo, p.up.build) then
+          local hs = {}
+          for _, h in ipairs(fo.hexes) do hs[#hs + 1] = hname(h) end
+          add(out, bare, "copy:" .. e.t .. ":" .. fo.id, string.format("Engineer: one more %s on %s for %d money", BUILD[e.t].name,
+            table.concat(hs, ","), D.COST_PER_HEX * #fo.hexes))
+        end
+      end
+    end
+  elseif f == "multiplier" then
+    if (p.tokens.multiplier[e.v] or 0) > 0 and usable(s, e.seat, e.v, e.k) then
+      add(out, bare, "again:" .. e.v, string.format("use a multiplier token: the %s action once more at strength %d", e.v, e.k))
     end
   elseif f == "pilfering" then
     if p.money > 0 then add(out, bare, "give:money", "player " .. e.thief .. " takes " .. math.min(5, p.money) .. " of your money") end
     if #p.hand > 0 then add(out, bare, "give:card", "player " .. e.thief .. " draws a card from your hand") end
   end
   local optional = f ~= "hunter" and f ~= "perception" and f ~= "scavenging" and f ~= "resistance" and f ~= "pilfering"
-    and f ~= "snapping" and f ~= "take-card"
+    and f ~= "snapping" and f ~= "take-card" and f ~= "sponsor-building"
   if #out > 0 and optional then add(out, bare, "stop", "use no more of this ability") end
   return out
 end
@@ -1150,7 +1519,11 @@ end
 
 -- drop pending abilities that have nothing left to choose
 function prune(s)
-  while #s.pend > 0 and (s.pend[1].left == 0 or #pend_options(s, s.pend[1], true) == 0) do close_pend(s) end
+  while true do
+    if #s.pend > 0 and s.pend[1].lazy then lazy_draw(s, s.pend[1]) end
+    if not (#s.pend > 0 and (s.pend[1].left == 0 or #pend_options(s, s.pend[1], true) == 0)) then return end
+    close_pend(s)
+  end
 end
 
 local function apply_pend(s, seat, id)
@@ -1207,9 +1580,19 @@ local function apply_pend(s, seat, id)
       p.slots[5] = e.v
     end
     close_pend(s)
+  elseif verb == "copy" then
+    local t, fid = arg:match("^(%w+):(.+)$")
+    p.engineer_at = s.build_no
+    close_pend(s)
+    place_building(s, seat, t, FOOTID[t .. ":" .. fid], false)
+  elseif verb == "again" then
+    p.tokens.multiplier[arg] = p.tokens.multiplier[arg] - 1
+    if p.tokens.multiplier[arg] == 0 then p.tokens.multiplier[arg] = nil end
+    close_pend(s)
+    begin_action(s, seat, arg, e.k)
   elseif verb == "extra" then
     close_pend(s)
-    begin_action(s, seat, arg, slot_of(p, arg))
+    begin_action(s, seat, arg, strength(p, arg))
   elseif verb == "give" then
     local thief = s.players[e.thief]
     if arg == "money" then
@@ -1255,6 +1638,7 @@ function G.apply(s, seat, id)
   if kind == "turn" then
     local action, xs = id:match("^(%a+)%+(%d)$")
     if id:find("^x:") then
+      card_used(s, seat, id:sub(3), true)
       use_card(p, id:sub(3))
       if p.x < D.MAX_X then p.x = p.x + 1 end
       s.step = { k = "done" }
@@ -1270,6 +1654,9 @@ function G.apply(s, seat, id)
   elseif kind == "place" then
     local f = FOOTID[st.t .. ":" .. id:sub(7)]
     place_building(s, seat, st.t, f, false)
+    if has_effect(p, "engineer") and BUILD[st.t].kind ~= "special" and p.engineer_at ~= s.build_no then
+      s.pend[#s.pend + 1] = { seat = seat, f = "engineer", t = st.t }
+    end
     local prev = st.prev
     prev.left = prev.left - #f.hexes
     prev.used[st.t] = true
@@ -1289,6 +1676,7 @@ function G.apply(s, seat, id)
       gain_rep(s, seat, c.rep)
       icon_triggers(s, seat, c)
       play_ability(s, seat, cid)
+      building_triggers(s, seat, c)
       st.left = st.left - 1
       st.played = st.played + 1
       if st.left == 0 or #animal_plays(p) == 0 then s.step = { k = "done" } end
@@ -1308,6 +1696,7 @@ function G.apply(s, seat, id)
       gain_rep(s, seat, c.rep)
       icon_triggers(s, seat, c)
       play_sponsor_effect(s, seat, cid)
+      building_triggers(s, seat, c)
       st.left = st.left - c.level
       st.played = st.played + 1
       if st.single or #sponsor_plays(p, st.left) == 0 then s.step = { k = "done" } end
@@ -1393,7 +1782,7 @@ function G.observation(s, seat)
   local o = { seat = seat, n = s.n, round = s.round, turn = s.turn, to_move = who, step = kind, scores = {},
     deck = #s.deck, discard = kit.copy(s.discard), display = kit.copy(s.display), brk = s.brk,
     break_at = D.BREAK_LENGTH[s.n], breaks = s.breaks, donations = s.donations, over = s.over,
-    final_from = s.final_from, projects = kit.copy(s.projects), players = {} }
+    final_from = s.final_from, projects = kit.copy(s.projects), players = {}, map = s.map or "ours" }
   if s.step and s.step.left and who == seat then o.left = s.step.left end
   if s.step and s.step.k == "place" and who == seat then o.placing = s.step.t end
   o.revealed = kit.copy(s.revealed)
@@ -1409,7 +1798,7 @@ function G.observation(s, seat)
       sponsors = kit.copy(p.sponsors),
       partners = kit.copy(p.partners), unis = kit.copy(p.unis), supported = kit.copy(p.supported),
       hand_count = #p.hand, finals_count = #p.finals, income = income_of(p), turns = p.turns,
-      tucked_count = #p.tucked, held_count = #p.held }
+      tucked_count = #p.tucked, held_count = #p.held, tokens = kit.copy(p.tokens) }
     if i == seat or s.over then
       v.hand = kit.copy(p.hand)
       v.held = kit.copy(p.held)
@@ -1452,12 +1841,16 @@ function G.render(o)
   end
   L[#L + 1] = "Conservation projects: " .. table.concat(ps, " | ")
   local terr = {}
-  for _, n in ipairs(D.MAP.rock) do terr[#terr + 1] = n .. " rock" end
-  for _, n in ipairs(D.MAP.water) do terr[#terr + 1] = n .. " water" end
-  L[#L + 1] = "Map (every zoo): columns a-i, a/c/e/g/i of 6 hexes, b/d/f/h of 7; " .. table.concat(terr, ", ") ..
-    "; Build II only: " .. table.concat(D.MAP.build2, ",") .. "; bonuses: "
-  local bn = {}
-  for _, n in ipairs({ "b1", "f6", "d2", "h1", "a6" }) do bn[#bn + 1] = n .. " " .. D.BONUS_WORDS[D.MAP.bonus[n]] end
+  local map = D.MAPS[o.map or "ours"]
+  for _, n in ipairs(map.rock) do terr[#terr + 1] = n .. " rock" end
+  for _, n in ipairs(map.water) do terr[#terr + 1] = n .. " water" end
+  L[#L + 1] = "Map (every zoo" .. (o.map and o.map ~= "ours" and (", " .. map.name) or "") ..
+    "): columns a-i, a/c/e/g/i of 6 hexes, b/d/f/h of 7; " .. table.concat(terr, ", ") ..
+    "; Build II only: " .. table.concat(map.build2, ",") .. "; bonuses: "
+  local bn, names = {}, {}
+  for n in pairs(map.bonus) do names[#names + 1] = n end
+  if map == D.MAP then names = { "b1", "f6", "d2", "h1", "a6" } else table.sort(names) end
+  for _, n in ipairs(names) do bn[#bn + 1] = n .. " " .. D.BONUS_WORDS[map.bonus[n]] end
   L[#L] = L[#L] .. table.concat(bn, ", ")
   for i, v in ipairs(o.players) do
     local slots = {}
@@ -1472,7 +1865,7 @@ function G.render(o)
       for _, h in ipairs(b.hexes) do hs[#hs + 1] = hname(h) end
       local an = {}
       for _, a in ipairs(b.animals) do an[#an + 1] = CARD[a].name end
-      bs[#bs + 1] = BUILD[b.t].name .. " " .. table.concat(hs, ",") .. (#an > 0 and (" [" .. table.concat(an, ", ") .. "]") or (BUILD[b.t].kind ~= "kiosk" and BUILD[b.t].kind ~= "pavilion" and " [empty]" or ""))
+      bs[#bs + 1] = BUILD[b.t].name .. " " .. table.concat(hs, ",") .. (#an > 0 and (" [" .. table.concat(an, ", ") .. "]") or (BUILD[b.t].kind ~= "kiosk" and BUILD[b.t].kind ~= "pavilion" and BUILD[b.t].kind ~= "sponsor" and " [empty]" or ""))
     end
     L[#L + 1] = "  zoo: " .. (#bs > 0 and table.concat(bs, "; ") or "nothing built")
     local extra = {}
@@ -1488,6 +1881,16 @@ function G.render(o)
       local names = {}
       for _, c in ipairs(v.sponsors) do names[#names + 1] = CARD[c].name end
       extra[#extra + 1] = "sponsors " .. table.concat(names, ", ")
+    end
+    if v.tokens then
+      local tk = {}
+      for _, kind in ipairs({ "venom", "constriction", "multiplier" }) do
+        for _, a in ipairs(D.ACTIONS) do
+          local n = v.tokens[kind][a]
+          if n then tk[#tk + 1] = kind .. " on " .. a .. (n ~= true and n > 1 and (" x" .. n) or "") end
+        end
+      end
+      if #tk > 0 then extra[#extra + 1] = "tokens: " .. table.concat(tk, ", ") end
     end
     if #extra > 0 then L[#L + 1] = "  " .. table.concat(extra, "; ") end
     if v.hand then
@@ -1707,7 +2110,7 @@ local function ability_value(s, seat, id)
     if tonumber(arg) then return 0.5 end
     return 1 - card_value(arg) / 5
   elseif verb == "take" then return 1 + card_value(s.display[tonumber(arg)]) / 3
-  elseif verb == "free" then
+  elseif verb == "free" or verb == "copy" then
     local t, fid = arg:match("^(%w+):(.+)$")
     local v = 2
     for _, h in ipairs(FOOTID[t .. ":" .. fid].hexes) do if BONUS[h] then v = v + 3 end end
@@ -1715,6 +2118,7 @@ local function ability_value(s, seat, id)
   elseif verb == "slot1" then return SLOT1[arg]
   elseif verb == "boost" then return arg == "5" and 3 or 0.5
   elseif verb == "extra" then return 1 + turn_value(s, seat, arg, {})
+  elseif verb == "again" then return 3
   elseif verb == "give" then
     local rich = p.money >= 10
     if arg == "money" then return rich and 1 or 0 end
@@ -1861,5 +2265,14 @@ function G.census(s)
 end
 
 G.svg = function(obs) return require("games.arknova.svg").draw(obs) end
+
+-- every entry point that reads the map first makes the state's map the active one (use_map)
+for _, name in ipairs({ "legal_actions", "apply", "observation", "heuristic", "heuristic_all", "estimate", "determinize" }) do
+  local f = G[name]
+  G[name] = function(s, ...)
+    use_map(s.map)
+    return f(s, ...)
+  end
+end
 
 return G

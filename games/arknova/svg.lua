@@ -9,13 +9,18 @@ local K = require "games.svgkit"
 local M = {}
 local CARD = {}
 for _, c in ipairs(C) do CARD[c.id] = c end
+-- the colours of each map's rock, water and Build-II spaces
 local TERRAIN, B2 = {}, {}
-for _, n in ipairs(D.MAP.rock) do TERRAIN[n] = "#9a8f80" end
-for _, n in ipairs(D.MAP.water) do TERRAIN[n] = "#5aa0d8" end
-for _, n in ipairs(D.MAP.build2) do B2[n] = true end
-local KIND_FILL = { enclosure = "#e9c46a", kiosk = "#e76f51", pavilion = "#f4a261", special = "#8ab17d" }
+for name, m in pairs(D.MAPS) do
+  TERRAIN[name], B2[name] = {}, {}
+  for _, n in ipairs(m.rock) do TERRAIN[name][n] = "#9a8f80" end
+  for _, n in ipairs(m.water) do TERRAIN[name][n] = "#5aa0d8" end
+  for _, n in ipairs(m.build2) do B2[name][n] = true end
+end
+local KIND_FILL = { enclosure = "#e9c46a", kiosk = "#e76f51", pavilion = "#f4a261", special = "#8ab17d", sponsor = "#9d8df1" }
 local KIND = {}
 for _, b in ipairs(D.BUILDINGS) do KIND[b.id] = b end
+for num in pairs(D.SPONSOR_BUILDINGS) do KIND["sb" .. num] = { kind = "sponsor" } end   -- sponsor buildings
 
 local R = 11
 local function centre(x0, y0, h) return x0 + R + h.q * 1.5 * R, y0 + R * 1.8 + (h.r + h.q / 2) * math.sqrt(3) * R end
@@ -28,16 +33,20 @@ local function hexagon(cx, cy, r)
   return table.concat(pts, " ")
 end
 
+local drawn_map = "ours"   -- the map of the observation being drawn (set by draw)
+local function map_of() return drawn_map end
+
 local function zoo(out, v, x0, y0, who)
   local owner = {}
   for bi, b in ipairs(v.buildings) do for _, h in ipairs(b.hexes) do owner[h] = bi end end
   for i, h in ipairs(D.HEXES) do
     local cx, cy = centre(x0, y0, h)
-    local fill = TERRAIN[h.name] or (B2[h.name] and "#d9d2c5" or "#f3efe4")
+    local map = map_of()
+    local fill = TERRAIN[map][h.name] or (B2[map][h.name] and "#d9d2c5" or "#f3efe4")
     local bi = owner[i]
     if bi then fill = KIND_FILL[KIND[v.buildings[bi].t].kind] end
     out[#out + 1] = string.format('<polygon points="%s" fill="%s" stroke="#6b5b3e"/>', hexagon(cx, cy, R * 0.97), fill)
-    if D.MAP.bonus[h.name] and not bi then out[#out + 1] = K.circle(cx, cy, 3, { fill = "#7b2cbf" }) end
+    if D.MAPS[map_of()].bonus[h.name] and not bi then out[#out + 1] = K.circle(cx, cy, 3, { fill = "#7b2cbf" }) end
   end
   for _, b in ipairs(v.buildings) do
     local h = D.HEXES[b.hexes[1]]
@@ -68,6 +77,7 @@ function M.draw(o)
     for _, s in ipairs(pr.levels) do taken[#taken + 1] = s == 0 and "-" or tostring(s) end
     out[#out + 1] = K.text(6 + (k - 1) * 150, 68, "project " .. pr.id:sub(2) .. " [" .. table.concat(taken, " ") .. "]", { font_size = 9 })
   end
+  drawn_map = o.map or "ours"
   for i, v in ipairs(o.players) do
     local y0 = top + (i - 1) * H
     zoo(out, v, 6, y0, "Player " .. i .. (i == o.seat and " (you)" or ""))
