@@ -434,6 +434,27 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
         }
         for (int p = 0; p < area; p++) close[p] &= seen[p];
     }
+    if (q->focus > 0 && me == q->focus_side) {
+        /* focus_side's moves within q->focus steps of a target chain (and its
+         * liberties, already first): a proof for it stays one with every move */
+        int wave[GO_AREA], nw = 0, next = 0;
+        uint8_t dist[GO_AREA];
+        memset(dist, 0xff, (size_t)area);
+        for (int i = 0; i < ntargets(q); i++) {
+            int t = target_at(q, i);
+            if (b->color[t] != defender) continue;
+            int h = b->head[t], x = h;
+            do { if (dist[x] == 0xff) { dist[x] = 0; wave[nw++] = x; } x = b->next[x]; } while (x != h);
+        }
+        while (next < nw) {
+            int p = wave[next++];
+            if (dist[p] >= q->focus) continue;
+            int nb[4] = { p - 1, p + 1, p - b->stride, p + b->stride };
+            for (int k = 0; k < 4; k++)
+                if (b->color[nb[k]] != GO_EDGE && dist[nb[k]] == 0xff) { dist[nb[k]] = (uint8_t)(dist[p] + 1); wave[nw++] = nb[k]; }
+        }
+        for (int p = 0; p < area; p++) close[p] &= dist[p] != 0xff;
+    }
     for (int p = 0; p < area; p++) if (q->allowed[p] && b->color[p] == GO_EMPTY && !first[p] && close[p]) moves[nm++] = p;
     /* the attacker's pass never wins: the defender passes back and lives */
     if (me == defender) moves[nm++] = GO_PASS;

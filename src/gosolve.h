@@ -42,6 +42,10 @@ typedef struct {
     int outside_safe;                /* GS_DFPN: attacker stones where no move may be played cannot be
                                       * captured (a move that would is not considered) */
     int near;                        /* GS_DFPN: > 0, moves only this far (in steps) from a defender stone */
+    int focus;                       /* GS_DFPN: > 0, the moves of focus_side only this far (in steps, through
+                                      * anything) from a target chain: a proof for focus_side still holds
+                                      * with every move, a disproof does not (focus_side's loss is unknown) */
+    int focus_side;                  /* GO_BLACK or GO_WHITE, with focus */
     gs_method method;
 } gs_query;
 
