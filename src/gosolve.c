@@ -380,6 +380,26 @@ static void child_values(gs_solver *s, const child *c, uint32_t *phi, uint32_t *
     else { *phi = c->phi0; *delta = c->delta0; }
 }
 
+/* the attacker to move captures a target at once: a target chain in atari
+ * whose liberty is an allowed point where the capture is legal and not a ko
+ * the attacker may not take (with several targets and `all`, only a single
+ * target counts). Such a node is won without searching its children */
+static int capture_now(const go_board *b, const gs_query *q)
+{
+    int defender = GO_OTHER(q->attacker), n = ntargets(q);
+    if (b->to_move != q->attacker || (q->all && n > 1)) return 0;
+    for (int i = 0; i < n; i++) {
+        int t = target_at(q, i), lib;
+        if (b->color[t] != defender || libs_of(b, t, &lib) != 1 || !q->allowed[lib]) continue;
+        if (go_check(b, q->attacker, lib) != GO_OK) continue;
+        go_board c = *b;
+        go_play(&c, q->attacker, lib);
+        if (q->ko_winner && c.ko && q->attacker != q->ko_winner) continue;
+        if (c.color[t] == GO_EMPTY) return 1;
+    }
+    return 0;
+}
+
 /* the children of b: moves by the side to move, target liberties first, pass last */
 static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out, int room)
 {
@@ -434,27 +454,6 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
         }
         for (int p = 0; p < area; p++) close[p] &= seen[p];
     }
-    if (q->focus > 0 && me == q->focus_side) {
-        /* focus_side's moves within q->focus steps of a target chain (and its
-         * liberties, already first): a proof for it stays one with every move */
-        int wave[GO_AREA], nw = 0, next = 0;
-        uint8_t dist[GO_AREA];
-        memset(dist, 0xff, (size_t)area);
-        for (int i = 0; i < ntargets(q); i++) {
-            int t = target_at(q, i);
-            if (b->color[t] != defender) continue;
-            int h = b->head[t], x = h;
-            do { if (dist[x] == 0xff) { dist[x] = 0; wave[nw++] = x; } x = b->next[x]; } while (x != h);
-        }
-        while (next < nw) {
-            int p = wave[next++];
-            if (dist[p] >= q->focus) continue;
-            int nb[4] = { p - 1, p + 1, p - b->stride, p + b->stride };
-            for (int k = 0; k < 4; k++)
-                if (b->color[nb[k]] != GO_EDGE && dist[nb[k]] == 0xff) { dist[nb[k]] = (uint8_t)(dist[p] + 1); wave[nw++] = nb[k]; }
-        }
-        for (int p = 0; p < area; p++) close[p] &= dist[p] != 0xff;
-    }
     for (int p = 0; p < area; p++) if (q->allowed[p] && b->color[p] == GO_EMPTY && !first[p] && close[p]) moves[nm++] = p;
     /* the attacker's pass never wins: the defender passes back and lives */
     if (me == defender) moves[nm++] = GO_PASS;
@@ -484,6 +483,7 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
         ch->key = node_key(s, &c);
         if (on_path(s, ch->key)) continue;
         gs_result st = status_dfpn(s, &c, q, 0);
+        if (st == GS_UNKNOWN && capture_now(&c, q)) st = GS_WIN;
         if (st != GS_UNKNOWN) ch->term = (st == GS_WIN) == (c.to_move == q->attacker) ? GS_WIN : GS_LOSS;
         else {
             /* first estimate: the fewer liberties the main target has, the nearer the attacker's proof */
@@ -507,6 +507,7 @@ static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key
     /* the full test (Benson, the zone) where the defender has just moved: it
      * is a shortcut, and those are the positions where life appears */
     gs_result st = status_dfpn(s, b, q, b->to_move == q->attacker ? 1 : 2);
+    if (st == GS_UNKNOWN && capture_now(b, q)) st = GS_WIN;
     if (st != GS_UNKNOWN) {
         int win = (st == GS_WIN) == (b->to_move == q->attacker);
         tt_store(s, key, win ? 0 : INF, win ? INF : 0, 1, 0);

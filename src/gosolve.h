@@ -13,7 +13,10 @@
  * shapes (zone_dead in gosolve.c: one or two points of eye space, three points
  * with the attacker to move or holding the middle, the pyramid four, bulky five,
  * crossed five and rabbity six with the attacker to move or, the defender to
- * move, on the vital point; the squared four). Moves are limited to the allowed
+ * move, on the vital point; the squared four). GS_DFPN also counts a position
+ * won for the attacker when it is to move and a target is in atari with its
+ * capture allowed and legal (not a ko it may not take), so such a node is never
+ * searched. Moves are limited to the allowed
  * points (plus pass; GS_DFPN: the defender's pass only, the attacker's never
  * wins; with outside_safe and ko_winner, only moves inside the targets' zones,
  * which anchored stones close for good). Kos: with ko_winner set, the other side may not take a ko
@@ -42,10 +45,6 @@ typedef struct {
     int outside_safe;                /* GS_DFPN: attacker stones where no move may be played cannot be
                                       * captured (a move that would is not considered) */
     int near;                        /* GS_DFPN: > 0, moves only this far (in steps) from a defender stone */
-    int focus;                       /* GS_DFPN: > 0, the moves of focus_side only this far (in steps, through
-                                      * anything) from a target chain: a proof for focus_side still holds
-                                      * with every move, a disproof does not (focus_side's loss is unknown) */
-    int focus_side;                  /* GO_BLACK or GO_WHITE, with focus */
     gs_method method;
 } gs_query;
 

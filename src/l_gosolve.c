@@ -4,7 +4,7 @@
  *   s:solve(game, { attacker = "white", target = "dd", allowed = {"aa", ...},
  *                   nodes = 200000, depth = 30, ko_winner = "black"|"white"|nil,
  *                   method = "dfpn"|"id", targets = {"dd", ...}, all = false,
- *                   outside_safe = false, near = 0, focus = 0, focus_side = "black"|"white" })
+ *                   outside_safe = false, near = 0 })
  *     -> "win" | "loss" | "unknown" (for the side to move), proof depth, nodes
  *   s:status(game, query) -> "attacker" | "defender" | nil (who has already won) */
 #include "gosolve.h"
@@ -82,18 +82,11 @@ static void read_query(lua_State *L, const go_board *b, int t, gs_query *q)
     lua_pop(L, 1);
     lua_getfield(L, t, "near");
     q->near = (int)luaL_optinteger(L, -1, 0);
-    lua_pop(L, 1);
-    lua_getfield(L, t, "focus");
-    q->focus = (int)luaL_optinteger(L, -1, 0);
-    lua_pop(L, 1);
-    q->focus_side = color_of(L, t, "focus_side", q->focus > 0);
-    lua_pushnil(L);
     lua_getfield(L, t, "method");
     const char *m = lua_tostring(L, -1);
     if (!m || !strcmp(m, "dfpn")) q->method = GS_DFPN;
     else if (!strcmp(m, "id")) q->method = GS_ID;
     else luaL_error(L, "query.method must be \"dfpn\" or \"id\"");
-    if (q->focus > 0 && q->method == GS_ID) luaL_error(L, "query.focus needs method \"dfpn\"");
     lua_pop(L, 2);
     lua_getfield(L, t, "nodes");
     q->max_nodes = (long)luaL_optinteger(L, -1, 200000);

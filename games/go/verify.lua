@@ -25,7 +25,11 @@
 -- first: an agreement for either goal agrees, a disagreement needs both to fail.
 -- Killing in the unfavourable model, the largest chain is tried first, then each
 -- of the next two of at least three stones alone (the corner group at stake need
--- not be the largest chain).
+-- not be the largest chain), then up to four weak chains (at most three
+-- liberties), cutting ones first: a weak chain is the group at stake when the
+-- move captures it and either it cuts (two liberties or more, touching two of
+-- S's chains: the cutting stones of a capturing problem) or the opponent, moving
+-- first instead, is proven to save it (the problem is critical for that chain).
 --
 --   local verify = require "games.go.verify"
 --   verify.move(p, "ba", {nodes = 20000, margin = 1}) -> "agree"|"disagree"|"unknown", info
@@ -39,7 +43,6 @@ local M = {}
 local MAX_PICKS, MIN_OTHER = 3, 3
 -- then the weak chains tried as the group at stake: their liberties, how many
 local MAX_LIBS, MAX_WEAK = 3, 4
-M.UNFAV_RADIUS = tonumber(os.getenv("UNFAV_RADIUS") or "") or 3
 
 -- the problem's box: its region plus a margin, clipped to the board
 local function box_of(p, margin)
@@ -127,7 +130,7 @@ local function model(p, box, goal, favourable, nodes, pick)
   -- outside it open liberties nobody may fill (a chain that reaches them has
   -- escaped).
   local open = goal == "live" and favourable
-  local allowed, set = near(p, box, defender, favourable and 2 or M.UNFAV_RADIUS)
+  local allowed, set = near(p, box, defender, favourable and 2 or 3)
   if open then
     allowed = {}
     for x = box[1], box[3] do
