@@ -17,8 +17,9 @@ typedef struct {
     uint8_t result;                  /* GS_ID: a proven result */
 } tt_entry;
 
-/* term: 0, GS_WIN, GS_LOSS for the child's side to move; phi0, delta0: its first estimate */
-typedef struct { int move; uint64_t key; uint8_t term; uint32_t phi0, delta0; } child;
+/* term: 0, GS_WIN, GS_LOSS for the child's side to move (tdepth: the plies of
+ * that proof); phi0, delta0: its first estimate */
+typedef struct { int move; uint64_t key; uint8_t term, tdepth; uint32_t phi0, delta0; } child;
 
 struct gs_solver {
     tt_entry *table;
@@ -372,7 +373,7 @@ static void tt_store(gs_solver *s, uint64_t key, uint32_t phi, uint32_t delta, u
 /* (phi, delta, depth) of a child for the child's side to move */
 static void child_values(gs_solver *s, const child *c, uint32_t *phi, uint32_t *delta, int *depth)
 {
-    *depth = 0;
+    *depth = c->tdepth;
     if (c->term == GS_WIN) { *phi = 0; *delta = INF; return; }
     if (c->term == GS_LOSS) { *phi = INF; *delta = 0; return; }
     tt_entry *e = tt_find(s, c->key);
@@ -461,7 +462,7 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
         int m = moves[i];
         go_board c = *b;
         child *ch = &out[n];
-        ch->move = m; ch->term = 0; ch->phi0 = ch->delta0 = 1;
+        ch->move = m; ch->term = 0; ch->tdepth = 0; ch->phi0 = ch->delta0 = 1;
         if (m == GO_PASS) {
             go_play(&c, me, GO_PASS);
             if (b->passes > 0) {
@@ -483,7 +484,7 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
         ch->key = node_key(s, &c);
         if (on_path(s, ch->key)) continue;
         gs_result st = status_dfpn(s, &c, q, 0);
-        if (st == GS_UNKNOWN && capture_now(&c, q)) st = GS_WIN;
+        if (st == GS_UNKNOWN && capture_now(&c, q)) { st = GS_WIN; ch->tdepth = 1; }   /* one ply: the capture */
         if (st != GS_UNKNOWN) ch->term = (st == GS_WIN) == (c.to_move == q->attacker) ? GS_WIN : GS_LOSS;
         else {
             /* first estimate: the fewer liberties the main target has, the nearer the attacker's proof */
@@ -507,10 +508,11 @@ static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key
     /* the full test (Benson, the zone) where the defender has just moved: it
      * is a shortcut, and those are the positions where life appears */
     gs_result st = status_dfpn(s, b, q, b->to_move == q->attacker ? 1 : 2);
-    if (st == GS_UNKNOWN && capture_now(b, q)) st = GS_WIN;
+    int plies = 0;
+    if (st == GS_UNKNOWN && capture_now(b, q)) { st = GS_WIN; plies = 1; }
     if (st != GS_UNKNOWN) {
         int win = (st == GS_WIN) == (b->to_move == q->attacker);
-        tt_store(s, key, win ? 0 : INF, win ? INF : 0, 1, 0);
+        tt_store(s, key, win ? 0 : INF, win ? INF : 0, 1, plies);
         return;
     }
     if (s->npath >= MAX_PATH - 1) { s->aborted = 1; return; }

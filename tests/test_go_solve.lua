@@ -222,7 +222,7 @@ test("solver: a target in atari with the attacker to move is won without searchi
   local g = go.from_rows({ "X.O....", "OO.....", ".......", ".......", ".......", ".......", "......." }, "black")
   local q = { attacker = "white", target = "aa", allowed = { "ba", "dd", "ee", "ff" }, nodes = 1000 }
   -- each child is decided when it is generated: one node (before, one more per black move)
-  t.eq({ gosolve:solve(g, q) }, { "loss", 1, 1 })
+  t.eq({ gosolve:solve(g, q) }, { "loss", 2, 1 })     -- two plies: a black move, the capture
   q.method = "id"
   t.eq((gosolve:solve(g, q)), "loss")                 -- the first solver agrees
   -- the capture is a ko and the defender wins kos: no shortcut, white may not take it
