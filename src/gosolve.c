@@ -17,8 +17,9 @@ typedef struct {
     uint8_t result;                  /* GS_ID: a proven result */
 } tt_entry;
 
-/* term: 0, GS_WIN, GS_LOSS for the child's side to move; phi0, delta0: its first estimate */
-typedef struct { int move; uint64_t key; uint8_t term; uint32_t phi0, delta0; } child;
+/* term: 0, GS_WIN, GS_LOSS for the child's side to move (tdepth: the plies of
+ * that proof); phi0, delta0: its first estimate */
+typedef struct { int move; uint64_t key; uint8_t term, tdepth; uint32_t phi0, delta0; } child;
 
 struct gs_solver {
     tt_entry *table;
@@ -372,12 +373,32 @@ static void tt_store(gs_solver *s, uint64_t key, uint32_t phi, uint32_t delta, u
 /* (phi, delta, depth) of a child for the child's side to move */
 static void child_values(gs_solver *s, const child *c, uint32_t *phi, uint32_t *delta, int *depth)
 {
-    *depth = 0;
+    *depth = c->tdepth;
     if (c->term == GS_WIN) { *phi = 0; *delta = INF; return; }
     if (c->term == GS_LOSS) { *phi = INF; *delta = 0; return; }
     tt_entry *e = tt_find(s, c->key);
     if (e) { *phi = e->phi; *delta = e->delta; *depth = e->depth; }
     else { *phi = c->phi0; *delta = c->delta0; }
+}
+
+/* the attacker to move captures a target at once: a target chain in atari
+ * whose liberty is an allowed point where the capture is legal and not a ko
+ * the attacker may not take (with several targets and `all`, only a single
+ * target counts). Such a node is won without searching its children */
+static int capture_now(const go_board *b, const gs_query *q)
+{
+    int defender = GO_OTHER(q->attacker), n = ntargets(q);
+    if (b->to_move != q->attacker || (q->all && n > 1)) return 0;
+    for (int i = 0; i < n; i++) {
+        int t = target_at(q, i), lib;
+        if (b->color[t] != defender || libs_of(b, t, &lib) != 1 || !q->allowed[lib]) continue;
+        if (go_check(b, q->attacker, lib) != GO_OK) continue;
+        go_board c = *b;
+        go_play(&c, q->attacker, lib);
+        if (q->ko_winner && c.ko && q->attacker != q->ko_winner) continue;
+        if (c.color[t] == GO_EMPTY) return 1;
+    }
+    return 0;
 }
 
 /* the children of b: moves by the side to move, target liberties first, pass last */
@@ -441,7 +462,7 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
         int m = moves[i];
         go_board c = *b;
         child *ch = &out[n];
-        ch->move = m; ch->term = 0; ch->phi0 = ch->delta0 = 1;
+        ch->move = m; ch->term = 0; ch->tdepth = 0; ch->phi0 = ch->delta0 = 1;
         if (m == GO_PASS) {
             go_play(&c, me, GO_PASS);
             if (b->passes > 0) {
@@ -463,6 +484,7 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
         ch->key = node_key(s, &c);
         if (on_path(s, ch->key)) continue;
         gs_result st = status_dfpn(s, &c, q, 0);
+        if (st == GS_UNKNOWN && capture_now(&c, q)) { st = GS_WIN; ch->tdepth = 1; }   /* one ply: the capture */
         if (st != GS_UNKNOWN) ch->term = (st == GS_WIN) == (c.to_move == q->attacker) ? GS_WIN : GS_LOSS;
         else {
             /* first estimate: the fewer liberties the main target has, the nearer the attacker's proof */
@@ -486,9 +508,11 @@ static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key
     /* the full test (Benson, the zone) where the defender has just moved: it
      * is a shortcut, and those are the positions where life appears */
     gs_result st = status_dfpn(s, b, q, b->to_move == q->attacker ? 1 : 2);
+    int plies = 0;
+    if (st == GS_UNKNOWN && capture_now(b, q)) { st = GS_WIN; plies = 1; }
     if (st != GS_UNKNOWN) {
         int win = (st == GS_WIN) == (b->to_move == q->attacker);
-        tt_store(s, key, win ? 0 : INF, win ? INF : 0, 1, 0);
+        tt_store(s, key, win ? 0 : INF, win ? INF : 0, 1, plies);
         return;
     }
     if (s->npath >= MAX_PATH - 1) { s->aborted = 1; return; }

@@ -13,7 +13,10 @@
  * shapes (zone_dead in gosolve.c: one or two points of eye space, three points
  * with the attacker to move or holding the middle, the pyramid four, bulky five,
  * crossed five and rabbity six with the attacker to move or, the defender to
- * move, on the vital point; the squared four). Moves are limited to the allowed
+ * move, on the vital point; the squared four). GS_DFPN also counts a position
+ * won for the attacker when it is to move and a target is in atari with its
+ * capture allowed and legal (not a ko it may not take), so such a node is never
+ * searched. Moves are limited to the allowed
  * points (plus pass; GS_DFPN: the defender's pass only, the attacker's never
  * wins; with outside_safe and ko_winner, only moves inside the targets' zones,
  * which anchored stones close for good). Kos: with ko_winner set, the other side may not take a ko

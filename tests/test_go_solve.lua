@@ -215,6 +215,85 @@ test("solver: several targets, the attacker needing any one of them or all of th
   t.eq(solve.status(g, q), "defender")
 end)
 
+test("solver: a target in atari with the attacker to move is won without searching further (df-pn)", function()
+  local gosolve = require("tabula.c.gosolve").new(16)
+  -- black's aa is in atari at ba, where it cannot extend (no liberty there);
+  -- every black move (and black's pass) leaves it to be captured
+  local g = go.from_rows({ "X.O....", "OO.....", ".......", ".......", ".......", ".......", "......." }, "black")
+  local q = { attacker = "white", target = "aa", allowed = { "ba", "dd", "ee", "ff" }, nodes = 1000 }
+  -- each child is decided when it is generated: one node (before, one more per black move)
+  t.eq({ gosolve:solve(g, q) }, { "loss", 2, 1 })     -- two plies: a black move, the capture
+  q.method = "id"
+  t.eq((gosolve:solve(g, q)), "loss")                 -- the first solver agrees
+  -- the capture is a ko and the defender wins kos: no shortcut, white may not take it
+  local k = go.from_rows({ ".XO....", "XO.....", ".......", ".......", ".......", ".......", "......." }, "white")
+  local kq = { attacker = "white", target = "ba", allowed = { "aa", "ee" }, nodes = 1000 }
+  t.eq((gosolve:solve(k, kq)), "win")                 -- simple ko: white captures at aa
+  kq.ko_winner = "black"
+  t.eq((gosolve:solve(k, kq)), "loss")                -- black connects at aa; ac is a liberty no one fills
+end)
+
+test("solver: df-pn with its shortcuts and the first solver agree on random capturing fights", function()
+  -- random stones in a 7x7 corner; the target a black chain of at most three
+  -- liberties, moves on the empty points of the corner's 5x5; both searches
+  -- run to a proof where they can, and a proven answer must be the same
+  local gosolve = require("tabula.c.gosolve").new(18)
+  local rng, compared, wins = 12345, 0, 0
+  local function rand(n) rng = (rng * 1103515245 + 12345) % 2147483648; return rng % n end
+  for _ = 1, 300 do
+    local rows = {}
+    for y = 1, 7 do
+      local r = {}
+      for x = 1, 7 do
+        local c = "."
+        if x <= 5 and y <= 5 then c = ({ ".", ".", "X", "X", "O" })[rand(5) + 1] end
+        r[x] = c
+      end
+      rows[y] = table.concat(r)
+    end
+    local to_move = rand(2) == 0 and "black" or "white"
+    local ok, g = pcall(go.from_rows, rows, to_move)
+    if ok then
+      local allowed, target = {}, nil
+      for x = 0, 4 do
+        for y = 0, 4 do
+          local pt = go.xy_sgf(x, y)
+          local c = g:get(pt)
+          if not c then allowed[#allowed + 1] = pt
+          elseif c == "black" and not target then
+            local stones, libs = g:group(pt)
+            if #libs >= 2 and #libs <= 3 then target = pt end
+          end
+        end
+      end
+      if target and #allowed >= 2 then
+        local q = { attacker = "white", target = target, allowed = allowed, nodes = 20000, depth = 13 }
+        local a = gosolve:solve(g, q)
+        q.method = "id"
+        local b = gosolve:solve(g, q)
+        if a ~= "unknown" and b ~= "unknown" then
+          compared = compared + 1
+          if a == "win" then wins = wins + 1 end
+          t.eq(a, b, table.concat(rows, "/") .. " " .. to_move .. " target " .. target)
+        end
+      end
+    end
+  end
+  t.ok(compared >= 50 and wins >= 10 and compared - wins >= 10, string.format("compared %d, %d wins", compared, wins))
+end)
+
+test("verify: capturing the cutting stone is proven when the largest chain is out of reach", function()
+  -- Go Game Guru easy 119: black r13 (rn) saves its cut stones by capturing
+  -- white's cutting stone r15 (rp, two liberties, between black's q15 and
+  -- r14). White's big chains are not killed within the node budget: before,
+  -- only they were tried and the verdict was unknown
+  local dir = t.need_shared("gogameguru/easy")
+  local p = require("games.go.collect").load(dir .. "/ggg-easy-119.sgf")[1]
+  t.eq(p.correct, { "rn" })
+  local v, info = require("games.go.verify").move(p, "rn", { nodes = 200000 })
+  t.eq({ v, info.goal }, { "agree", "kill" })
+end)
+
 test("verify: the kill of a corner group that is not the largest chain, and not the goal guessed first, is proven", function()
   -- Go Game Guru easy 69: black kills white's corner (p16-q17, five stones) at
   -- s17 (sr); white's largest chain (six stones) lives outside, and the guess

@@ -25,7 +25,11 @@
 -- first: an agreement for either goal agrees, a disagreement needs both to fail.
 -- Killing in the unfavourable model, the largest chain is tried first, then each
 -- of the next two of at least three stones alone (the corner group at stake need
--- not be the largest chain).
+-- not be the largest chain), then up to four weak chains (at most three
+-- liberties), cutting ones first: a weak chain is the group at stake when the
+-- move captures it and either it cuts (two liberties or more, touching two of
+-- S's chains: the cutting stones of a capturing problem) or the opponent, moving
+-- first instead, is proven to save it (the problem is critical for that chain).
 --
 --   local verify = require "games.go.verify"
 --   verify.move(p, "ba", {nodes = 20000, margin = 1}) -> "agree"|"disagree"|"unknown", info
@@ -37,6 +41,8 @@ local M = {}
 
 -- a kill in the unfavourable model: the chains tried as the group at stake
 local MAX_PICKS, MIN_OTHER = 3, 3
+-- then the weak chains tried as the group at stake: their liberties, how many
+local MAX_LIBS, MAX_WEAK = 3, 4
 
 -- the problem's box: its region plus a margin, clipped to the board
 local function box_of(p, margin)
@@ -146,7 +152,7 @@ local function model(p, box, goal, favourable, nodes, pick)
     for i = 1, math.min(#list, 32) do q.targets[i] = list[i].point end
     q.all = goal == "live"        -- S defends: one survivor is enough; S attacks: one capture is enough
   end
-  return g, q
+  return g, q, list
 end
 
 -- after S plays move: "win" for S, "loss", or "unknown"; nodes
@@ -166,6 +172,26 @@ local function after(g, q, move)
   return res, nodes
 end
 
+-- does the chain at pt touch two different chains of colour?
+local function cuts(g, pt, color)
+  local stones = g:group(pt)
+  local heads, n = {}, 0
+  for _, s in ipairs(stones) do
+    local x, y = go.sgf_xy(s)
+    for _, d in ipairs({ { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } }) do
+      local x2, y2 = x + d[1], y + d[2]
+      if x2 >= 0 and y2 >= 0 and x2 < g:size() and y2 < g:size() then
+        local nb = go.xy_sgf(x2, y2)
+        if g:get(nb) == color then
+          local h = g:group(nb)[1]
+          if not heads[h] then heads[h] = true; n = n + 1 end
+        end
+      end
+    end
+  end
+  return n >= 2
+end
+
 local function try(p, box, goal, favourable, move, nodes)
   local g, q = model(p, box, goal, favourable, nodes)
   if not g then return "unknown", 0 end
@@ -179,6 +205,42 @@ local function try(p, box, goal, favourable, move, nodes)
     local r2, n2 = after(g, q, move)
     n = n + n2
     if r2 == "win" then res = r2 end
+  end
+  -- killing, unfavourable, still not proven: a weak chain (at most MAX_LIBS
+  -- liberties) not tried above is the group at stake when the move captures
+  -- it and either it cuts (at least two liberties and two of S's chains
+  -- around it: the cutting stones of a capturing problem) or, the opponent
+  -- moving first instead, the opponent saves it (the problem is critical for it)
+  if res ~= "win" and not favourable and goal == "kill" then
+    local list
+    g, q, list = model(p, box, goal, favourable, nodes)
+    local weak = {}
+    for i, c in ipairs(list or {}) do
+      if c.libs <= MAX_LIBS and not (i <= MAX_PICKS and (i == 1 or c.size >= MIN_OTHER)) then
+        c.cuts = c.libs >= 2 and cuts(g, c.point, p.to_play)
+        weak[#weak + 1] = c
+      end
+    end
+    table.sort(weak, function(a, b)
+      if a.cuts ~= b.cuts then return a.cuts end
+      if a.libs ~= b.libs then return a.libs < b.libs end
+      if a.size ~= b.size then return a.size > b.size end
+      return a.point < b.point
+    end)
+    for i = 1, math.min(#weak, MAX_WEAK) do
+      q.target = weak[i].point
+      local r2, n2 = after(g, q, move)
+      n = n + n2
+      if r2 == "win" and weak[i].cuts then res = "win"; break end
+      if r2 == "win" then
+        local S = p.to_play
+        g:set_to_move(go.other(S))
+        local r3, _, n3 = solve.raw(g, q)
+        g:set_to_move(S)
+        n = n + n3
+        if r3 == "win" then res = "win"; break end
+      end
+    end
   end
   return res, n
 end
@@ -218,5 +280,8 @@ function M.move(p, move, opts)
   end
   return "unknown", info
 end
+
+-- for diagnosis (bench/go_solver_why.lua): the models and one search after a move
+M.box_of, M.model, M.after = box_of, model, after
 
 return M
