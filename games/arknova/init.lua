@@ -106,51 +106,15 @@ G.distance = distance
 -- FOOT[type] = every footprint of that building on the map: { anchor, rot, hexes (sorted) },
 -- one per distinct set of hexes (turns only, never mirrored)
 local FOOT, FOOTID = {}, {}
-for _, b in ipairs(D.BUILDINGS) do
-  FOOT[b.id] = {}
-  local seen = {}
-  for i = 1, NHEX do
-    local h = D.HEXES[i]
-    for rot = 0, 5 do
-      local hexes, ok = {}, true
-      for _, off in ipairs(b.shape) do
-        local dq, dr = off[1], off[2]
-        for _ = 1, rot do dq, dr = -dr, dq + dr end
-        local j = AT[(h.q + dq) .. ":" .. (h.r + dr)]
-        if not j then ok = false; break end
-        hexes[#hexes + 1] = j
-      end
-      if ok then
-        table.sort(hexes)
-        local key = table.concat(hexes, ",")
-        if not seen[key] then
-          seen[key] = true
-          local f = { anchor = i, rot = rot, hexes = hexes, id = hname(i) .. ":" .. rot }
-          FOOT[b.id][#FOOT[b.id] + 1] = f
-          FOOTID[b.id .. ":" .. f.id] = f
-        end
-      end
-      if #b.shape == 1 then break end
-    end
-  end
-end
-G.FOOT = FOOT
-
--- sponsor buildings (the unique buildings of sponsors 243-257, D.SPONSOR_BUILDINGS): building
--- type "sb<number>", kind "sponsor", no animals; their footprints as for the buildings above
-local SB = {}
-for num, b in pairs(D.SPONSOR_BUILDINGS) do
-  local t = "sb" .. num
-  SB["s" .. num] = t
-  BUILD[t] = { id = t, name = b.name, shape = b.shape, kind = "sponsor", unique = true, rock = b.rock or 0,
-    water = b.water or 0, border = b.border or 0, apart = b.apart, icons = not b.no_icon }
+-- footprints(t, shape): FOOT[t] and FOOTID for a building type of that shape
+local function footprints(t, shape)
   FOOT[t] = {}
   local seen = {}
   for i = 1, NHEX do
     local h = D.HEXES[i]
     for rot = 0, 5 do
       local hexes, ok = {}, true
-      for _, off in ipairs(b.shape) do
+      for _, off in ipairs(shape) do
         local dq, dr = off[1], off[2]
         for _ = 1, rot do dq, dr = -dr, dq + dr end
         local j = AT[(h.q + dq) .. ":" .. (h.r + dr)]
@@ -167,8 +131,22 @@ for num, b in pairs(D.SPONSOR_BUILDINGS) do
           FOOTID[t .. ":" .. f.id] = f
         end
       end
+      if #shape == 1 then break end
     end
   end
+end
+for _, b in ipairs(D.BUILDINGS) do footprints(b.id, b.shape) end
+G.FOOT = FOOT
+
+-- sponsor buildings (the unique buildings of sponsors 243-257, D.SPONSOR_BUILDINGS): building
+-- type "sb<number>", kind "sponsor", no animals; their footprints as for the buildings above
+local SB = {}
+for num, b in pairs(D.SPONSOR_BUILDINGS) do
+  local t = "sb" .. num
+  SB["s" .. num] = t
+  BUILD[t] = { id = t, name = b.name, shape = b.shape, kind = "sponsor", unique = true, rock = b.rock or 0,
+    water = b.water or 0, border = b.border or 0, apart = b.apart, icons = not b.no_icon }
+  footprints(t, b.shape)
 end
 G.SB = SB   -- sponsor card id -> its building type
 -- the rock / water icons of a card: an animal's needs (upper left), a sponsor building's needs
