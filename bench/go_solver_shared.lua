@@ -29,9 +29,7 @@ end
 local problems = {}
 for _, f in ipairs(collect.files(folders)) do
   for _, p in ipairs((collect.load(f))) do
-    local fatal
-    for _, x in ipairs(checks.check(p)) do fatal = fatal or x.fatal end
-    if not fatal then problems[#problems + 1] = p end
+    if not checks.fatal(p) then problems[#problems + 1] = p end
   end
 end
 

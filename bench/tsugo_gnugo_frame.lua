@@ -30,9 +30,7 @@ for _, input in ipairs(inputs) do
   else
     for _, f in ipairs(collect.files({ input })) do
       for _, p in ipairs((collect.load(f))) do
-        local fatal
-        for _, x in ipairs(checks.check(p)) do fatal = fatal or x.fatal end
-        if not fatal and not problems.check(p) then list[#list + 1] = p end
+        if not checks.fatal(p) and not problems.check(p) then list[#list + 1] = p end
       end
     end
   end

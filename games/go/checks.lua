@@ -108,4 +108,10 @@ function M.check(p, opts)
   return out
 end
 
+-- fatal(p) -> whether a check makes p unusable (a problem the benches and tests leave out)
+function M.fatal(p)
+  for _, x in ipairs(M.check(p)) do if x.fatal then return true end end
+  return false
+end
+
 return M
