@@ -689,6 +689,24 @@ test("arknova: the heuristic beats Random clearly (6 three-player matches agains
   t.ok(wins >= 5, "heuristic first in " .. wins .. " of 6")
 end)
 
+-- the matches of bench/arknova_crossing.lua (seeds 7001.., the heuristic with ε = 0.1 on every
+-- seat, the generator seeded by the match number) at the default bound: each ends by the crossing
+-- of the appeal and conservation markers, as the real game does, not on our bound
+test("arknova: heuristic matches end by the crossing, not on the bound (5 three-player matches, seeds 7001-7005)", function()
+  for m = 1, 5 do
+    local s = G.setup(3, 7000 + m)
+    local rand = kit.generator(m)
+    local turns = 0
+    while not G.is_terminal(s) do
+      local seat = G.current_seats(s)[1]
+      assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0.1)))
+      turns = turns + 1
+      assert(turns < 20000, "match " .. m .. " does not end")
+    end
+    t.ok(G.crossed(s), "match " .. m .. " ended on the bound after " .. s.breaks .. " breaks")
+  end
+end)
+
 test("arknova: heuristic_all equals heuristic action by action; an animal outscores the X-token action", function()
   local s = fresh(3, 17)
   local p = s.players[1]

@@ -1933,7 +1933,7 @@ local function want_sizes(p)
   local best = 0
   for _, id in ipairs(p.hand) do
     local c = CARD[id]
-    if c.size > best and c.cost <= p.money + 10 then best = c.size end
+    if c.size > best and c.cost <= p.money + 10 and PRE.ok(PENV, p, c) then best = c.size end
   end
   return best
 end
@@ -1969,10 +1969,10 @@ function G.keep_value(s, seat, id)
   elseif c.sponsor then
     if c.level > (p.up.sponsors and 6 or 5) then return 0 end
     return (3 + c.science + 2 * c.cp + c.rep + (c.class ~= "" and 1 or 0) + (c.cont ~= "" and 1 or 0))
-      * (PRE.ok(PENV, p, c) and 1 or 0.5)
+      * (PRE.ok(PENV, p, c) and 1 or 0.25)
   end
   return (3 + c.appeal + 2 * c.cp + c.rep - math.max(0, animal_cost(p, c) - p.money - 10) / 4)
-    * (PRE.ok(PENV, p, c) and 1 or 0.5)
+    * (PRE.ok(PENV, p, c) and 1 or 0.25)
 end
 
 -- toward_projects(s, seat, card) -> 1 for each project on the board or in hand the seat has not
@@ -2047,7 +2047,7 @@ local function turn_value(s, seat, id, memo)
       local need = 0
       for _, cid in ipairs(p.hand) do
         local c = CARD[cid]
-        if not c.sponsor and c.size > 0 and c.size <= k and c.cost + 2 * c.size <= p.money + 4 then
+        if not c.sponsor and c.size > 0 and c.size <= k and c.cost + 2 * c.size <= p.money + 4 and PRE.ok(PENV, p, c) then
           local fit = false
           for bi = 1, #p.buildings do if fits(p, c, bi) then fit = true; break end end
           if not fit and c.size > need then need = c.size end
@@ -2077,7 +2077,14 @@ local function turn_value(s, seat, id, memo)
     end
     return (memo[key] and (4 + memo[key]) or (3 + k / 2 + (memo["unl" .. k] or 0))) - pen
   elseif action == "cards" then
-    if memo.playable == nil then memo.playable = #animal_plays(p) > 0 end
+    if memo.playable == nil then
+      -- an animal in hand that its prerequisites and money allow is a reason to build, not to draw
+      memo.playable = #animal_plays(p) > 0
+      for _, cid in ipairs(p.hand) do
+        local c = CARD[cid]
+        if not c.sponsor and not c.project and PRE.ok(PENV, p, c) and animal_cost(p, c) <= p.money then memo.playable = true end
+      end
+    end
     return (memo.playable and 2 or 5) + k / 3 + (p.money >= 25 and 2 or 0) - pen
   elseif action == "sponsors" then
     local left = p.up.sponsors and k + 1 or k
