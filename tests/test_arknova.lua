@@ -527,8 +527,8 @@ test("arknova: the break: at the end of the track after the turn; trigger seat +
   local s = fresh(3, 11)
   local p, q = s.players[1], s.players[2]
   p.appeal = 10; q.appeal = 0
-  put(s, 2, "kiosk", { "a3" }); put(s, 2, "e1", { "a2" }); put(s, 2, "e2", { "b3", "b2" }); put(s, 2, "kiosk", { "a6" })
-  t.eq(G.income_of(q), 5 + 2, "5 at appeal 0, the kiosk at a3 touches two buildings, the one at a6 none")
+  put(s, 2, "kiosk", { "a3" }); put(s, 2, "e1", { "a2" }, { "a401" }); put(s, 2, "e2", { "b3", "b2" }); put(s, 2, "kiosk", { "a6" })
+  t.eq(G.income_of(q), 5 + 1, "5 at appeal 0, the kiosk at a3 touches an occupied and an empty enclosure, the one at a6 none")
   t.eq(G.income_of(p), 13)
   p.busy = 1
   set_hand(s, 3, { "a401", "a402", "a403", "a404", "a405" })
@@ -542,7 +542,7 @@ test("arknova: the break: at the end of the track after the turn; trigger seat +
   t.eq(p.x, 1, "the seat that triggers it takes an X-token")
   assert(G.apply(s, 1, G.legal_actions(s, 1)[1].id))
   t.eq(s.brk, 0); t.eq(s.breaks, 1)
-  t.eq(p.money, m1 + 13); t.eq(q.money, m2 + 7); t.eq(p.busy, 0)
+  t.eq(p.money, m1 + 13); t.eq(q.money, m2 + 6); t.eq(p.busy, 0)
   t.eq(s.discard[#s.discard - 1], d1); t.eq(s.display[1], d3)
   t.eq(G.current_seats(s), { 3 }, "seat 3 holds 5 cards over a limit of 3")
   t.eq(count(s, 3), 5)
@@ -1899,6 +1899,23 @@ test("arknova: a sponsor's own icons trigger its own effects (rulebook p. 16): t
   put(s, 1, "e1", { "a1" })
   sponsor_play(s, "s210")
   t.eq(s.pend[1].f, "free-kiosk"); t.ok(count(s, 1, "^free:kiosk:") > 0)
+end)
+
+-- anx: the last card effects and the kiosk income ------------------------------------------------
+test("arknova: kiosk income: 1 per occupied standard enclosure, special enclosure, pavilion or sponsor building next to it; empty standard enclosures and kiosks give nothing (rulebook p. 18)", function()
+  local s = fresh(3, 201)
+  local q = s.players[2]
+  q.appeal = 0
+  local base = G.income_of(q)
+  put(s, 2, "kiosk", { "c3" })
+  put(s, 2, "e1", { "c2" }); put(s, 2, "e2", { "b3", "b4" })
+  t.eq(G.income_of(q), base, "two empty standard enclosures next to the kiosk: nothing")
+  q.buildings[2].animals = { "a401" }
+  t.eq(G.income_of(q), base + 1, "the occupied one pays")
+  put(s, 2, "pavilion", { "d3" })
+  t.eq(G.income_of(q), base + 2, "a pavilion pays")
+  put(s, 2, "petting", { "d4", "c4", "d5" })
+  t.eq(G.income_of(q), base + 3, "an empty special enclosure pays")
 end)
 
 return T

@@ -241,7 +241,12 @@ local function income_of(p)
       local seen = {}
       for _, j in ipairs(NB[b.hexes[1]]) do
         local o = p.cover[j]
-        if o ~= 0 and o ~= bi and p.buildings[o].t ~= "kiosk" and not seen[o] then seen[o] = true; m = m + 1 end
+        -- other kiosks and empty standard enclosures give nothing (rulebook p. 18, break step 5b)
+        if o ~= 0 and o ~= bi and not seen[o] then
+          seen[o] = true
+          local ob = p.buildings[o]
+          if ob.t ~= "kiosk" and not (BUILD[ob.t].kind == "enclosure" and #ob.animals == 0) then m = m + 1 end
+        end
       end
     end
   end
