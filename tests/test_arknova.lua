@@ -1165,7 +1165,7 @@ test("arknova: the arena runs the game by name with the three baselines (3 match
     { name = "ismcts", player = "ismcts", simulations = 4, steps = 12 } } }))
   -- refused without --incomplete-games (abilities out of scope: not the paper's game)
   t.raises(function() t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run0",
-    "--games", "arknova", "--quiet" }) end, "arknova is incomplete (3 animal ability families")
+    "--games", "arknova", "--quiet" }) end, "arknova is incomplete (" .. G.incomplete)
   local rc = t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--games", "arknova", "--draws", "100", "--quiet", "--incomplete-games" })
   t.eq(rc, 0)
@@ -1898,6 +1898,65 @@ test("arknova: kiosk income: 1 per occupied standard enclosure, special enclosur
   t.eq(G.income_of(q), base + 2, "a pavilion pays")
   put(s, 2, "petting", { "d4", "c4", "d5" })
   t.eq(G.income_of(q), base + 3, "an empty special enclosure pays")
+end)
+
+test("arknova: assertion takes any unused base project into the hand, dominance only Primates; it is then played from the hand and supported like a project card", function()
+  local s = fresh(3, 202)
+  local p = s.players[1]
+  local onboard = {}
+  for _, bp in ipairs(s.projects) do onboard[bp.id] = true end
+  play(s, "a427")                                   -- White Rhinoceros: assertion
+  t.eq(s.pend[1].f, "assertion")
+  local offered = {}
+  for _, a in ipairs(G.legal_actions(s, 1, true)) do if a.id:find("^assert:") then offered[#offered + 1] = a.id:sub(8) end end
+  t.eq(#offered, 12 - 3, "the 9 base projects not on the board")
+  for _, pid in ipairs(offered) do t.ok(not onboard[pid], pid .. " is not on the board") end
+  t.ok(has(G.legal_actions(s, 1), "stop"), "optional")
+  local pick
+  for _, want in ipairs({ "p101", "p102", "p103", "p111" }) do
+    for _, pid in ipairs(offered) do if pid == want and not pick then pick = pid end end
+  end
+  assert(G.apply(s, 1, "assert:" .. pick))
+  t.eq(p.bhand, { pick }); t.eq(#s.pend, 0)
+  t.contains(G.render(G.observation(s, 2)), "base projects in hand (public): " .. G.data.PROJECT_DATA.BY_ID[pick].name)
+  -- a second assertion no longer offers it
+  s.turn = 1; s.step = { k = "turn" }
+  play(s, "a432")
+  t.ok(not has(G.legal_actions(s, 1, true), "assert:" .. pick), "taken once only")
+  t.ok(#G.legal_actions(s, 1, true) > 0)
+  assert(G.apply(s, 1, "stop")); t.eq(p.bhand, { pick })
+  -- played from the hand: fill the zoo so its left level is reachable, support, it joins the board
+  local pr = G.data.PROJECT_DATA.BY_ID[pick]
+  p.no_prereqs = true
+  -- 3 classes, 4 continents, 3 Africa icons, 3 herbivores with the two rhinoceroses
+  zoo_of(s, 1, { "a401", "a436", "a469", "a425" })
+  local task = ptasks(s, 1, pick)[1]
+  t.ok(task ~= nil, "a level of " .. pick .. " from the hand is open")
+  local cp = p.cp
+  support(s, task)
+  t.eq(p.bhand, {}, "played out of the hand")
+  local found
+  for _, bp in ipairs(s.projects) do if bp.id == pick then found = bp end end
+  t.ok(found and found.from_hand and not found.card, "on the board as a played project")
+  t.ok(p.cp > cp)
+  local n = 0
+  for _ in pairs(G.census(s)) do n = n + 1 end
+  t.eq(n, 212, "the zoo cards are still 212: a base project is not one of them")
+  -- dominance (451 Proboscis Monkey) offers Primates only, and only when it is unused
+  s = fresh(3, 203); p = s.players[1]
+  local primates_on = false
+  for _, bp in ipairs(s.projects) do if bp.id == "p108" then primates_on = true end end
+  play(s, "a451")
+  if primates_on then t.eq(#s.pend, 0, "Primates on the board: nothing to take")
+  else
+    local l = G.legal_actions(s, 1, true)
+    t.eq(#l, 2); t.ok(has(l, "assert:p108") and has(l, "stop"))
+    assert(G.apply(s, 1, "assert:p108")); t.eq(p.bhand, { "p108" })
+  end
+  -- with Primates on the board
+  s = fresh(3, 203); p = s.players[1]
+  s.projects[1].id = "p108"
+  play(s, "a451"); t.eq(#s.pend, 0, "Primates is in the game: dominance gives nothing")
 end)
 
 return T

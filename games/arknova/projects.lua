@@ -96,7 +96,8 @@ end
 function P.card_words(pr)
   local lv = {}
   for k = 1, 3 do lv[k] = P.level_words(pr, k) end
-  return string.format("%s (conservation project card %d: %s)", pr.name, pr.num, table.concat(lv, " / "))
+  return string.format("%s (%s %d: %s)", pr.name, pr.project and "conservation project card" or "base conservation project",
+    pr.num, table.concat(lv, " / "))
 end
 
 -- rules ---------------------------------------------------------------------------------------
@@ -175,24 +176,29 @@ function P.options(env, s, seat)
   end
   for _, bp in ipairs(s.projects) do offer(P.BY_ID[bp.id], bp.levels) end
   local seen = {}
-  for _, id in ipairs(p.hand) do
-    local pr = P.BY_ID[id]
-    if pr and not seen[id] then seen[id] = true; offer(pr, { 0, 0, 0 }) end
+  for _, list in ipairs({ p.hand, p.bhand or {} }) do
+    for _, id in ipairs(list) do
+      local pr = P.BY_ID[id]
+      if pr and not seen[id] then seen[id] = true; offer(pr, { 0, 0, 0 }) end
+    end
   end
   return out
 end
 
 -- a project card played from hand goes onto the board after the base projects, the newest first;
 -- past one played card per player the oldest leaves for the discard pile (its supporters keep
--- what they gained)
+-- what they gained). A base project taken into the hand (assertion, dominance) is played the
+-- same way (`from_hand`); when it leaves the board it goes back to the box, not to the deck's
+-- discard pile.
 local function place_card(s, id)
   local base = 0
-  for k, bp in ipairs(s.projects) do if not bp.card then base = k end end
-  table.insert(s.projects, base + 1, { id = id, levels = { 0, 0, 0 }, card = true })
+  for k, bp in ipairs(s.projects) do if not (bp.card or bp.from_hand) then base = k end end
+  local isbase = P.BY_ID[id].project == nil
+  table.insert(s.projects, base + 1, { id = id, levels = { 0, 0, 0 }, card = not isbase or nil, from_hand = isbase or nil })
   local played = #s.projects - base
   if played > s.n then
     local old = table.remove(s.projects)
-    s.discard[#s.discard + 1] = old.id
+    if old.card then s.discard[#s.discard + 1] = old.id end
   end
 end
 
@@ -222,6 +228,7 @@ function P.support(env, s, seat, task)
   for _, bp in ipairs(s.projects) do if bp.id == pid then onboard = bp end end
   if not onboard then
     for i, id in ipairs(p.hand) do if id == pid then table.remove(p.hand, i); p.public[id] = nil; break end end
+    for i, id in ipairs(p.bhand or {}) do if id == pid then table.remove(p.bhand, i); break end end
     place_card(s, pid)
     for _, bp in ipairs(s.projects) do if bp.id == pid then onboard = bp end end
   end
