@@ -1959,4 +1959,34 @@ test("arknova: assertion takes any unused base project into the hand, dominance 
   play(s, "a451"); t.eq(#s.pend, 0, "Primates is in the game: dominance gives nothing")
 end)
 
+test("arknova: Migration Recording (224): 1 X-token; each release support 1 CP more, and a release project may be supported again at a free level", function()
+  local function run(with)
+    local s = fresh(3, 204)
+    local p = s.players[1]
+    p.no_prereqs = true
+    if with then
+      local x = p.x
+      sponsor_play(s, "s224"); t.eq(p.x, x + 1, "1 X-token at once")
+    end
+    give(s, 1, { "c113" })                            -- Bavarian Forest National Park: release a Europe animal
+    zoo_of(s, 1, { "a416", "a418" })                  -- Eurasian Brown Bear (size 5), Eurasian Lynx (size 3)
+    local cp = p.cp
+    support(s, "project:c113:1:a416")
+    local gain = p.cp - cp
+    if #s.bonuses > 0 then assert(G.apply(s, 1, "upgrade:cards")) end   -- the CP track's bonus
+    p.busy = 0                                        -- the worker back, to ask again
+    return s, p, gain
+  end
+  local s, p, gain = run(false)
+  t.eq(gain, 5, "level 1 of a release: 5 CP")
+  t.eq(ptasks(s, 1, "c113"), {}, "supported once: no more")
+  s, p, gain = run(true)
+  t.eq(gain, 5 + 1, "one more CP with Migration Recording")
+  t.eq(ptasks(s, 1, "c113"), { "project:c113:2:a418" }, "the same release project again, at the free level 2")
+  local cp = p.cp
+  support(s, "project:c113:2:a418"); t.eq(p.cp - cp, 4 + 1)
+  p.busy = 0
+  t.eq(ptasks(s, 1, "c113"), {}, "no animal left for level 3")
+end)
+
 return T

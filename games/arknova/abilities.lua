@@ -150,6 +150,8 @@ M.ANIMAL = A
 --   new-icon: each time the owner plays a continent or class icon not yet in the zoo, 1 appeal
 --     and 2 money
 --   end-e1 k: 1 CP at the end for k occupied 1-hex standard enclosures
+--   release-again: each support of a release-into-the-wild project gives 1 CP more, and each
+--     release project may be supported more than once (a free level still needed)
 --   none: the card has no effect of its own
 -- Sponsor buildings (243-257; their shapes and needs are in data.lua, D.SPONSOR_BUILDINGS):
 --   building: place the sponsor's building on the zoo map at once, free (the sponsor can only be
@@ -199,6 +201,7 @@ s(216, { "worker" }, { "end-rep", 9 })
 s(220, { "now", "money", 3, "one" }, { "income-money", 3 }, { "end-rep", 9 })
 s(222, { "patents" })
 s(223, { "none" })
+s(224, { "now", "x", 1, "one" }, { "release-again" })
 s(225, { "now", "x", 1, "one" }, { "immune" }, { "end-continents", 5 })
 s(226, { "end-continents", 5 })
 s(229, { "now", "appeal", 1, "small" }, { "cost-small", 3 })
@@ -243,7 +246,6 @@ M.SPONSOR_OOS = {
   [215] = "player tokens spent as icons for base projects (not modelled)",
   [218] = "player tokens spent as icons for base projects (not modelled)",
   [221] = "doubled placement bonuses of border hexes (not modelled)",
-  [224] = "release-into-the-wild projects (the deck's project cards are not entered)",
   [227] = "choosing small or large animals and revealing cards for the first one (not modelled)",
   [228] = "an extra small animal per Animals action and one taken from the display (not modelled)",
   [253] = "its building is entered, but its effect (3 times, a herbivore icon lets one play a sponsor card "

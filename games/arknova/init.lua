@@ -21,7 +21,7 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "1 animal ability family (hypnosis: 2 cards) and 8 sponsor cards' effects out of scope, "
+  incomplete = "1 animal ability family (hypnosis: 2 cards) and 7 sponsor cards' effects out of scope, "
     .. "a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
@@ -218,6 +218,8 @@ G.count_icon = count_icon
 -- what games/arknova/projects.lua needs from here
 local PENV = { CARD = CARD, count_icon = count_icon, CLASSES = D.CLASSES, CONTINENTS = D.CONTINENTS }
 G.PENV = PENV
+-- Migration Recording (224): release projects may be supported again, each support 1 CP more
+PENV.release_again = function(p) return has_effect(p, "release-again") ~= nil end
 
 -- the rock and water spaces next to the hexes of building b
 local function touching(b, kind)

@@ -160,8 +160,9 @@ function P.options(env, s, seat)
   local out = {}
   local done = {}
   for _, k in ipairs(p.supported) do done[k] = true end
+  local again = env.release_again and env.release_again(p)
   local function offer(pr, levels)
-    if done[pr.id] then return end
+    if done[pr.id] and not (again and pr.kind == "release") then return end
     for lv = 1, 3 do
       if levels[lv] == 0 then
         if pr.kind == "count" then
@@ -236,7 +237,8 @@ function P.support(env, s, seat, task)
   p.supported[#p.supported + 1] = pid
   if pr.kind == "release" then P.release(env, s, seat, aid) end
   local l = pr.levels[lv]
-  return l.cp, l.rep + (pr.kind == "release" and pr.rep or 0)
+  local more = (pr.kind == "release" and env.release_again and env.release_again(p)) and 1 or 0
+  return l.cp + more, l.rep + (pr.kind == "release" and pr.rep or 0)
 end
 
 -- the setup's base projects: `k` of the shuffled base projects, with the 2-player blocks
