@@ -1989,4 +1989,26 @@ test("arknova: Migration Recording (224): 1 X-token; each release support 1 CP m
   t.eq(ptasks(s, 1, "c113"), {}, "no animal left for level 3")
 end)
 
+test("arknova: Breeding Cooperation / Breeding Program (215, 218): 2 tokens, exactly 1 spent as any icon for a base project (not a project card); 1 CP at the end for 5 projects supported", function()
+  local s = fresh(3, 205)
+  local p = s.players[1]
+  s.projects[1] = { id = "p110", levels = { 0, 0, 0 } }     -- Predators: level 3 needs 2 predator icons
+  zoo_of(s, 1, { "a405" })                                  -- Fennec Fox: 1 predator
+  t.eq(ptasks(s, 1, "p110"), {}, "1 predator: not enough without a token")
+  sponsor_play(s, "s215")
+  t.eq(p.icon_tokens, 2)
+  t.eq(ptasks(s, 1, "p110"), { "project:p110:3:token" }, "one token makes up the second icon, not two (level 2 needs 4)")
+  give(s, 1, { "c124" })                                    -- a project card in hand: no token for it
+  for _, x in ipairs(ptasks(s, 1)) do t.ok(not (x:find("^project:c") and x:find(":token$")), x) end
+  local cp = p.cp
+  support(s, "project:p110:3:token")
+  t.eq(p.cp - cp, 2); t.eq(p.icon_tokens, 1, "the token is spent")
+  -- the end: 1 CP for 5 supported projects
+  local before = G.sponsor_end_cp(p)
+  p.supported = { "p110", "p101", "p102", "p103" }
+  t.eq(G.sponsor_end_cp(p), before, "4 supported: nothing")
+  p.supported[5] = "p104"
+  t.eq(G.sponsor_end_cp(p), before + 1, "5 supported: 1 CP")
+end)
+
 return T

@@ -152,6 +152,9 @@ M.ANIMAL = A
 --   end-e1 k: 1 CP at the end for k occupied 1-hex standard enclosures
 --   release-again: each support of a release-into-the-wild project gives 1 CP more, and each
 --     release project may be supported more than once (a free level still needed)
+--   icon-tokens k: k player tokens on the card; supporting a base project, exactly 1 may be spent
+--     as any one missing icon
+--   end-supports k: 1 CP at the end for k conservation projects supported
 --   none: the card has no effect of its own
 -- Sponsor buildings (243-257; their shapes and needs are in data.lua, D.SPONSOR_BUILDINGS):
 --   building: place the sponsor's building on the zoo map at once, free (the sponsor can only be
@@ -197,6 +200,8 @@ s(211, { "on-icon", "EU", "free-e1" }, { "end-e1", 5 })
 s(212, { "on-icon", "AU", "pouch" })
 s(213, { "on-icon", "AS", "free-pavilion" })
 s(214, { "on-icon", "AF", "clever" })
+s(215, { "icon-tokens", 2 }, { "end-supports", 5 })
+s(218, { "icon-tokens", 2 }, { "end-supports", 5 })
 s(216, { "worker" }, { "end-rep", 9 })
 s(220, { "now", "money", 3, "one" }, { "income-money", 3 }, { "end-rep", 9 })
 s(222, { "patents" })
@@ -243,8 +248,6 @@ M.SPONSOR = S
 
 -- Sponsors out of scope and why (every sponsor is either above or here).
 M.SPONSOR_OOS = {
-  [215] = "player tokens spent as icons for base projects (not modelled)",
-  [218] = "player tokens spent as icons for base projects (not modelled)",
   [221] = "doubled placement bonuses of border hexes (not modelled)",
   [227] = "choosing small or large animals and revealing cards for the first one (not modelled)",
   [228] = "an extra small animal per Animals action and one taken from the display (not modelled)",

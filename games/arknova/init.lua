@@ -21,7 +21,7 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "1 animal ability family (hypnosis: 2 cards) and 7 sponsor cards' effects out of scope, "
+  incomplete = "1 animal ability family (hypnosis: 2 cards) and 5 sponsor cards' effects out of scope, "
     .. "a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
@@ -759,7 +759,8 @@ function G.legal_actions(s, seat, bare)
         local onboard = false
         for _, bp in ipairs(s.projects) do if bp.id == pid then onboard = true end end
         label = string.format("%s the %s project at level %s: %s%s (strength %d)", onboard and "support" or "play from your hand and support",
-          PROJECT[pid].name, lv, PJ.level_words(PROJECT[pid], tonumber(lv)), aid ~= "" and (", releasing " .. CARD[aid].name) or "",
+          PROJECT[pid].name, lv, PJ.level_words(PROJECT[pid], tonumber(lv)), aid == "token" and ", one player token from a breeding sponsor as the missing icon"
+          or aid ~= "" and (", releasing " .. CARD[aid].name) or "",
           task_cost(p, "project"))
       end
       add(out, bare, t, label)
@@ -1261,6 +1262,7 @@ local function play_sponsor_effect(s, seat, cid)
     elseif e[1] == "uni-money" then
       p.money = p.money + (({ 2, 5, 10 })[#p.unis] or 0)
     elseif e[1] == "worker" then p.workers = math.min(D.MAX_WORKERS, p.workers + 1)
+    elseif e[1] == "icon-tokens" then p.icon_tokens = (p.icon_tokens or 0) + e[2]
     elseif e[1] == "now-pairs" then gain_appeal(p, e[3] * (count_icon(p, e[2]) // 2))
     elseif e[1] == "now-connected" then gain_appeal(p, (connected_spaces(p, e[2])))
     elseif e[1] == "pairs-cp" then
@@ -1314,6 +1316,7 @@ function sponsor_end_cp(p)
       elseif e[1] == "end-classes" and kinds(D.CLASSES) >= e[2] then cp = cp + 1
       elseif e[1] == "end-continents" and kinds(D.CONTINENTS) >= e[2] then cp = cp + 1
       elseif e[1] == "end-unis" and #p.unis >= e[2] then cp = cp + 1
+      elseif e[1] == "end-supports" and #p.supported >= e[2] then cp = cp + 1
       elseif e[1] == "end-rep" and p.rep >= e[2] then cp = cp + 1
       elseif e[1] == "end-e1" then
         local n = 0
@@ -1826,7 +1829,8 @@ function G.observation(s, seat)
       sponsors = kit.copy(p.sponsors),
       partners = kit.copy(p.partners), unis = kit.copy(p.unis), supported = kit.copy(p.supported),
       hand_count = #p.hand, finals_count = #p.finals, income = income_of(p), turns = p.turns,
-      tucked_count = #p.tucked, held_count = #p.held, tokens = kit.copy(p.tokens), base_hand = kit.copy(p.bhand or {}) }
+      tucked_count = #p.tucked, held_count = #p.held, tokens = kit.copy(p.tokens), base_hand = kit.copy(p.bhand or {}),
+      icon_tokens = p.icon_tokens or 0 }
     if i == seat or s.over then
       v.hand = kit.copy(p.hand)
       v.held = kit.copy(p.held)
@@ -1904,6 +1908,7 @@ function G.render(o)
     end
     if #v.unis > 0 then extra[#extra + 1] = "universities " .. table.concat(v.unis, ", ") end
     if #v.supported > 0 then extra[#extra + 1] = "projects supported " .. #v.supported end
+    if (v.icon_tokens or 0) > 0 then extra[#extra + 1] = "breeding tokens (any icon for a base project) " .. v.icon_tokens end
     if v.tucked_count > 0 then extra[#extra + 1] = "cards under pouch animals " .. v.tucked_count end
     if #v.sponsors > 0 then
       local names = {}
@@ -1978,7 +1983,7 @@ function G.project_value(s, seat, task)
   local pr = PROJECT[pid]
   local l = pr.levels[tonumber(lv)]
   local v = 3 * l.cp + l.rep + (pr.kind == "release" and pr.rep or 0)
-  if aid ~= "" then v = v - CARD[aid].appeal end
+  if aid ~= "" and CARD[aid] then v = v - CARD[aid].appeal end
   return v
 end
 

@@ -166,7 +166,12 @@ function P.options(env, s, seat)
     for lv = 1, 3 do
       if levels[lv] == 0 then
         if pr.kind == "count" then
-          if P.count(env, p, pr.count) >= pr.levels[lv].need then out[#out + 1] = "project:" .. pr.id .. ":" .. lv end
+          local have = P.count(env, p, pr.count)
+          if have >= pr.levels[lv].need then out[#out + 1] = "project:" .. pr.id .. ":" .. lv
+          elseif not pr.project and (p.icon_tokens or 0) > 0 and have + 1 >= pr.levels[lv].need then
+            -- Breeding Cooperation / Breeding Program (215, 218): exactly 1 token as any icon, base projects only
+            out[#out + 1] = "project:" .. pr.id .. ":" .. lv .. ":token"
+          end
         elseif pr.kind == "release" then
           for _, a in ipairs(P.release_animals(env, p, pr, lv)) do out[#out + 1] = "project:" .. pr.id .. ":" .. lv .. ":" .. a end
         elseif breeding_ok(env, p, pr) then
@@ -236,6 +241,7 @@ function P.support(env, s, seat, task)
   onboard.levels[lv] = seat
   p.supported[#p.supported + 1] = pid
   if pr.kind == "release" then P.release(env, s, seat, aid) end
+  if aid == "token" then p.icon_tokens = p.icon_tokens - 1 end
   local l = pr.levels[lv]
   local more = (pr.kind == "release" and env.release_again and env.release_again(p)) and 1 or 0
   return l.cp + more, l.rep + (pr.kind == "release" and pr.rep or 0)
