@@ -2011,4 +2011,30 @@ test("arknova: Breeding Cooperation / Breeding Program (215, 218): 2 tokens, exa
   t.eq(G.sponsor_end_cp(p), before + 1, "5 supported: 1 CP")
 end)
 
+test("arknova: WAZA Large Animal Program (263): a free 5-hex enclosure at once; a large animal may miss one condition, a small one not", function()
+  local PRE = require "games.arknova.prereqs"
+  local s = fresh(3, 206)
+  local p = s.players[1]
+  put(s, 1, "e1", { "a1" })
+  local n, m = #p.buildings, nil
+  p = sponsor_play(s, "s263")
+  p.no_prereqs = nil
+  t.eq(s.pend[1] and s.pend[1].f, "free-e5")
+  local free
+  for _, a in ipairs(G.legal_actions(s, 1, true)) do if a.id:find("^free:e5:") then free = free or a.id end end
+  t.ok(free ~= nil, "a free 5-hex enclosure is offered")
+  m = p.money
+  assert(G.apply(s, 1, free))
+  t.eq(#p.buildings, n + 1); t.eq(p.buildings[#p.buildings].t, "e5"); t.eq(p.money, m, "for free")
+  -- the Lion (size 4) needs 3 predator icons: with 2 it may be played, with 1 not
+  zoo_of(s, 1, { "a405", "a425" })
+  t.ok(PRE.ok(G.PENV, p, G.CARD.a402), "one icon missing: ignored")
+  local keep = p.sponsors
+  p.sponsors = {}
+  t.eq(PRE.ok(G.PENV, p, G.CARD.a402), false, "without the sponsor 2 predators are not enough")
+  p.sponsors = keep
+  p.zoo = { p.zoo[1] }
+  t.eq(PRE.ok(G.PENV, p, G.CARD.a402), false, "two icons missing: not ignored")
+end)
+
 return T

@@ -155,6 +155,8 @@ M.ANIMAL = A
 --   icon-tokens k: k player tokens on the card; supporting a base project, exactly 1 may be spent
 --     as any one missing icon
 --   end-supports k: 1 CP at the end for k conservation projects supported
+--   free-e5: place one 5-hex standard enclosure for free at once (optional; the usual rules)
+--   large-ignore: playing a large animal (size 4-5), one of its conditions may be missing
 --   none: the card has no effect of its own
 -- Sponsor buildings (243-257; their shapes and needs are in data.lua, D.SPONSOR_BUILDINGS):
 --   building: place the sponsor's building on the zoo map at once, free (the sponsor can only be
@@ -202,6 +204,7 @@ s(213, { "on-icon", "AS", "free-pavilion" })
 s(214, { "on-icon", "AF", "clever" })
 s(215, { "icon-tokens", 2 }, { "end-supports", 5 })
 s(218, { "icon-tokens", 2 }, { "end-supports", 5 })
+s(263, { "free-e5" }, { "large-ignore" })
 s(216, { "worker" }, { "end-rep", 9 })
 s(220, { "now", "money", 3, "one" }, { "income-money", 3 }, { "end-rep", 9 })
 s(222, { "patents" })
@@ -253,6 +256,5 @@ M.SPONSOR_OOS = {
   [228] = "an extra small animal per Animals action and one taken from the display (not modelled)",
   [253] = "its building is entered, but its effect (3 times, a herbivore icon lets one play a sponsor card "
     .. "from the hand inside the Animals action) is not modelled",
-  [263] = "ignoring a condition of large animals and a free 5-hex enclosure (not modelled)",
 }
 return M

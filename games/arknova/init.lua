@@ -21,7 +21,7 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "1 animal ability family (hypnosis: 2 cards) and 5 sponsor cards' effects out of scope, "
+  incomplete = "1 animal ability family (hypnosis: 2 cards) and 4 sponsor cards' effects out of scope, "
     .. "a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
@@ -220,6 +220,8 @@ local PENV = { CARD = CARD, count_icon = count_icon, CLASSES = D.CLASSES, CONTIN
 G.PENV = PENV
 -- Migration Recording (224): release projects may be supported again, each support 1 CP more
 PENV.release_again = function(p) return has_effect(p, "release-again") ~= nil end
+-- WAZA Large Animal Program (263): a large animal (size 4-5) may miss one condition
+PENV.ignore_one = function(p, c) return not c.sponsor and c.size >= 4 and has_effect(p, "large-ignore") ~= nil end
 
 -- the rock and water spaces next to the hexes of building b
 local function touching(b, kind)
@@ -1263,6 +1265,7 @@ local function play_sponsor_effect(s, seat, cid)
       p.money = p.money + (({ 2, 5, 10 })[#p.unis] or 0)
     elseif e[1] == "worker" then p.workers = math.min(D.MAX_WORKERS, p.workers + 1)
     elseif e[1] == "icon-tokens" then p.icon_tokens = (p.icon_tokens or 0) + e[2]
+    elseif e[1] == "free-e5" then s.pend[#s.pend + 1] = { seat = seat, f = "free-e5", left = 1 }
     elseif e[1] == "now-pairs" then gain_appeal(p, e[3] * (count_icon(p, e[2]) // 2))
     elseif e[1] == "now-connected" then gain_appeal(p, (connected_spaces(p, e[2])))
     elseif e[1] == "pairs-cp" then
@@ -1433,7 +1436,7 @@ end
 G.base_unused = base_unused
 
 local FREE = { posturing = { "kiosk", "pavilion" }, peacocking = { "aviary" }, ["free-kiosk"] = { "kiosk" },
-  ["free-pavilion"] = { "pavilion" }, ["free-e1"] = { "e1" } }
+  ["free-pavilion"] = { "pavilion" }, ["free-e1"] = { "e1" }, ["free-e5"] = { "e5" } }
 
 function pend_options(s, e, bare)
   local p = s.players[e.seat]
