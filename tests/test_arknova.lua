@@ -4,8 +4,9 @@
 -- legal counts (Build, Animals, Cards, Sponsors or break, Association, X-tokens), the action-card
 -- cycle and upgrades, track bonuses, the break, projects, the crossing end and final scoring,
 -- tie-breaks, replay, the perturbation and determinization tests of hidden information, the
--- observation size, the heuristic against Random, the drawing, a match with a model over the mock
--- server, the arena run with the three baselines, and the rules audit (RULES-AUDIT.md).
+-- observation size, the heuristic against Random, heuristic matches ending by the crossing, the
+-- drawing, a match with a model over the mock server, the arena run with the three baselines, and
+-- the rules audit (RULES-AUDIT.md).
 local t = require "tabula.testing"
 local G = require "games.arknova"
 local D = require "games.arknova.data"
