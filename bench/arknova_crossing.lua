@@ -3,7 +3,7 @@
 -- the best seat's appeal / CP / score at each break, whether the match crossed or ended on the
 -- bound, and per action card the score (appeal + CP on the appeal track) a turn added on average.
 -- Run: tabula bench/arknova_crossing.lua [MATCHES=20] [MAX_BREAKS=14] [MAX_TURNS=80]
---        [PLAYER=heuristic|random] [VERBOSE=0]
+--        [PLAYER=heuristic|random] [VERBOSE=0] [MAP=ours|plan7]
 local G = require "games.arknova"
 local D = require "games.arknova.data"
 local kit = require "games.kit"
@@ -13,6 +13,15 @@ local matches = tonumber(arg[1] or "20")
 local opts = { max_breaks = tonumber(arg[2] or "14"), max_turns = tonumber(arg[3] or "80") }
 local who = arg[4] or "heuristic"
 local verbose = (arg[5] or "0") ~= "0"
+opts.map = arg[6]
+if opts.map and not D.MAPS[opts.map] then
+  io.stderr:write("arknova_crossing: MAP (argument 6) must be one of " .. table.concat(D.MAP_NAMES, ", ") .. ", not " .. opts.map .. "\n")
+  os.exit(1)
+end
+if who ~= "heuristic" and who ~= "random" then
+  io.stderr:write("arknova_crossing: PLAYER (argument 4) must be heuristic or random, not " .. who .. "\n")
+  os.exit(1)
+end
 
 local function points(p) return p.appeal + D.cp_value(p.cp) end
 local function best_seat(s)
@@ -56,8 +65,8 @@ for m = 1, matches do
 end
 table.sort(bests)
 local q = bests[(#bests + 1) // 2]
-print(string.format("%s x3, bound %d breaks / %d turns: crossed in %d of %d matches; best seat's final score median %d (%d to %d); breaks played: %s",
-  who, opts.max_breaks, opts.max_turns, crossed, matches, q, bests[1], bests[#bests], table.concat(at, " ")))
+print(string.format("%s x3%s, bound %d breaks / %d turns: crossed in %d of %d matches; best seat's final score median %d (%d to %d); breaks played: %s",
+  who, opts.map and (" on map " .. opts.map) or "", opts.max_breaks, opts.max_turns, crossed, matches, q, bests[1], bests[#bests], table.concat(at, " ")))
 local names = {}
 for k in pairs(per) do names[#names + 1] = k end
 table.sort(names)

@@ -4,8 +4,9 @@
 -- legal counts (Build, Animals, Cards, Sponsors or break, Association, X-tokens), the action-card
 -- cycle and upgrades, track bonuses, the break, projects, the crossing end and final scoring,
 -- tie-breaks, replay, the perturbation and determinization tests of hidden information, the
--- observation size, the heuristic against Random, the drawing, a match with a model over the mock
--- server, the arena run with the three baselines, and the rules audit (RULES-AUDIT.md).
+-- observation size, the heuristic against Random, heuristic matches ending by the crossing, the
+-- drawing, a match with a model over the mock server, the arena run with the three baselines, and
+-- the rules audit (RULES-AUDIT.md).
 local t = require "tabula.testing"
 local G = require "games.arknova"
 local D = require "games.arknova.data"
@@ -527,8 +528,8 @@ test("arknova: the break: at the end of the track after the turn; trigger seat +
   local s = fresh(3, 11)
   local p, q = s.players[1], s.players[2]
   p.appeal = 10; q.appeal = 0
-  put(s, 2, "kiosk", { "a3" }); put(s, 2, "e1", { "a2" }); put(s, 2, "e2", { "b3", "b2" }); put(s, 2, "kiosk", { "a6" })
-  t.eq(G.income_of(q), 5 + 2, "5 at appeal 0, the kiosk at a3 touches two buildings, the one at a6 none")
+  put(s, 2, "kiosk", { "a3" }); put(s, 2, "e1", { "a2" }, { "a401" }); put(s, 2, "e2", { "b3", "b2" }); put(s, 2, "kiosk", { "a6" })
+  t.eq(G.income_of(q), 5 + 1, "5 at appeal 0, the kiosk at a3 touches an occupied and an empty enclosure, the one at a6 none")
   t.eq(G.income_of(p), 13)
   p.busy = 1
   set_hand(s, 3, { "a401", "a402", "a403", "a404", "a405" })
@@ -542,7 +543,7 @@ test("arknova: the break: at the end of the track after the turn; trigger seat +
   t.eq(p.x, 1, "the seat that triggers it takes an X-token")
   assert(G.apply(s, 1, G.legal_actions(s, 1)[1].id))
   t.eq(s.brk, 0); t.eq(s.breaks, 1)
-  t.eq(p.money, m1 + 13); t.eq(q.money, m2 + 7); t.eq(p.busy, 0)
+  t.eq(p.money, m1 + 13); t.eq(q.money, m2 + 6); t.eq(p.busy, 0)
   t.eq(s.discard[#s.discard - 1], d1); t.eq(s.display[1], d3)
   t.eq(G.current_seats(s), { 3 }, "seat 3 holds 5 cards over a limit of 3")
   t.eq(count(s, 3), 5)
@@ -687,6 +688,24 @@ end)
 test("arknova: the heuristic beats Random clearly (6 three-player matches against two Random seats)", function()
   local wins = rt.heuristic_wins(G, 6, 4000)
   t.ok(wins >= 5, "heuristic first in " .. wins .. " of 6")
+end)
+
+-- the matches of bench/arknova_crossing.lua (seeds 7001.., the heuristic with ε = 0.1 on every
+-- seat, the generator seeded by the match number) at the default bound: each ends by the crossing
+-- of the appeal and conservation markers, as the real game does, not on our bound
+test("arknova: heuristic matches end by the crossing, not on the bound (5 three-player matches, seeds 7001-7005)", function()
+  for m = 1, 5 do
+    local s = G.setup(3, 7000 + m)
+    local rand = kit.generator(m)
+    local turns = 0
+    while not G.is_terminal(s) do
+      local seat = G.current_seats(s)[1]
+      assert(G.apply(s, seat, ismcts.heuristic_pick(G, s, seat, G.legal_actions(s, seat), rand, 0.1)))
+      turns = turns + 1
+      assert(turns < 20000, "match " .. m .. " does not end")
+    end
+    t.ok(G.crossed(s), "match " .. m .. " ended on the bound after " .. s.breaks .. " breaks")
+  end
 end)
 
 test("arknova: heuristic_all equals heuristic action by action; an animal outscores the X-token action", function()
@@ -1165,7 +1184,7 @@ test("arknova: the arena runs the game by name with the three baselines (3 match
     { name = "ismcts", player = "ismcts", simulations = 4, steps = 12 } } }))
   -- refused without --incomplete-games (abilities out of scope: not the paper's game)
   t.raises(function() t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run0",
-    "--games", "arknova", "--quiet" }) end, "arknova is incomplete (3 animal ability families")
+    "--games", "arknova", "--quiet" }) end, "arknova is incomplete (" .. G.incomplete)
   local rc = t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--games", "arknova", "--draws", "100", "--quiet", "--incomplete-games" })
   t.eq(rc, 0)
@@ -1881,6 +1900,160 @@ test("arknova: a sponsor's own icons trigger its own effects (rulebook p. 16): t
   put(s, 1, "e1", { "a1" })
   sponsor_play(s, "s210")
   t.eq(s.pend[1].f, "free-kiosk"); t.ok(count(s, 1, "^free:kiosk:") > 0)
+end)
+
+-- anx: the last card effects and the kiosk income ------------------------------------------------
+test("arknova: kiosk income: 1 per occupied standard enclosure, special enclosure, pavilion or sponsor building next to it; empty standard enclosures and kiosks give nothing (rulebook p. 18)", function()
+  local s = fresh(3, 201)
+  local q = s.players[2]
+  q.appeal = 0
+  local base = G.income_of(q)
+  put(s, 2, "kiosk", { "c3" })
+  put(s, 2, "e1", { "c2" }); put(s, 2, "e2", { "b3", "b4" })
+  t.eq(G.income_of(q), base, "two empty standard enclosures next to the kiosk: nothing")
+  q.buildings[2].animals = { "a401" }
+  t.eq(G.income_of(q), base + 1, "the occupied one pays")
+  put(s, 2, "pavilion", { "d3" })
+  t.eq(G.income_of(q), base + 2, "a pavilion pays")
+  put(s, 2, "petting", { "d4", "c4", "d5" })
+  t.eq(G.income_of(q), base + 3, "an empty special enclosure pays")
+end)
+
+test("arknova: assertion takes any unused base project into the hand, dominance only Primates; it is then played from the hand and supported like a project card", function()
+  local s = fresh(3, 202)
+  local p = s.players[1]
+  local onboard = {}
+  for _, bp in ipairs(s.projects) do onboard[bp.id] = true end
+  play(s, "a427")                                   -- White Rhinoceros: assertion
+  t.eq(s.pend[1].f, "assertion")
+  local offered = {}
+  for _, a in ipairs(G.legal_actions(s, 1, true)) do if a.id:find("^assert:") then offered[#offered + 1] = a.id:sub(8) end end
+  t.eq(#offered, 12 - 3, "the 9 base projects not on the board")
+  for _, pid in ipairs(offered) do t.ok(not onboard[pid], pid .. " is not on the board") end
+  t.ok(has(G.legal_actions(s, 1), "stop"), "optional")
+  local pick
+  for _, want in ipairs({ "p101", "p102", "p103", "p111" }) do
+    for _, pid in ipairs(offered) do if pid == want and not pick then pick = pid end end
+  end
+  assert(G.apply(s, 1, "assert:" .. pick))
+  t.eq(p.bhand, { pick }); t.eq(#s.pend, 0)
+  t.contains(G.render(G.observation(s, 2)), "base projects in hand (public): " .. G.data.PROJECT_DATA.BY_ID[pick].name)
+  -- a second assertion no longer offers it
+  s.turn = 1; s.step = { k = "turn" }
+  play(s, "a432")
+  t.ok(not has(G.legal_actions(s, 1, true), "assert:" .. pick), "taken once only")
+  t.ok(#G.legal_actions(s, 1, true) > 0)
+  assert(G.apply(s, 1, "stop")); t.eq(p.bhand, { pick })
+  -- played from the hand: fill the zoo so its left level is reachable, support, it joins the board
+  local pr = G.data.PROJECT_DATA.BY_ID[pick]
+  p.no_prereqs = true
+  -- 3 classes, 4 continents, 3 Africa icons, 3 herbivores with the two rhinoceroses
+  zoo_of(s, 1, { "a401", "a436", "a469", "a425" })
+  local task = ptasks(s, 1, pick)[1]
+  t.ok(task ~= nil, "a level of " .. pick .. " from the hand is open")
+  local cp = p.cp
+  support(s, task)
+  t.eq(p.bhand, {}, "played out of the hand")
+  local found
+  for _, bp in ipairs(s.projects) do if bp.id == pick then found = bp end end
+  t.ok(found and found.from_hand and not found.card, "on the board as a played project")
+  t.ok(p.cp > cp)
+  local n = 0
+  for _ in pairs(G.census(s)) do n = n + 1 end
+  t.eq(n, 212, "the zoo cards are still 212: a base project is not one of them")
+  -- dominance (451 Proboscis Monkey) offers Primates only, and only when it is unused
+  s = fresh(3, 203); p = s.players[1]
+  local primates_on = false
+  for _, bp in ipairs(s.projects) do if bp.id == "p108" then primates_on = true end end
+  play(s, "a451")
+  if primates_on then t.eq(#s.pend, 0, "Primates on the board: nothing to take")
+  else
+    local l = G.legal_actions(s, 1, true)
+    t.eq(#l, 2); t.ok(has(l, "assert:p108") and has(l, "stop"))
+    assert(G.apply(s, 1, "assert:p108")); t.eq(p.bhand, { "p108" })
+  end
+  -- with Primates on the board
+  s = fresh(3, 203); p = s.players[1]
+  s.projects[1].id = "p108"
+  play(s, "a451"); t.eq(#s.pend, 0, "Primates is in the game: dominance gives nothing")
+end)
+
+test("arknova: Migration Recording (224): 1 X-token; each release support 1 CP more, and a release project may be supported again at a free level", function()
+  local function run(with)
+    local s = fresh(3, 204)
+    local p = s.players[1]
+    p.no_prereqs = true
+    if with then
+      local x = p.x
+      sponsor_play(s, "s224"); t.eq(p.x, x + 1, "1 X-token at once")
+    end
+    give(s, 1, { "c113" })                            -- Bavarian Forest National Park: release a Europe animal
+    zoo_of(s, 1, { "a416", "a418" })                  -- Eurasian Brown Bear (size 5), Eurasian Lynx (size 3)
+    local cp = p.cp
+    support(s, "project:c113:1:a416")
+    local gain = p.cp - cp
+    if #s.bonuses > 0 then assert(G.apply(s, 1, "upgrade:cards")) end   -- the CP track's bonus
+    p.busy = 0                                        -- the worker back, to ask again
+    return s, p, gain
+  end
+  local s, p, gain = run(false)
+  t.eq(gain, 5, "level 1 of a release: 5 CP")
+  t.eq(ptasks(s, 1, "c113"), {}, "supported once: no more")
+  s, p, gain = run(true)
+  t.eq(gain, 5 + 1, "one more CP with Migration Recording")
+  t.eq(ptasks(s, 1, "c113"), { "project:c113:2:a418" }, "the same release project again, at the free level 2")
+  local cp = p.cp
+  support(s, "project:c113:2:a418"); t.eq(p.cp - cp, 4 + 1)
+  p.busy = 0
+  t.eq(ptasks(s, 1, "c113"), {}, "no animal left for level 3")
+end)
+
+test("arknova: Breeding Cooperation / Breeding Program (215, 218): 2 tokens, exactly 1 spent as any icon for a base project (not a project card); 1 CP at the end for 5 projects supported", function()
+  local s = fresh(3, 205)
+  local p = s.players[1]
+  s.projects[1] = { id = "p110", levels = { 0, 0, 0 } }     -- Predators: level 3 needs 2 predator icons
+  zoo_of(s, 1, { "a405" })                                  -- Fennec Fox: 1 predator
+  t.eq(ptasks(s, 1, "p110"), {}, "1 predator: not enough without a token")
+  sponsor_play(s, "s215")
+  t.eq(p.icon_tokens, 2)
+  t.eq(ptasks(s, 1, "p110"), { "project:p110:3:token" }, "one token makes up the second icon, not two (level 2 needs 4)")
+  give(s, 1, { "c124" })                                    -- a project card in hand: no token for it
+  for _, x in ipairs(ptasks(s, 1)) do t.ok(not (x:find("^project:c") and x:find(":token$")), x) end
+  local cp = p.cp
+  support(s, "project:p110:3:token")
+  t.eq(p.cp - cp, 2); t.eq(p.icon_tokens, 1, "the token is spent")
+  -- the end: 1 CP for 5 supported projects
+  local before = G.sponsor_end_cp(p)
+  p.supported = { "p110", "p101", "p102", "p103" }
+  t.eq(G.sponsor_end_cp(p), before, "4 supported: nothing")
+  p.supported[5] = "p104"
+  t.eq(G.sponsor_end_cp(p), before + 1, "5 supported: 1 CP")
+end)
+
+test("arknova: WAZA Large Animal Program (263): a free 5-hex enclosure at once; a large animal may miss one condition, a small one not", function()
+  local PRE = require "games.arknova.prereqs"
+  local s = fresh(3, 206)
+  local p = s.players[1]
+  put(s, 1, "e1", { "a1" })
+  local n, m = #p.buildings, nil
+  p = sponsor_play(s, "s263")
+  p.no_prereqs = nil
+  t.eq(s.pend[1] and s.pend[1].f, "free-e5")
+  local free
+  for _, a in ipairs(G.legal_actions(s, 1, true)) do if a.id:find("^free:e5:") then free = free or a.id end end
+  t.ok(free ~= nil, "a free 5-hex enclosure is offered")
+  m = p.money
+  assert(G.apply(s, 1, free))
+  t.eq(#p.buildings, n + 1); t.eq(p.buildings[#p.buildings].t, "e5"); t.eq(p.money, m, "for free")
+  -- the Lion (size 4) needs 3 predator icons: with 2 it may be played, with 1 not
+  zoo_of(s, 1, { "a405", "a425" })
+  t.ok(PRE.ok(G.PENV, p, G.CARD.a402), "one icon missing: ignored")
+  local keep = p.sponsors
+  p.sponsors = {}
+  t.eq(PRE.ok(G.PENV, p, G.CARD.a402), false, "without the sponsor 2 predators are not enough")
+  p.sponsors = keep
+  p.zoo = { p.zoo[1] }
+  t.eq(PRE.ok(G.PENV, p, G.CARD.a402), false, "two icons missing: not ignored")
 end)
 
 return T

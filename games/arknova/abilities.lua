@@ -150,6 +150,13 @@ M.ANIMAL = A
 --   new-icon: each time the owner plays a continent or class icon not yet in the zoo, 1 appeal
 --     and 2 money
 --   end-e1 k: 1 CP at the end for k occupied 1-hex standard enclosures
+--   release-again: each support of a release-into-the-wild project gives 1 CP more, and each
+--     release project may be supported more than once (a free level still needed)
+--   icon-tokens k: k player tokens on the card; supporting a base project, exactly 1 may be spent
+--     as any one missing icon
+--   end-supports k: 1 CP at the end for k conservation projects supported
+--   free-e5: place one 5-hex standard enclosure for free at once (optional; the usual rules)
+--   large-ignore: playing a large animal (size 4-5), one of its conditions may be missing
 --   none: the card has no effect of its own
 -- Sponsor buildings (243-257; their shapes and needs are in data.lua, D.SPONSOR_BUILDINGS):
 --   building: place the sponsor's building on the zoo map at once, free (the sponsor can only be
@@ -195,10 +202,14 @@ s(211, { "on-icon", "EU", "free-e1" }, { "end-e1", 5 })
 s(212, { "on-icon", "AU", "pouch" })
 s(213, { "on-icon", "AS", "free-pavilion" })
 s(214, { "on-icon", "AF", "clever" })
+s(215, { "icon-tokens", 2 }, { "end-supports", 5 })
+s(218, { "icon-tokens", 2 }, { "end-supports", 5 })
+s(263, { "free-e5" }, { "large-ignore" })
 s(216, { "worker" }, { "end-rep", 9 })
 s(220, { "now", "money", 3, "one" }, { "income-money", 3 }, { "end-rep", 9 })
 s(222, { "patents" })
 s(223, { "none" })
+s(224, { "now", "x", 1, "one" }, { "release-again" })
 s(225, { "now", "x", 1, "one" }, { "immune" }, { "end-continents", 5 })
 s(226, { "end-continents", 5 })
 s(229, { "now", "appeal", 1, "small" }, { "cost-small", 3 })
@@ -240,14 +251,10 @@ M.SPONSOR = S
 
 -- Sponsors out of scope and why (every sponsor is either above or here).
 M.SPONSOR_OOS = {
-  [215] = "player tokens spent as icons for base projects (not modelled)",
-  [218] = "player tokens spent as icons for base projects (not modelled)",
   [221] = "doubled placement bonuses of border hexes (not modelled)",
-  [224] = "release-into-the-wild projects (the deck's project cards are not entered)",
   [227] = "choosing small or large animals and revealing cards for the first one (not modelled)",
   [228] = "an extra small animal per Animals action and one taken from the display (not modelled)",
   [253] = "its building is entered, but its effect (3 times, a herbivore icon lets one play a sponsor card "
     .. "from the hand inside the Animals action) is not modelled",
-  [263] = "ignoring a condition of large animals and a free 5-hex enclosure (not modelled)",
 }
 return M

@@ -21,7 +21,7 @@ local G = {
   data = D,
   -- what keeps this from being the game the paper plays (the arena refuses it without
   -- --incomplete-games, so no paid run scores it by mistake)
-  incomplete = "3 animal ability families (5 cards) and 9 sponsor cards' effects out of scope, "
+  incomplete = "1 animal ability family (hypnosis: 2 cards) and 4 sponsor cards' effects out of scope, "
     .. "a map layout of our own (games/arknova/RULES-AUDIT.md)",
 }
 
@@ -53,7 +53,7 @@ G.IMPLEMENTED = { sprint = true, pack = true, hunter = true, clever = true, boos
   inventive = true, ["full-throated"] = true, jumping = true, ["iconic-animal"] = true, sunbathing = true,
   pouch = true, resistance = true, digging = true, ["sponsor-magnet"] = true, pilfering = true, snapping = true,
   scavenging = true, posturing = true, perception = true, determination = true, peacocking = true,
-  venom = true, constriction = true, multiplier = true, flock = true }
+  venom = true, constriction = true, multiplier = true, flock = true, assertion = true, dominance = true }
 -- whether seat's sponsors include an effect of this family; the first such effect
 local function has_effect(p, fam)
   for _, id in ipairs(p.sponsors) do
@@ -165,7 +165,8 @@ local function new_player()
   return { money = D.START_MONEY, appeal = 0, cp = 0, rep = 0, x = 0, workers = D.START_WORKERS, busy = 0,
     slots = {}, up = { animals = false, build = false, cards = false, association = false, sponsors = false },
     cover = cover, buildings = {}, zoo = {}, sponsors = {}, partners = {}, unis = {}, supported = {}, hand = {}, public = {},
-    finals = {}, turns = 0, tucked = {}, held = {}, tokens = { venom = {}, constriction = {}, multiplier = {} } }
+    finals = {}, turns = 0, tucked = {}, held = {}, tokens = { venom = {}, constriction = {}, multiplier = {} },
+    bhand = {} }   -- bhand: base conservation projects taken into the hand (assertion, dominance; public)
 end
 
 local function count_icon(p, icon)
@@ -195,6 +196,10 @@ G.count_icon = count_icon
 -- what games/arknova/projects.lua needs from here
 local PENV = { CARD = CARD, count_icon = count_icon, CLASSES = D.CLASSES, CONTINENTS = D.CONTINENTS }
 G.PENV = PENV
+-- Migration Recording (224): release projects may be supported again, each support 1 CP more
+PENV.release_again = function(p) return has_effect(p, "release-again") ~= nil end
+-- WAZA Large Animal Program (263): a large animal (size 4-5) may miss one condition
+PENV.ignore_one = function(p, c) return not c.sponsor and c.size >= 4 and has_effect(p, "large-ignore") ~= nil end
 
 -- the rock and water spaces next to the hexes of building b
 local function touching(b, kind)
@@ -219,7 +224,12 @@ local function income_of(p)
       local seen = {}
       for _, j in ipairs(NB[b.hexes[1]]) do
         local o = p.cover[j]
-        if o ~= 0 and o ~= bi and p.buildings[o].t ~= "kiosk" and not seen[o] then seen[o] = true; m = m + 1 end
+        -- other kiosks and empty standard enclosures give nothing (rulebook p. 18, break step 5b)
+        if o ~= 0 and o ~= bi and not seen[o] then
+          seen[o] = true
+          local ob = p.buildings[o]
+          if ob.t ~= "kiosk" and not (BUILD[ob.t].kind == "enclosure" and #ob.animals == 0) then m = m + 1 end
+        end
       end
     end
   end
@@ -317,7 +327,7 @@ function G.setup(n, seed, opts)
   if n < G.players.min or n > G.players.max then error("Ark Nova is for 2 to 4 players, not " .. tostring(n), 2) end
   local s = { n = n, rng = kit.seed_state(seed), turn = 1, round = 1, over = false, deck = {}, discard = {},
     display = {}, brk = 0, breaks = 0, donations = 0, projects = {}, fin_deck = {}, players = {}, bonuses = {},
-    discards = {}, pend = {}, after = {}, revealed = {}, step = nil, final_from = 0, final_left = 0, deck_scope = (opts and opts.deck) or "full",
+    discards = {}, pend = {}, after = {}, revealed = {}, step = nil, base_out = {}, final_from = 0, final_left = 0, deck_scope = (opts and opts.deck) or "full",
     max_breaks = (opts and opts.max_breaks) or G.MAX_BREAKS, max_turns = (opts and opts.max_turns) or G.MAX_TURNS }
   local function rand(k) return kit.rand(s, k) end
   if s.deck_scope ~= "full" and s.deck_scope ~= "animals" then error("deck must be full or animals, not " .. tostring(s.deck_scope), 2) end
@@ -729,7 +739,8 @@ function G.legal_actions(s, seat, bare)
         local onboard = false
         for _, bp in ipairs(s.projects) do if bp.id == pid then onboard = true end end
         label = string.format("%s the %s project at level %s: %s%s (strength %d)", onboard and "support" or "play from your hand and support",
-          PROJECT[pid].name, lv, PJ.level_words(PROJECT[pid], tonumber(lv)), aid ~= "" and (", releasing " .. CARD[aid].name) or "",
+          PROJECT[pid].name, lv, PJ.level_words(PROJECT[pid], tonumber(lv)), aid == "token" and ", one player token from a breeding sponsor as the missing icon"
+          or aid ~= "" and (", releasing " .. CARD[aid].name) or "",
           task_cost(p, "project"))
       end
       add(out, bare, t, label)
@@ -1191,6 +1202,7 @@ local function play_ability(s, seat, cid)
       s.after[#s.after + 1] = { seat = seat, f = f, v = v }
     elseif f == "venom" or f == "constriction" then hostile_tokens(s, seat, f, v)
     elseif f == "multiplier" then p.tokens.multiplier[v] = (p.tokens.multiplier[v] or 0) + 1
+    elseif f == "assertion" or f == "dominance" then s.pend[#s.pend + 1] = { seat = seat, f = f, left = 1 }
     end
   end
 end
@@ -1230,6 +1242,8 @@ local function play_sponsor_effect(s, seat, cid)
     elseif e[1] == "uni-money" then
       p.money = p.money + (({ 2, 5, 10 })[#p.unis] or 0)
     elseif e[1] == "worker" then p.workers = math.min(D.MAX_WORKERS, p.workers + 1)
+    elseif e[1] == "icon-tokens" then p.icon_tokens = (p.icon_tokens or 0) + e[2]
+    elseif e[1] == "free-e5" then s.pend[#s.pend + 1] = { seat = seat, f = "free-e5", left = 1 }
     elseif e[1] == "now-pairs" then gain_appeal(p, e[3] * (count_icon(p, e[2]) // 2))
     elseif e[1] == "now-connected" then gain_appeal(p, (connected_spaces(p, e[2])))
     elseif e[1] == "pairs-cp" then
@@ -1283,6 +1297,7 @@ function sponsor_end_cp(p)
       elseif e[1] == "end-classes" and kinds(D.CLASSES) >= e[2] then cp = cp + 1
       elseif e[1] == "end-continents" and kinds(D.CONTINENTS) >= e[2] then cp = cp + 1
       elseif e[1] == "end-unis" and #p.unis >= e[2] then cp = cp + 1
+      elseif e[1] == "end-supports" and #p.supported >= e[2] then cp = cp + 1
       elseif e[1] == "end-rep" and p.rep >= e[2] then cp = cp + 1
       elseif e[1] == "end-e1" then
         local n = 0
@@ -1390,8 +1405,16 @@ local function lazy_draw(s, e)
   end
 end
 
+-- a base conservation project not in the game yet: not on the board and not taken into a hand
+local function base_unused(s, pid)
+  if s.base_out and s.base_out[pid] then return false end
+  for _, bp in ipairs(s.projects) do if bp.id == pid then return false end end
+  return true
+end
+G.base_unused = base_unused
+
 local FREE = { posturing = { "kiosk", "pavilion" }, peacocking = { "aviary" }, ["free-kiosk"] = { "kiosk" },
-  ["free-pavilion"] = { "pavilion" }, ["free-e1"] = { "e1" } }
+  ["free-pavilion"] = { "pavilion" }, ["free-e1"] = { "e1" }, ["free-e5"] = { "e5" } }
 
 function pend_options(s, e, bare)
   local p = s.players[e.seat]
@@ -1470,6 +1493,14 @@ function pend_options(s, e, bare)
     if (p.tokens.multiplier[e.v] or 0) > 0 and usable(s, e.seat, e.v, e.k) then
       add(out, bare, "again:" .. e.v, string.format("use a multiplier token: the %s action once more at strength %d", e.v, e.k))
     end
+  elseif f == "assertion" or f == "dominance" then
+    -- an unused base project (neither on the board nor taken before) into the hand; dominance:
+    -- only Primates (p108)
+    for _, pr in ipairs(D.PROJECTS) do
+      if (f == "assertion" or pr.id == "p108") and base_unused(s, pr.id) then
+        add(out, bare, "assert:" .. pr.id, "take the base conservation project " .. PJ.card_words(pr) .. " into your hand")
+      end
+    end
   elseif f == "pilfering" then
     if p.money > 0 then add(out, bare, "give:money", "player " .. e.thief .. " takes " .. math.min(5, p.money) .. " of your money") end
     if #p.hand > 0 then add(out, bare, "give:card", "player " .. e.thief .. " draws a card from your hand") end
@@ -1530,6 +1561,9 @@ local function apply_pend(s, seat, id)
   elseif verb == "pouch" then
     take_from_hand(p, arg); p.tucked[#p.tucked + 1] = arg; gain_appeal(p, 2)
     e.left = e.left - 1
+  elseif verb == "assert" then
+    p.bhand[#p.bhand + 1] = arg; s.base_out = s.base_out or {}; s.base_out[arg] = true
+    close_pend(s)
   elseif verb == "dig" then
     local k = tonumber(arg)
     if k then
@@ -1776,7 +1810,8 @@ function G.observation(s, seat)
       sponsors = kit.copy(p.sponsors),
       partners = kit.copy(p.partners), unis = kit.copy(p.unis), supported = kit.copy(p.supported),
       hand_count = #p.hand, finals_count = #p.finals, income = income_of(p), turns = p.turns,
-      tucked_count = #p.tucked, held_count = #p.held, tokens = kit.copy(p.tokens) }
+      tucked_count = #p.tucked, held_count = #p.held, tokens = kit.copy(p.tokens), base_hand = kit.copy(p.bhand or {}),
+      icon_tokens = p.icon_tokens or 0 }
     if i == seat or s.over then
       v.hand = kit.copy(p.hand)
       v.held = kit.copy(p.held)
@@ -1854,6 +1889,7 @@ function G.render(o)
     end
     if #v.unis > 0 then extra[#extra + 1] = "universities " .. table.concat(v.unis, ", ") end
     if #v.supported > 0 then extra[#extra + 1] = "projects supported " .. #v.supported end
+    if (v.icon_tokens or 0) > 0 then extra[#extra + 1] = "breeding tokens (any icon for a base project) " .. v.icon_tokens end
     if v.tucked_count > 0 then extra[#extra + 1] = "cards under pouch animals " .. v.tucked_count end
     if #v.sponsors > 0 then
       local names = {}
@@ -1885,6 +1921,11 @@ function G.render(o)
       for _, c in ipairs(v.known) do ks[#ks + 1] = short(c) end
       L[#L + 1] = "  known in hand: " .. table.concat(ks, ", ")
     end
+    if v.base_hand and #v.base_hand > 0 then
+      local bs = {}
+      for _, pid in ipairs(v.base_hand) do bs[#bs + 1] = PJ.card_words(PROJECT[pid]) end
+      L[#L + 1] = "  base projects in hand (public): " .. table.concat(bs, "; ")
+    end
   end
   if o.pending then
     local e = o.pending
@@ -1911,7 +1952,7 @@ local function want_sizes(p)
   local best = 0
   for _, id in ipairs(p.hand) do
     local c = CARD[id]
-    if c.size > best and c.cost <= p.money + 10 then best = c.size end
+    if c.size > best and c.cost <= p.money + 10 and PRE.ok(PENV, p, c) then best = c.size end
   end
   return best
 end
@@ -1923,7 +1964,7 @@ function G.project_value(s, seat, task)
   local pr = PROJECT[pid]
   local l = pr.levels[tonumber(lv)]
   local v = 3 * l.cp + l.rep + (pr.kind == "release" and pr.rep or 0)
-  if aid ~= "" then v = v - CARD[aid].appeal end
+  if aid ~= "" and CARD[aid] then v = v - CARD[aid].appeal end
   return v
 end
 
@@ -1947,10 +1988,10 @@ function G.keep_value(s, seat, id)
   elseif c.sponsor then
     if c.level > (p.up.sponsors and 6 or 5) then return 0 end
     return (3 + c.science + 2 * c.cp + c.rep + (c.class ~= "" and 1 or 0) + (c.cont ~= "" and 1 or 0))
-      * (PRE.ok(PENV, p, c) and 1 or 0.5)
+      * (PRE.ok(PENV, p, c) and 1 or 0.25)
   end
   return (3 + c.appeal + 2 * c.cp + c.rep - math.max(0, animal_cost(p, c) - p.money - 10) / 4)
-    * (PRE.ok(PENV, p, c) and 1 or 0.5)
+    * (PRE.ok(PENV, p, c) and 1 or 0.25)
 end
 
 -- toward_projects(s, seat, card) -> 1 for each project on the board or in hand the seat has not
@@ -2025,7 +2066,7 @@ local function turn_value(s, seat, id, memo)
       local need = 0
       for _, cid in ipairs(p.hand) do
         local c = CARD[cid]
-        if not c.sponsor and c.size > 0 and c.size <= k and c.cost + 2 * c.size <= p.money + 4 then
+        if not c.sponsor and c.size > 0 and c.size <= k and c.cost + 2 * c.size <= p.money + 4 and PRE.ok(PENV, p, c) then
           local fit = false
           for bi = 1, #p.buildings do if fits(p, c, bi) then fit = true; break end end
           if not fit and c.size > need then need = c.size end
@@ -2055,7 +2096,14 @@ local function turn_value(s, seat, id, memo)
     end
     return (memo[key] and (4 + memo[key]) or (3 + k / 2 + (memo["unl" .. k] or 0))) - pen
   elseif action == "cards" then
-    if memo.playable == nil then memo.playable = #animal_plays(p) > 0 end
+    if memo.playable == nil then
+      -- an animal in hand that its prerequisites and money allow is a reason to build, not to draw
+      memo.playable = #animal_plays(p) > 0
+      for _, cid in ipairs(p.hand) do
+        local c = CARD[cid]
+        if not c.sponsor and not c.project and PRE.ok(PENV, p, c) and animal_cost(p, c) <= p.money then memo.playable = true end
+      end
+    end
     return (memo.playable and 2 or 5) + k / 3 + (p.money >= 25 and 2 or 0) - pen
   elseif action == "sponsors" then
     local left = p.up.sponsors and k + 1 or k
@@ -2097,6 +2145,7 @@ local function ability_value(s, seat, id)
   elseif verb == "boost" then return arg == "5" and 3 or 0.5
   elseif verb == "extra" then return 1 + turn_value(s, seat, arg, {})
   elseif verb == "again" then return 3
+  elseif verb == "assert" then return 2
   elseif verb == "give" then
     local rich = p.money >= 10
     if arg == "money" then return rich and 1 or 0 end

@@ -96,7 +96,8 @@ end
 function P.card_words(pr)
   local lv = {}
   for k = 1, 3 do lv[k] = P.level_words(pr, k) end
-  return string.format("%s (conservation project card %d: %s)", pr.name, pr.num, table.concat(lv, " / "))
+  return string.format("%s (%s %d: %s)", pr.name, pr.project and "conservation project card" or "base conservation project",
+    pr.num, table.concat(lv, " / "))
 end
 
 -- rules ---------------------------------------------------------------------------------------
@@ -159,12 +160,18 @@ function P.options(env, s, seat)
   local out = {}
   local done = {}
   for _, k in ipairs(p.supported) do done[k] = true end
+  local again = env.release_again and env.release_again(p)
   local function offer(pr, levels)
-    if done[pr.id] then return end
+    if done[pr.id] and not (again and pr.kind == "release") then return end
     for lv = 1, 3 do
       if levels[lv] == 0 then
         if pr.kind == "count" then
-          if P.count(env, p, pr.count) >= pr.levels[lv].need then out[#out + 1] = "project:" .. pr.id .. ":" .. lv end
+          local have = P.count(env, p, pr.count)
+          if have >= pr.levels[lv].need then out[#out + 1] = "project:" .. pr.id .. ":" .. lv
+          elseif not pr.project and (p.icon_tokens or 0) > 0 and have + 1 >= pr.levels[lv].need then
+            -- Breeding Cooperation / Breeding Program (215, 218): exactly 1 token as any icon, base projects only
+            out[#out + 1] = "project:" .. pr.id .. ":" .. lv .. ":token"
+          end
         elseif pr.kind == "release" then
           for _, a in ipairs(P.release_animals(env, p, pr, lv)) do out[#out + 1] = "project:" .. pr.id .. ":" .. lv .. ":" .. a end
         elseif breeding_ok(env, p, pr) then
@@ -175,24 +182,29 @@ function P.options(env, s, seat)
   end
   for _, bp in ipairs(s.projects) do offer(P.BY_ID[bp.id], bp.levels) end
   local seen = {}
-  for _, id in ipairs(p.hand) do
-    local pr = P.BY_ID[id]
-    if pr and not seen[id] then seen[id] = true; offer(pr, { 0, 0, 0 }) end
+  for _, list in ipairs({ p.hand, p.bhand or {} }) do
+    for _, id in ipairs(list) do
+      local pr = P.BY_ID[id]
+      if pr and not seen[id] then seen[id] = true; offer(pr, { 0, 0, 0 }) end
+    end
   end
   return out
 end
 
 -- a project card played from hand goes onto the board after the base projects, the newest first;
 -- past one played card per player the oldest leaves for the discard pile (its supporters keep
--- what they gained)
+-- what they gained). A base project taken into the hand (assertion, dominance) is played the
+-- same way (`from_hand`); when it leaves the board it goes back to the box, not to the deck's
+-- discard pile.
 local function place_card(s, id)
   local base = 0
-  for k, bp in ipairs(s.projects) do if not bp.card then base = k end end
-  table.insert(s.projects, base + 1, { id = id, levels = { 0, 0, 0 }, card = true })
+  for k, bp in ipairs(s.projects) do if not (bp.card or bp.from_hand) then base = k end end
+  local isbase = P.BY_ID[id].project == nil
+  table.insert(s.projects, base + 1, { id = id, levels = { 0, 0, 0 }, card = not isbase or nil, from_hand = isbase or nil })
   local played = #s.projects - base
   if played > s.n then
     local old = table.remove(s.projects)
-    s.discard[#s.discard + 1] = old.id
+    if old.card then s.discard[#s.discard + 1] = old.id end
   end
 end
 
@@ -222,14 +234,17 @@ function P.support(env, s, seat, task)
   for _, bp in ipairs(s.projects) do if bp.id == pid then onboard = bp end end
   if not onboard then
     for i, id in ipairs(p.hand) do if id == pid then table.remove(p.hand, i); p.public[id] = nil; break end end
+    for i, id in ipairs(p.bhand or {}) do if id == pid then table.remove(p.bhand, i); break end end
     place_card(s, pid)
     for _, bp in ipairs(s.projects) do if bp.id == pid then onboard = bp end end
   end
   onboard.levels[lv] = seat
   p.supported[#p.supported + 1] = pid
   if pr.kind == "release" then P.release(env, s, seat, aid) end
+  if aid == "token" then p.icon_tokens = p.icon_tokens - 1 end
   local l = pr.levels[lv]
-  return l.cp, l.rep + (pr.kind == "release" and pr.rep or 0)
+  local more = (pr.kind == "release" and env.release_again and env.release_again(p)) and 1 or 0
+  return l.cp + more, l.rep + (pr.kind == "release" and pr.rep or 0)
 end
 
 -- the setup's base projects: `k` of the shuffled base projects, with the 2-player blocks
