@@ -66,7 +66,7 @@ S.options = {
   { "scenarios", "int", 4, "matched study: scenarios per game (setup seed and focal seat fixed)" },
   { "baseline-cohort", "list", nil, "baseline cohorts: these baselines in the same matches against the LLM configurations (--anchors, default the others)" },
   { "draws", "int", 5000, "bootstrap draws per game" },
-  { "incomplete-games", "bool", false, "play games whose module says it is incomplete (G.incomplete; e.g. arknova), for development" },
+  { "incomplete-games", "bool", false, "play games whose module says it is incomplete (G.incomplete), for development" },
   { "discard-damaged", "bool", false, "a match whose event log has a damaged line restarts from its seed (the log is kept beside it as .damaged)" },
 }
 S.defaults = { concurrency = 4 }
