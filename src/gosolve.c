@@ -390,8 +390,10 @@ static int capture_now(const go_board *b, const gs_query *q)
     int defender = GO_OTHER(q->attacker), n = ntargets(q);
     if (b->to_move != q->attacker || (q->all && n > 1)) return 0;
     for (int i = 0; i < n; i++) {
-        int t = target_at(q, i), lib;
-        if (b->color[t] != defender || libs_of(b, t, &lib) != 1 || !q->allowed[lib]) continue;
+        int t = target_at(q, i), libs[GO_AREA];
+        if (b->color[t] != defender || libs_of(b, t, libs) != 1) continue;
+        int lib = libs[0];
+        if (!q->allowed[lib]) continue;
         if (go_check(b, q->attacker, lib) != GO_OK) continue;
         go_board c = *b;
         go_play(&c, q->attacker, lib);
