@@ -15,6 +15,7 @@ typedef struct {
     uint32_t work;                   /* df-pn: nodes spent below this entry */
     uint16_t depth;                  /* plies of the proof when proven */
     uint8_t result;                  /* GS_ID: a proven result */
+    int16_t best;                    /* df-pn, won for the side to move: the winning move (-1: none) */
 } tt_entry;
 
 /* term: 0, GS_WIN, GS_LOSS for the child's side to move (tdepth: the plies of
@@ -34,6 +35,9 @@ struct gs_solver {
     go_board *boards;                /* df-pn: one board per ply of the path (off the C stack) */
     int nanchors;                    /* df-pn with outside_safe: the attacker's stones outside the moves */
     int anchors[GO_AREA];        /* df-pn: the children of the nodes on the path */
+    go_board *sim_t, *sim_s;         /* simulation: the boards of the sibling and of the source, per ply */
+    int swap_from, swap_to;          /* simulation: the source's move at the root and the sibling's */
+    long simulated;                  /* siblings proven by simulation in the last gs_solve */
 };
 
 gs_solver *gs_new(int table_bits)
@@ -42,7 +46,12 @@ gs_solver *gs_new(int table_bits)
     if (!s) return NULL;
     s->table = calloc((size_t)1 << table_bits, sizeof *s->table);
     s->boards = malloc(MAX_PATH * sizeof *s->boards);
-    if (!s->table || !s->boards) { free(s->table); free(s->boards); free(s); return NULL; }
+    s->sim_t = malloc(MAX_PATH * sizeof *s->sim_t);
+    s->sim_s = malloc(MAX_PATH * sizeof *s->sim_s);
+    if (!s->table || !s->boards || !s->sim_t || !s->sim_s) {
+        free(s->table); free(s->boards); free(s->sim_t); free(s->sim_s); free(s);
+        return NULL;
+    }
     s->mask = ((uint64_t)1 << table_bits) - 1;
     return s;
 }
@@ -52,12 +61,16 @@ void gs_free(gs_solver *s)
     if (!s) return;
     free(s->table);
     free(s->boards);
+    free(s->sim_t);
+    free(s->sim_s);
     free(s);
 }
 
 void gs_clear(gs_solver *s) { s->salt += 0x2545f4914f6cdd1dULL; }
 
 long gs_nodes(const gs_solver *s) { return s->nodes; }
+
+long gs_simulated(const gs_solver *s) { return s->simulated; }
 
 static uint64_t node_key(const gs_solver *s, const go_board *b)
 {
@@ -352,7 +365,7 @@ static tt_entry *tt_find(gs_solver *s, uint64_t key)
     return NULL;
 }
 
-static void tt_store(gs_solver *s, uint64_t key, uint32_t phi, uint32_t delta, uint32_t work, int depth)
+static void tt_store(gs_solver *s, uint64_t key, uint32_t phi, uint32_t delta, uint32_t work, int depth, int best)
 {
     tt_entry *e = &s->table[(key & s->mask) & ~(uint64_t)(BUCKET - 1)], *victim = NULL;
     for (int i = 0; i < BUCKET; i++) if (e[i].key == key) { victim = &e[i]; break; }
@@ -368,6 +381,7 @@ static void tt_store(gs_solver *s, uint64_t key, uint32_t phi, uint32_t delta, u
     victim->key = key; victim->phi = phi; victim->delta = delta; victim->work = work;
     victim->depth = (uint16_t)(depth > 65535 ? 65535 : depth);
     victim->result = 0;
+    victim->best = (int16_t)(phi == 0 ? best : -1);
 }
 
 /* (phi, delta, depth) of a child for the child's side to move */
@@ -502,6 +516,147 @@ static int expand(gs_solver *s, const go_board *b, const gs_query *q, child *out
     return n;
 }
 
+/* ---- simulation (Kawano): a sibling's proof replayed ----
+ * When a move of the side to move is refuted, its siblings are often refuted
+ * the same way. sim_win proves that the side to move on t wins by following
+ * the proof of the source position src (the same side to move, the sibling
+ * already proven): on its own turns it plays the move the source's table
+ * entry names, on the other side's turns it answers every move t allows (each
+ * from the source child reached by the same move; the source's root move,
+ * swap_from, occupied in the source, maps to the sibling's, swap_to). Every
+ * node is checked on t itself (its own moves, terminal tests and table), so
+ * a simulation proves only what search would: when it succeeds each node of
+ * t's proof is stored; when the source's proof does not fit, it fails at
+ * once and nothing else is stored. Each simulated node counts in the budget. */
+static int sim_lose(gs_solver *s, const go_board *t, uint64_t tkey, const go_board *src, const gs_query *q, int *depth);
+
+/* a terminal test of t as mid makes it: 1 decided (*win for the side to move, *plies) */
+static int sim_terminal(const gs_solver *s, const go_board *t, const gs_query *q, int *win, int *plies)
+{
+    gs_result st = status_dfpn(s, t, q, t->to_move == q->attacker ? 1 : 2);
+    *plies = 0;
+    if (st == GS_UNKNOWN && capture_now(t, q)) { st = GS_WIN; *plies = 1; }
+    if (st == GS_UNKNOWN) return 0;
+    *win = (st == GS_WIN) == (t->to_move == q->attacker);
+    return 1;
+}
+
+/* src + m, or src + swap_to when m is the source's root move (occupied there); 0 when neither is legal */
+static int sim_source_child(const gs_solver *s, const go_board *src, int m, go_board *out)
+{
+    int me = src->to_move;
+    if (m != GO_PASS && go_check(src, me, m) != GO_OK) {
+        if (m != s->swap_from || go_check(src, me, s->swap_to) != GO_OK) return 0;
+        m = s->swap_to;
+    }
+    *out = *src;
+    go_play(out, me, m);
+    return 1;
+}
+
+static int sim_win(gs_solver *s, const go_board *t, uint64_t tkey, const go_board *src, const gs_query *q, int *depth)
+{
+    if (s->nodes >= s->budget) return 0;
+    s->nodes++;
+    tt_entry *e = tt_find(s, tkey);
+    if (e && e->phi == 0) { *depth = e->depth; return 1; }
+    if (e && e->delta == 0) return 0;
+    int win, plies;
+    if (sim_terminal(s, t, q, &win, &plies)) {
+        tt_store(s, tkey, win ? 0 : INF, win ? INF : 0, 1, plies, -1);
+        *depth = plies;
+        return win;
+    }
+    tt_entry *es = tt_find(s, node_key(s, src));
+    if (!es || es->phi != 0 || es->best < 0) return 0;
+    int m = es->best;
+    if (s->npath >= MAX_PATH - 1 || STACK_MOVES - s->nstack < GO_AREA + 1) return 0;
+    child *ch = &s->stack[s->nstack];
+    int n = expand(s, t, q, ch, STACK_MOVES - s->nstack), i = 0;
+    while (i < n && ch[i].move != m) i++;
+    if (i == n || ch[i].term == GS_WIN) return 0;
+    int ok = 0, d = ch[i].tdepth;
+    long start = s->nodes;
+    if (ch[i].term == GS_LOSS) ok = 1;
+    else {
+        int ply = s->npath;
+        go_board *tc = &s->sim_t[ply], *sc = &s->sim_s[ply];
+        if (!sim_source_child(s, src, m, sc)) return 0;
+        *tc = *t;
+        go_play(tc, t->to_move, m);
+        s->nstack += n;
+        s->path[s->npath++] = tkey;
+        ok = sim_lose(s, tc, ch[i].key, sc, q, &d);
+        s->npath--;
+        s->nstack -= n;
+    }
+    if (!ok) return 0;
+    *depth = d + 1;
+    tt_store(s, tkey, 0, INF, (uint32_t)(s->nodes - start + 1), d + 1, m);
+    return 1;
+}
+
+static int sim_lose(gs_solver *s, const go_board *t, uint64_t tkey, const go_board *src, const gs_query *q, int *depth)
+{
+    if (s->nodes >= s->budget) return 0;
+    s->nodes++;
+    tt_entry *e = tt_find(s, tkey);
+    if (e && e->delta == 0) { *depth = e->depth; return 1; }
+    if (e && e->phi == 0) return 0;
+    int win, plies;
+    if (sim_terminal(s, t, q, &win, &plies)) {
+        tt_store(s, tkey, win ? 0 : INF, win ? INF : 0, 1, plies, -1);
+        *depth = plies;
+        return !win;
+    }
+    if (s->npath >= MAX_PATH - 1 || STACK_MOVES - s->nstack < GO_AREA + 1) return 0;
+    child *ch = &s->stack[s->nstack];
+    int n = expand(s, t, q, ch, STACK_MOVES - s->nstack), ok = 1, dmax = 0, ply = s->npath;
+    long start = s->nodes;
+    s->nstack += n;
+    s->path[s->npath++] = tkey;
+    for (int i = 0; i < n && ok; i++) {
+        int d = ch[i].tdepth;
+        if (ch[i].term == GS_LOSS) { ok = 0; break; }
+        if (ch[i].term == 0) {
+            go_board *tc = &s->sim_t[ply], *sc = &s->sim_s[ply];
+            if (!sim_source_child(s, src, ch[i].move, sc)) { ok = 0; break; }
+            *tc = *t;
+            go_play(tc, t->to_move, ch[i].move);
+            ok = sim_win(s, tc, ch[i].key, sc, q, &d);
+        }
+        if (d > dmax) dmax = d;
+    }
+    s->npath--;
+    s->nstack -= n;
+    if (!ok) return 0;
+    *depth = dmax + 1;
+    tt_store(s, tkey, INF, 0, (uint32_t)(s->nodes - start + 1), dmax + 1, -1);
+    return 1;
+}
+
+/* after the child `best` of b was proven a win for its side to move (b's
+ * move refuted): the unproven siblings simulated from its proof */
+static void simulate_siblings(gs_solver *s, const go_board *b, const gs_query *q, child *ch, int n, int best)
+{
+    go_board src = *b, sib;
+    go_play(&src, b->to_move, ch[best].move);
+    for (int i = 0; i < n && !s->aborted && s->nodes < s->budget; i++) {
+        if (i == best || ch[i].term) continue;
+        uint32_t cp, cd;
+        int cdep;
+        child_values(s, &ch[i], &cp, &cd, &cdep);
+        if (cp == 0 || cd == 0) continue;
+        sib = *b;
+        go_play(&sib, b->to_move, ch[i].move);
+        s->swap_from = ch[best].move;
+        s->swap_to = ch[i].move;
+        if (ch[i].move == GO_PASS || ch[best].move == GO_PASS) s->swap_from = s->swap_to = -1;
+        int d;
+        if (sim_win(s, &sib, ch[i].key, &src, q, &d)) s->simulated++;
+    }
+}
+
 /* multiple-iterative deepening on b until phi >= thphi or delta >= thdelta */
 static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key, uint32_t thphi, uint32_t thdelta)
 {
@@ -514,16 +669,17 @@ static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key
     if (st == GS_UNKNOWN && capture_now(b, q)) { st = GS_WIN; plies = 1; }
     if (st != GS_UNKNOWN) {
         int win = (st == GS_WIN) == (b->to_move == q->attacker);
-        tt_store(s, key, win ? 0 : INF, win ? INF : 0, 1, plies);
+        tt_store(s, key, win ? 0 : INF, win ? INF : 0, 1, plies, -1);
         return;
     }
-    if (s->npath >= MAX_PATH - 1) { s->aborted = 1; return; }
+    /* no room for every move of this node: never search it with some left out */
+    if (s->npath >= MAX_PATH - 1 || STACK_MOVES - s->nstack < GO_AREA + 1) { s->aborted = 1; return; }
     child *ch = &s->stack[s->nstack];
     int n = expand(s, b, q, ch, STACK_MOVES - s->nstack);
     s->nstack += n;
     s->path[s->npath++] = key;
     uint32_t phi = INF, delta = 0;
-    int depth = 0;
+    int depth = 0, winner = -1;
     for (;;) {
         /* phi = min delta of the children, delta = sum of their phi */
         int best = -1, dmax = 0, dmin = 1 << 30;
@@ -536,7 +692,7 @@ static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key
             delta = add_sat(delta, cp);
             if (cd < d1) { d2 = d1; d1 = cd; best = i; phi1 = cp; }
             else if (cd < d2) d2 = cd;
-            if (cd == 0 && cdep < dmin) dmin = cdep;
+            if (cd == 0 && cdep < dmin) { dmin = cdep; winner = ch[i].move; }
             if (cdep > dmax) dmax = cdep;
         }
         phi = d1;
@@ -555,12 +711,19 @@ static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key
         go_play(c, c->to_move, ch[best].move);
         mid(s, c, q, ch[best].key, cthphi, cthdelta);
         if (s->aborted) break;
+        if (q->simulate && n > 1) {
+            uint32_t cp, cd;
+            int cdep;
+            child_values(s, &ch[best], &cp, &cd, &cdep);
+            if (cp == 0) simulate_siblings(s, b, q, ch, n, best);
+            if (s->aborted) break;
+        }
     }
     s->npath--;
     s->nstack -= n;
     if (s->aborted) return;
     long work = s->nodes - start;
-    tt_store(s, key, phi, delta, work > 0xffffffffL ? 0xffffffffu : (uint32_t)work, depth);
+    tt_store(s, key, phi, delta, work > 0xffffffffL ? 0xffffffffu : (uint32_t)work, depth, winner);
 }
 
 static gs_result solve_dfpn(gs_solver *s, const go_board *b, const gs_query *q, int *depth)
@@ -589,5 +752,6 @@ gs_result gs_solve(gs_solver *s, const go_board *b, const gs_query *q, int *dept
     s->budget = q->max_nodes > 0 ? q->max_nodes : 1000000;
     s->aborted = 0;
     s->npath = 0;
+    s->simulated = 0;
     return q->method == GS_ID ? solve_id(s, b, q, depth) : solve_dfpn(s, b, q, depth);
 }

@@ -21,7 +21,10 @@
  * wins; with outside_safe and ko_winner, only moves inside the targets' zones,
  * which anchored stones close for good). Kos: with ko_winner set, the other side may not take a ko
  * (it has no threats); comparing both settings tells whether an answer
- * depends on a ko. A position repeated on the path is not entered. */
+ * depends on a ko. A position repeated on the path is not entered. GS_DFPN
+ * with `simulate`: a refuted move's unproven siblings are first tried by
+ * replaying the refutation's proof from the table (Kawano's simulation; every
+ * node checked on the sibling's own position, its nodes in the budget). */
 #ifndef TABULA_GOSOLVE_H
 #define TABULA_GOSOLVE_H
 
@@ -45,6 +48,8 @@ typedef struct {
     int outside_safe;                /* GS_DFPN: attacker stones where no move may be played cannot be
                                       * captured (a move that would is not considered) */
     int near;                        /* GS_DFPN: > 0, moves only this far (in steps) from a defender stone */
+    int simulate;                    /* GS_DFPN: 1, a refuted move's siblings are first tried with its
+                                      * refutation (simulation; proves only what search would, faster) */
     gs_method method;
 } gs_query;
 
@@ -57,6 +62,7 @@ void gs_clear(gs_solver *s);         /* forget proven positions (a new query) */
 /* the result for the side to move on b; *depth = plies of the proof when proven */
 gs_result gs_solve(gs_solver *s, const go_board *b, const gs_query *q, int *depth);
 long gs_nodes(const gs_solver *s);   /* nodes searched by the last gs_solve */
+long gs_simulated(const gs_solver *s);   /* siblings the last gs_solve proved by simulation */
 
 /* the terminal test alone: GS_WIN when the attacker has won, GS_LOSS when the
  * defender has, GS_UNKNOWN otherwise */

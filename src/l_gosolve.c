@@ -4,8 +4,9 @@
  *   s:solve(game, { attacker = "white", target = "dd", allowed = {"aa", ...},
  *                   nodes = 200000, depth = 30, ko_winner = "black"|"white"|nil,
  *                   method = "dfpn"|"id", targets = {"dd", ...}, all = false,
- *                   outside_safe = false, near = 0 })
+ *                   outside_safe = false, near = 0, simulate = true })
  *     -> "win" | "loss" | "unknown" (for the side to move), proof depth, nodes
+ *   s:simulated() -> siblings the last solve proved by simulation (df-pn)
  *   s:status(game, query) -> "attacker" | "defender" | nil (who has already won) */
 #include "gosolve.h"
 
@@ -82,6 +83,9 @@ static void read_query(lua_State *L, const go_board *b, int t, gs_query *q)
     lua_pop(L, 1);
     lua_getfield(L, t, "near");
     q->near = (int)luaL_optinteger(L, -1, 0);
+    lua_getfield(L, t, "simulate");
+    q->simulate = lua_isnil(L, -1) || lua_toboolean(L, -1);
+    lua_pop(L, 1);
     lua_getfield(L, t, "method");
     const char *m = lua_tostring(L, -1);
     if (!m || !strcmp(m, "dfpn")) q->method = GS_DFPN;
@@ -129,6 +133,13 @@ static int l_solve(lua_State *L)
     return 3;
 }
 
+static int l_simulated(lua_State *L)
+{
+    box *x = check_box(L);
+    lua_pushinteger(L, gs_simulated(x->s));
+    return 1;
+}
+
 static int l_status(lua_State *L)
 {
     check_box(L);
@@ -152,7 +163,7 @@ static int l_gc(lua_State *L)
 
 int luaopen_tabula_gosolve(lua_State *L)
 {
-    static const luaL_Reg methods[] = { {"solve", l_solve}, {"status", l_status}, {"close", l_gc}, {NULL, NULL} };
+    static const luaL_Reg methods[] = { {"solve", l_solve}, {"status", l_status}, {"simulated", l_simulated}, {"close", l_gc}, {NULL, NULL} };
     luaL_newmetatable(L, SOLVER_MT);
     luaL_newlib(L, methods);
     lua_setfield(L, -2, "__index");

@@ -282,6 +282,61 @@ test("solver: df-pn with its shortcuts and the first solver agree on random capt
   t.ok(compared >= 50 and wins >= 10 and compared - wins >= 10, string.format("compared %d, %d wins", compared, wins))
 end)
 
+test("solver: simulation (a refuted move's siblings tried with its refutation) proves only what search proves", function()
+  -- random fights in a 9x9 corner: the target a black chain of two to four
+  -- liberties, moves on the corner's empty points within two steps of black,
+  -- with and without the outside safe and with each side winning kos; df-pn
+  -- with and without simulation must give the same proven answer, and the
+  -- simulation must have proven siblings (else this compares nothing)
+  local gosolve = require("tabula.c.gosolve").new(18)
+  local rng, compared, simulated, fewer = 987654, 0, 0, 0
+  local function rand(n) rng = (rng * 1103515245 + 12345) % 2147483648; return rng % n end
+  for _ = 1, 160 do
+    local rows = {}
+    for y = 1, 9 do
+      local r = {}
+      for x = 1, 9 do
+        local c = "."
+        if x <= 6 and y <= 6 then c = ({ ".", ".", ".", "X", "X", "O", "O" })[rand(7) + 1] end
+        r[x] = c
+      end
+      rows[y] = table.concat(r)
+    end
+    local to_move = rand(2) == 0 and "black" or "white"
+    local ok, g = pcall(go.from_rows, rows, to_move)
+    if ok then
+      local allowed, target = {}, nil
+      for x = 0, 6 do
+        for y = 0, 6 do
+          local pt = go.xy_sgf(x, y)
+          local c = g:get(pt)
+          allowed[#allowed + 1] = pt
+          if c == "black" and not target then
+            local _, libs = g:group(pt)
+            if #libs >= 2 and #libs <= 4 then target = pt end
+          end
+        end
+      end
+      if target then
+        local q = { attacker = "white", target = target, allowed = allowed, nodes = 30000, near = 2,
+                    outside_safe = rand(2) == 0, ko_winner = ({ "black", "white" })[rand(2) + 1] }
+        q.simulate = false
+        local a, _, na = gosolve:solve(g, q)
+        q.simulate = true
+        local b, _, nb = gosolve:solve(g, q)
+        simulated = simulated + gosolve:simulated()
+        if a ~= "unknown" and b ~= "unknown" then
+          compared = compared + 1
+          if nb < na then fewer = fewer + 1 end
+          t.eq(b, a, table.concat(rows, "/") .. " " .. to_move .. " target " .. target)
+        end
+      end
+    end
+  end
+  t.ok(compared >= 40 and simulated >= 100 and fewer >= 5,
+    string.format("compared %d, siblings simulated %d, fewer nodes in %d", compared, simulated, fewer))
+end)
+
 test("verify: capturing the cutting stone is proven when the largest chain is out of reach", function()
   -- Go Game Guru easy 119: black r13 (rn) saves its cut stones by capturing
   -- white's cutting stone r15 (rp, two liberties, between black's q15 and
