@@ -554,23 +554,32 @@ static int sim_source_child(const gs_solver *s, const go_board *src, int m, go_b
     return 1;
 }
 
-static int sim_win(gs_solver *s, const go_board *t, uint64_t tkey, const go_board *src, const gs_query *q, int *depth)
+/* the start of a simulated node: 1 when already proven as wanted (want_win:
+ * the side to move wins), 0 when proven otherwise or out of room, -1 to be
+ * simulated */
+static int sim_known(gs_solver *s, const go_board *t, uint64_t tkey, const gs_query *q, int want_win, int *depth)
 {
     if (s->nodes >= s->budget) return 0;
     s->nodes++;
     tt_entry *e = tt_find(s, tkey);
-    if (e && e->phi == 0) { *depth = e->depth; return 1; }
-    if (e && e->delta == 0) return 0;
+    if (e && (e->phi == 0 || e->delta == 0)) { *depth = e->depth; return (e->phi == 0) == want_win; }
     int win, plies;
     if (sim_terminal(s, t, q, &win, &plies)) {
         tt_store(s, tkey, win ? 0 : INF, win ? INF : 0, 1, plies, -1);
         *depth = plies;
-        return win;
+        return win == want_win;
     }
+    if (s->npath >= MAX_PATH - 1 || STACK_MOVES - s->nstack < GO_AREA + 1) return 0;
+    return -1;
+}
+
+static int sim_win(gs_solver *s, const go_board *t, uint64_t tkey, const go_board *src, const gs_query *q, int *depth)
+{
+    int known = sim_known(s, t, tkey, q, 1, depth);
+    if (known >= 0) return known;
     tt_entry *es = tt_find(s, node_key(s, src));
     if (!es || es->phi != 0 || es->best < 0) return 0;
     int m = es->best;
-    if (s->npath >= MAX_PATH - 1 || STACK_MOVES - s->nstack < GO_AREA + 1) return 0;
     child *ch = &s->stack[s->nstack];
     int n = expand(s, t, q, ch, STACK_MOVES - s->nstack), i = 0;
     while (i < n && ch[i].move != m) i++;
@@ -598,18 +607,8 @@ static int sim_win(gs_solver *s, const go_board *t, uint64_t tkey, const go_boar
 
 static int sim_lose(gs_solver *s, const go_board *t, uint64_t tkey, const go_board *src, const gs_query *q, int *depth)
 {
-    if (s->nodes >= s->budget) return 0;
-    s->nodes++;
-    tt_entry *e = tt_find(s, tkey);
-    if (e && e->delta == 0) { *depth = e->depth; return 1; }
-    if (e && e->phi == 0) return 0;
-    int win, plies;
-    if (sim_terminal(s, t, q, &win, &plies)) {
-        tt_store(s, tkey, win ? 0 : INF, win ? INF : 0, 1, plies, -1);
-        *depth = plies;
-        return !win;
-    }
-    if (s->npath >= MAX_PATH - 1 || STACK_MOVES - s->nstack < GO_AREA + 1) return 0;
+    int known = sim_known(s, t, tkey, q, 0, depth);
+    if (known >= 0) return known;
     child *ch = &s->stack[s->nstack];
     int n = expand(s, t, q, ch, STACK_MOVES - s->nstack), ok = 1, dmax = 0, ply = s->npath;
     long start = s->nodes;

@@ -233,6 +233,43 @@ test("solver: a target in atari with the attacker to move is won without searchi
   t.eq((gosolve:solve(k, kq)), "loss")                -- black connects at aa; ac is a liberty no one fills
 end)
 
+-- a random corner fight: a size x size board whose inner x inner corner holds
+-- stones drawn from kinds (rand(n) the caller's generator); rows, side to move
+-- and the game, or nil when the drawn position is not legal
+local function random_corner(rand, size, inner, kinds)
+  local rows = {}
+  for y = 1, size do
+    local r = {}
+    for x = 1, size do
+      local c = "."
+      if x <= inner and y <= inner then c = kinds[rand(#kinds) + 1] end
+      r[x] = c
+    end
+    rows[y] = table.concat(r)
+  end
+  local to_move = rand(2) == 0 and "black" or "white"
+  local ok, g = pcall(go.from_rows, rows, to_move)
+  return rows, to_move, ok and g or nil
+end
+
+-- the moves of a random corner (its inner x inner points, only the empty ones
+-- unless occupied) and its target: the first black chain with two to maxlibs liberties
+local function corner_target(g, inner, occupied, maxlibs)
+  local allowed, target = {}, nil
+  for x = 0, inner - 1 do
+    for y = 0, inner - 1 do
+      local pt = go.xy_sgf(x, y)
+      local c = g:get(pt)
+      if occupied or not c then allowed[#allowed + 1] = pt end
+      if c == "black" and not target then
+        local _, libs = g:group(pt)
+        if #libs >= 2 and #libs <= maxlibs then target = pt end
+      end
+    end
+  end
+  return allowed, target
+end
+
 test("solver: df-pn with its shortcuts and the first solver agree on random capturing fights", function()
   -- random stones in a 7x7 corner; the target a black chain of at most three
   -- liberties, moves on the empty points of the corner's 5x5; both searches
@@ -241,31 +278,9 @@ test("solver: df-pn with its shortcuts and the first solver agree on random capt
   local rng, compared, wins = 12345, 0, 0
   local function rand(n) rng = (rng * 1103515245 + 12345) % 2147483648; return rng % n end
   for _ = 1, 300 do
-    local rows = {}
-    for y = 1, 7 do
-      local r = {}
-      for x = 1, 7 do
-        local c = "."
-        if x <= 5 and y <= 5 then c = ({ ".", ".", "X", "X", "O" })[rand(5) + 1] end
-        r[x] = c
-      end
-      rows[y] = table.concat(r)
-    end
-    local to_move = rand(2) == 0 and "black" or "white"
-    local ok, g = pcall(go.from_rows, rows, to_move)
-    if ok then
-      local allowed, target = {}, nil
-      for x = 0, 4 do
-        for y = 0, 4 do
-          local pt = go.xy_sgf(x, y)
-          local c = g:get(pt)
-          if not c then allowed[#allowed + 1] = pt
-          elseif c == "black" and not target then
-            local stones, libs = g:group(pt)
-            if #libs >= 2 and #libs <= 3 then target = pt end
-          end
-        end
-      end
+    local rows, to_move, g = random_corner(rand, 7, 5, { ".", ".", "X", "X", "O" })
+    if g then
+      local allowed, target = corner_target(g, 5, false, 3)
       if target and #allowed >= 2 then
         local q = { attacker = "white", target = target, allowed = allowed, nodes = 20000, depth = 13 }
         local a = gosolve:solve(g, q)
@@ -292,31 +307,9 @@ test("solver: simulation (a refuted move's siblings tried with its refutation) p
   local rng, compared, simulated, fewer = 987654, 0, 0, 0
   local function rand(n) rng = (rng * 1103515245 + 12345) % 2147483648; return rng % n end
   for _ = 1, 160 do
-    local rows = {}
-    for y = 1, 9 do
-      local r = {}
-      for x = 1, 9 do
-        local c = "."
-        if x <= 6 and y <= 6 then c = ({ ".", ".", ".", "X", "X", "O", "O" })[rand(7) + 1] end
-        r[x] = c
-      end
-      rows[y] = table.concat(r)
-    end
-    local to_move = rand(2) == 0 and "black" or "white"
-    local ok, g = pcall(go.from_rows, rows, to_move)
-    if ok then
-      local allowed, target = {}, nil
-      for x = 0, 6 do
-        for y = 0, 6 do
-          local pt = go.xy_sgf(x, y)
-          local c = g:get(pt)
-          allowed[#allowed + 1] = pt
-          if c == "black" and not target then
-            local _, libs = g:group(pt)
-            if #libs >= 2 and #libs <= 4 then target = pt end
-          end
-        end
-      end
+    local rows, to_move, g = random_corner(rand, 9, 6, { ".", ".", ".", "X", "X", "O", "O" })
+    if g then
+      local allowed, target = corner_target(g, 7, true, 4)
       if target then
         local q = { attacker = "white", target = target, allowed = allowed, nodes = 30000, near = 2,
                     outside_safe = rand(2) == 0, ko_winner = ({ "black", "white" })[rand(2) + 1] }
