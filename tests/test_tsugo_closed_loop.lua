@@ -38,6 +38,19 @@ local function random_player(rng, size)
   end
 end
 
+-- a player that answers the solver's fastest proven win on the suite problem p
+local function fastest_player(p)
+  local q = assert(solve.query(p, { nodes = 20000, depth = 21 }))
+  return function(_, position)
+    local r = solve.first_moves(position, q)
+    local pick, best
+    for _, m in ipairs(r.moves) do
+      if m.result == "win" and (not best or m.depth < best) then pick, best = m.move, m.depth end
+    end
+    return { text = "answer is " .. (pick and go.to_gtp(pick, p.size) or "pass") }
+  end
+end
+
 test("every wrong first move, followed by any play, is never judged solved", function()
   local n = 0
   for _, p0 in ipairs(suite()) do
@@ -82,18 +95,20 @@ end)
 
 test("the key followed by the solver's fastest winning moves reaches the goal", function()
   for _, p in ipairs(suite()) do
-    local q = assert(solve.query(p, { nodes = 20000, depth = 21 }))
-    local player = function(_, position)
-      local r = solve.first_moves(position, q)
-      local pick, best    -- the fastest proven win
-      for _, m in ipairs(r.moves) do
-        if m.result == "win" and (not best or m.depth < best) then pick, best = m.move, m.depth end
-      end
-      return { text = "answer is " .. (pick and go.to_gtp(pick, p.size) or "pass") }
-    end
-    local r = assert(closed_loop.run({ q = p, first = p.correct[1], frame = frame, P = P, seed = 1, say = player }))
+    local r = assert(closed_loop.run({ q = p, first = p.correct[1], frame = frame, P = P, seed = 1, say = fastest_player(p) }))
     t.eq(r.solved, true, string.format("%s (%s): %s, %s", p.id, p.goal, r.reason, table.concat(r.moves, " ")))
   end
+end)
+
+test("a first move the answers reject is never solved, even when the goal is reached after it", function()
+  -- the proven key played, but the problem's answers made to list another
+  -- move only: the line reaches the goal and is recorded as such, not solved
+  local p0 = suite()[1]
+  local p = {}
+  for k, v in pairs(p0) do p[k] = v end
+  p.correct = { p0.wrong[1] }
+  local r = assert(closed_loop.run({ q = p, first = p0.correct[1], frame = frame, P = P, seed = 1, say = fastest_player(p0) }))
+  t.eq({ r.solved, r.reason, r.goal_reached }, { false, "first_move_rejected", true }, table.concat(r.moves, " "))
 end)
 
 return T

@@ -18,6 +18,12 @@
 --    reply that resists longest; where the solver cannot decide every reply
 --    tried, from GNU Go's owl reader on the framed board (games.go.frame: its
 --    best local attack or defence of the target), else from MCTS/UCT;
+--  * a first move the problem's answers reject is never solved: the reference
+--    says it fails against correct defence, so reaching the goal after it
+--    means the opponent erred where the solver could not decide (GNU Go or
+--    MCTS answered) or the reference lists fewer answers than work. Such a
+--    line is recorded with reason "first_move_rejected" and goal_reached =
+--    true, and counts as not solved (the report says how many);
 --  * at the limit the record also keeps what framed GNU Go thinks of the
 --    final position (`gnugo_view`), never as the verdict.
 --  An opponent pass is shown as "pass".
@@ -129,9 +135,12 @@ function M.run(spec)
     for k, v in pairs(extra or {}) do r[k] = v end
     return r
   end
+  local rejected = true
+  for _, c in ipairs(q.correct or {}) do if c == spec.first then rejected = false end end
   local function decided()
     local w = goal(g, s)
     if not w then return nil end
+    if w == model_side and rejected then return finish(false, "first_move_rejected", { goal_reached = true }) end
     if w == model_side then return finish(true, model_side == "attacker" and "target_captured" or "target_alive") end
     return finish(false, model_side == "attacker" and "target_alive" or "target_captured")
   end

@@ -41,7 +41,9 @@
 --  * --closed-loop (scenarios/tsugo/closed_loop.lua): the opponent answers
 --    from the local solver where it decides, framed GNU Go otherwise; a line
 --    is solved only when the goal is reached on the board (target captured
---    for a kill, unconditionally alive for a live problem).
+--    for a kill, unconditionally alive for a live problem) after a first move
+--    the problem's answers accept: after a rejected one, reaching the goal
+--    means the unproven opponent erred, recorded as first_move_rejected.
 --  * Accuracy intervals: 95% Wilson per cell.
 --  * Defaults follow the paper: temperature 0.7, up to 32768 output tokens.
 --    --robustness is the paper's robustness protocol (K=4 only, whatever

@@ -210,15 +210,16 @@ function M.compute(recs)
   -- closed loop: first-move accuracy next to the solved rate
   sm.closed_loop = {}
   for _, k in ipairs(sorder) do
-    local n, first, solved = 0, 0, 0
+    local n, first, solved, erred = 0, 0, 0, 0
     for _, r in ipairs(settings[k]) do
       if r.closed_loop then
         n = n + 1
         if r.correct then first = first + 1 end
         if r.closed_loop.solved then solved = solved + 1 end
+        if r.closed_loop.reason == "first_move_rejected" then erred = erred + 1 end
       end
     end
-    if n > 0 then sm.closed_loop[k] = { n = n, first_move = first / n, solved = solved / n } end
+    if n > 0 then sm.closed_loop[k] = { n = n, first_move = first / n, solved = solved / n, goal_after_rejected = erred } end
   end
   -- tokens and cost
   local tok = { input = 0, cached = 0, output = 0, reasoning = 0 }
@@ -250,7 +251,8 @@ function M.console(sm)
   for _, k in ipairs({ "4", "open" }) do
     local c = sm.closed_loop[k]
     if c then
-      L[#L + 1] = string.format("closed loop %s: first move %s%%, solved %s%% (n = %d)", SETTINGS[k], pct(c.first_move), pct(c.solved), c.n)
+      L[#L + 1] = string.format("closed loop %s: first move %s%%, solved %s%% (n = %d)%s", SETTINGS[k], pct(c.first_move), pct(c.solved), c.n,
+        (c.goal_after_rejected or 0) > 0 and string.format("; the goal reached after a rejected first move in %d (the opponent erred; not solved)", c.goal_after_rejected) or "")
     end
   end
   local R = sm.references
@@ -345,12 +347,15 @@ function M.markdown(sm, meta)
     L[#L + 1] = ""
     L[#L + 1] = "## Closed loop"
     L[#L + 1] = ""
-    L[#L + 1] = "| setting | first-move accuracy | solved | gap | n |"
-    L[#L + 1] = "|---|---|---|---|---|"
+    L[#L + 1] = "A first move the answers reject is never solved; the last column counts the lines that reached the goal after one anyway (the opponent, unproven there, erred)."
+    L[#L + 1] = ""
+    L[#L + 1] = "| setting | first-move accuracy | solved | gap | n | goal after a rejected first move |"
+    L[#L + 1] = "|---|---|---|---|---|---|"
     for _, k in ipairs({ "4", "open" }) do
       local c = sm.closed_loop[k]
       if c then
-        L[#L + 1] = string.format("| %s | %s | %s | %s | %d |", SETTINGS[k], pct(c.first_move), pct(c.solved), pct(c.first_move - c.solved), c.n)
+        L[#L + 1] = string.format("| %s | %s | %s | %s | %d | %d |", SETTINGS[k], pct(c.first_move), pct(c.solved), pct(c.first_move - c.solved), c.n,
+          c.goal_after_rejected or 0)
       end
     end
   end
