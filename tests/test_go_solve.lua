@@ -300,19 +300,31 @@ end)
 test("solver: simulation (a refuted move's siblings tried with its refutation) proves only what search proves", function()
   -- random fights in a 9x9 corner: the target a black chain of two to four
   -- liberties, moves on the corner's empty points within two steps of black,
-  -- with and without the outside safe and with each side winning kos; df-pn
+  -- with and without the outside safe, with each side winning kos, and in a
+  -- third of them every black chain a target (any or all of them); df-pn
   -- with and without simulation must give the same proven answer, and the
   -- simulation must have proven siblings (else this compares nothing)
   local gosolve = require("tabula.c.gosolve").new(18)
   local rng, compared, simulated, fewer = 987654, 0, 0, 0
   local function rand(n) rng = (rng * 1103515245 + 12345) % 2147483648; return rng % n end
-  for _ = 1, 160 do
+  for _ = 1, 100 do
     local rows, to_move, g = random_corner(rand, 9, 6, { ".", ".", ".", "X", "X", "O", "O" })
     if g then
       local allowed, target = corner_target(g, 7, true, 4)
       if target then
-        local q = { attacker = "white", target = target, allowed = allowed, nodes = 30000, near = 2,
+        local q = { attacker = "white", target = target, allowed = allowed, nodes = 15000, near = 2,
                     outside_safe = rand(2) == 0, ko_winner = ({ "black", "white" })[rand(2) + 1] }
+        if rand(3) == 0 then
+          -- several targets (the favourable model's): every black chain, any or all of them
+          q.targets, q.all = {}, rand(2) == 0
+          local seen = {}
+          for _, pt in ipairs(allowed) do
+            if g:get(pt) == "black" and not seen[pt] and #q.targets < 4 then
+              q.targets[#q.targets + 1] = pt
+              for _, st in ipairs((g:group(pt))) do seen[st] = true end
+            end
+          end
+        end
         q.simulate = false
         local a, _, na = gosolve:solve(g, q)
         q.simulate = true
