@@ -299,7 +299,8 @@ end)
 
 test("solver: simulation (a refuted move's siblings tried with its refutation) proves only what search proves", function()
   -- random fights in a 9x9 corner: the target a black chain of two to four
-  -- liberties, moves on the corner's empty points within two steps of black,
+  -- liberties, moves on the corner's 7x7 points (occupied ones too: stones
+  -- get captured) within two steps of black,
   -- with and without the outside safe, with each side winning kos, and in a
   -- third of them every black chain a target (any or all of them); df-pn
   -- with and without simulation must give the same proven answer, and the
