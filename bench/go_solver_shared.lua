@@ -10,28 +10,12 @@
 -- by tier.
 local testing = require "tabula.testing"
 local collect = require "games.go.collect"
-local checks = require "games.go.checks"
 local admit = require "games.go.admit"
 
 local nodes, every = tonumber(arg[1]) or 20000, tonumber(arg[2]) or 1
 local data = arg[3] or testing.shared_data("")
 if not data then io.write("no shared data folder (../shared/data); pass it as the third argument\n"); return end
-local folders = {}
-local sources = { "gogameguru", "tsumegobench-gp", "kisvadim-goproblems", "sanderland-tsumego", "tasuki2sgf" }
-if arg[4] then
-  sources = {}
-  for d in arg[4]:gmatch("[^,]+") do sources[#sources + 1] = d end
-end
-for _, d in ipairs(sources) do
-  folders[#folders + 1] = data .. "/" .. d
-end
-
-local problems = {}
-for _, f in ipairs(collect.files(folders)) do
-  for _, p in ipairs((collect.load(f))) do
-    if not checks.fatal(p) then problems[#problems + 1] = p end
-  end
-end
+local problems = collect.shared(data, arg[4])
 
 local counts, by_source, by_tier, disagreements = { agree = 0, disagree = 0, unknown = 0 }, {}, {}, {}
 local kos, n, t0 = 0, 0, os.clock()

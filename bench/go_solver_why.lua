@@ -7,7 +7,6 @@
 -- ONLY: comma-separated problem indices in the selection (1-based) to look at.
 local testing = require "tabula.testing"
 local collect = require "games.go.collect"
-local checks = require "games.go.checks"
 local admit = require "games.go.admit"
 local verify = require "games.go.verify"
 local go = require "games.go"
@@ -15,25 +14,12 @@ local go = require "games.go"
 local nodes, every = tonumber(arg[1]) or 20000, tonumber(arg[2]) or 1
 local data = arg[3] or testing.shared_data("")
 if not data then io.write("no shared data folder (../shared/data); pass it as the third argument\n"); return end
-local sources = { "gogameguru", "tsumegobench-gp", "kisvadim-goproblems", "sanderland-tsumego", "tasuki2sgf" }
-if arg[4] and arg[4] ~= "" then
-  sources = {}
-  for d in arg[4]:gmatch("[^,]+") do sources[#sources + 1] = d end
-end
 local only
 if arg[5] then
   only = {}
   for k in arg[5]:gmatch("%d+") do only[tonumber(k)] = true end
 end
-local folders = {}
-for _, d in ipairs(sources) do folders[#folders + 1] = data .. "/" .. d end
-
-local problems = {}
-for _, f in ipairs(collect.files(folders)) do
-  for _, p in ipairs((collect.load(f))) do
-    if not checks.fatal(p) then problems[#problems + 1] = p end
-  end
-end
+local problems = collect.shared(data, arg[4])
 
 local function board(p, marks)
   local g = go.position(p.size, p.stones, p.to_play)

@@ -715,7 +715,6 @@ static void mid(gs_solver *s, const go_board *b, const gs_query *q, uint64_t key
             int cdep;
             child_values(s, &ch[best], &cp, &cd, &cdep);
             if (cp == 0) simulate_siblings(s, b, q, ch, n, best);
-            if (s->aborted) break;
         }
     }
     s->npath--;

@@ -63,7 +63,7 @@ end)
 
 -- every shared Go file, converted once
 local shared
-local FOLDERS = { "gogameguru", "tsumegobench-gp", "kisvadim-goproblems", "sanderland-tsumego", "tasuki2sgf" }
+local FOLDERS = require("games.go.collect").SHARED
 local function load_shared()
   if shared then return shared end
   local base = t.need_shared("gogameguru"):gsub("/gogameguru$", "")

@@ -91,4 +91,30 @@ function M.load(path)
   return list, errs
 end
 
+-- the Go folders of ../shared/data (its README)
+M.SHARED = { "gogameguru", "tsumegobench-gp", "kisvadim-goproblems", "sanderland-tsumego", "tasuki2sgf" }
+
+-- shared(data [, names]) -> the problems under the named folders of data (a
+-- list or a comma-separated string; default M.SHARED), file by file, without
+-- those a fatal check (games.go.checks) rules out
+function M.shared(data, names)
+  if type(names) == "string" and names ~= "" then
+    local list = {}
+    for d in names:gmatch("[^,]+") do list[#list + 1] = d end
+    names = list
+  elseif type(names) ~= "table" then
+    names = M.SHARED
+  end
+  local folders = {}
+  for _, d in ipairs(names) do folders[#folders + 1] = data .. "/" .. d end
+  local checks = require "games.go.checks"
+  local out = {}
+  for _, f in ipairs(M.files(folders)) do
+    for _, p in ipairs((M.load(f))) do
+      if not checks.fatal(p) then out[#out + 1] = p end
+    end
+  end
+  return out
+end
+
 return M
