@@ -89,9 +89,126 @@ static int l_pass_table(lua_State *L)
     return 1;
 }
 
+/* np_integers(seed, high, count) -> { ... }: the first `count` values of
+ * numpy.random.default_rng(seed).integers(0, high, size=count), 1 <= high <= 2^32 */
+static int l_np_integers(lua_State *L)
+{
+    lua_Integer seed = luaL_checkinteger(L, 1), high = luaL_checkinteger(L, 2), count = luaL_checkinteger(L, 3);
+    luaL_argcheck(L, seed >= 0, 1, "seed must be >= 0");
+    luaL_argcheck(L, high >= 1 && high <= ((lua_Integer)1 << 32), 2, "high must be between 1 and 2^32");
+    luaL_argcheck(L, count >= 0 && count <= 10000000, 3, "count must be between 0 and 10000000");
+    stats_pcg64 g;
+    stats_pcg64_seed(&g, (uint64_t)seed);
+    lua_createtable(L, (int)count, 0);
+    for (lua_Integer i = 1; i <= count; i++) {
+        lua_pushinteger(L, (lua_Integer)stats_pcg64_below(&g, (uint64_t)high));
+        lua_rawseti(L, -2, i);
+    }
+    return 1;
+}
+
+/* the numbers of table `idx`, or an error naming `what` */
+static double *check_values(lua_State *L, int idx, size_t *n, const char *what)
+{
+    luaL_checktype(L, idx, LUA_TTABLE);
+    *n = (size_t)luaL_len(L, idx);
+    double *xs = lua_newuserdatauv(L, (*n ? *n : 1) * sizeof *xs, 0);   /* freed by the GC */
+    for (size_t i = 0; i < *n; i++) {
+        lua_rawgeti(L, idx, (lua_Integer)i + 1);
+        int ok;
+        xs[i] = lua_tonumberx(L, -1, &ok);
+        if (!ok) luaL_error(L, "%s: value %d is not a number", what, (int)i + 1);
+        lua_pop(L, 1);
+    }
+    return xs;
+}
+
+/* np_bootstrap_mean(values, draws, seed) -> mean, lo, hi: the official
+ * scorer's bootstrap_mean (stats_np_bootstrap_mean); lo and hi are nil with
+ * fewer than 2 values, all three nil with none */
+static int l_np_bootstrap_mean(lua_State *L)
+{
+    lua_Integer draws, seed;
+    check_resampling(L, &draws, &seed);
+    luaL_argcheck(L, seed >= 0, 3, "seed must be >= 0");
+    size_t n;
+    double *xs = check_values(L, 1, &n, "np_bootstrap_mean");
+    if (n == 0) { lua_pushnil(L); lua_pushnil(L); lua_pushnil(L); return 3; }
+    double mean, lo, hi;
+    int got = stats_np_bootstrap_mean(xs, n, (int)draws, (uint64_t)seed, &mean, &lo, &hi);
+    if (got < 0) return luaL_error(L, "np_bootstrap_mean: out of memory or too many values");
+    lua_pushnumber(L, mean);
+    if (got == 0) { lua_pushnil(L); lua_pushnil(L); return 3; }
+    lua_pushnumber(L, lo);
+    lua_pushnumber(L, hi);
+    return 3;
+}
+
+static void push_official(lua_State *L, double value, double lo, double hi, int has_ci, size_t cases)
+{
+    lua_createtable(L, 0, 4);
+    lua_pushnumber(L, value);
+    lua_setfield(L, -2, "value");
+    if (has_ci) {
+        lua_pushnumber(L, lo);
+        lua_setfield(L, -2, "lo");
+        lua_pushnumber(L, hi);
+        lua_setfield(L, -2, "hi");
+    }
+    lua_pushinteger(L, (lua_Integer)cases);
+    lua_setfield(L, -2, "cases");
+}
+
+/* official_pass_rows(units, kmax, draws, base_seed) -> rows: units = { {n=, c=}... }
+ * (each case's selected trials, at most kmax, and its passes, in the official
+ * scorer's case order); rows[k] = { k, cases, pass_at = {value, lo, hi, cases},
+ * pass_hat = {...} } for k = 1..kmax (stats_official_pass_rows; lo and hi
+ * absent with fewer than 2 cases) */
+static int l_official_pass_rows(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer kmax = luaL_checkinteger(L, 2), draws = luaL_checkinteger(L, 3), seed = luaL_checkinteger(L, 4);
+    luaL_argcheck(L, kmax >= 1 && kmax <= 50, 2, "k must be between 1 and 50");
+    luaL_argcheck(L, draws >= 1 && draws <= 10000000, 3, "draws must be between 1 and 10000000");
+    luaL_argcheck(L, seed >= 0, 4, "seed must be >= 0");
+    size_t n = (size_t)luaL_len(L, 1);
+    int *counts = lua_newuserdatauv(L, (2 * n + 1) * sizeof *counts, 0);   /* freed by the GC */
+    for (size_t i = 0; i < n; i++) {
+        lua_rawgeti(L, 1, (lua_Integer)i + 1);
+        lua_Integer tn = (lua_getfield(L, -1, "n"), lua_tointeger(L, -1));
+        lua_Integer tc = (lua_getfield(L, -2, "c"), lua_tointeger(L, -1));
+        lua_pop(L, 3);
+        if (tn < 0 || tc < 0 || tc > tn || tn > kmax)
+            return luaL_error(L, "official_pass_rows: case %d has %d passes of %d trials (at most %d)", (int)i + 1, (int)tc,
+                              (int)tn, (int)kmax);
+        counts[i] = (int)tn;
+        counts[n + i] = (int)tc;
+    }
+    stats_official_row *rows = lua_newuserdatauv(L, (size_t)kmax * sizeof *rows, 0);
+    if (stats_official_pass_rows(counts, counts + n, n, (int)kmax, (int)draws, (uint64_t)seed, rows))
+        return luaL_error(L, "out of memory");
+    lua_createtable(L, (int)kmax, 0);
+    for (int k = 1; k <= kmax; k++) {
+        const stats_official_row *r = &rows[k - 1];
+        lua_createtable(L, 0, 4);
+        lua_pushinteger(L, k);
+        lua_setfield(L, -2, "k");
+        lua_pushinteger(L, (lua_Integer)r->cases);
+        lua_setfield(L, -2, "cases");
+        push_official(L, r->at, r->at_lo, r->at_hi, r->has_ci, r->cases);
+        lua_setfield(L, -2, "pass_at");
+        push_official(L, r->hat, r->hat_lo, r->hat_hi, r->has_ci, r->cases);
+        lua_setfield(L, -2, "pass_hat");
+        lua_rawseti(L, -2, k);
+    }
+    return 1;
+}
+
 int luaopen_tabula_stats(lua_State *L)
 {
-    static const luaL_Reg fns[] = {{"bootstrap_mean", l_bootstrap_mean}, {"pass_table", l_pass_table}, {NULL, NULL}};
+    static const luaL_Reg fns[] = {{"bootstrap_mean", l_bootstrap_mean}, {"pass_table", l_pass_table},
+        {"np_integers", l_np_integers}, {"np_bootstrap_mean", l_np_bootstrap_mean},
+        {"official_pass_rows", l_official_pass_rows}, {NULL, NULL}};
     luaL_newlib(L, fns);
     return 1;
 }

@@ -123,7 +123,7 @@ test("the tools arm keeps the text arm's referee: budgets, rejections, a disable
   local kinds = {}
   for i, a in ipairs(rec.actions) do kinds[i] = a.kind .. ":" .. (a.command and a.command.name or "-") end
   t.eq(kinds, { "rejected:unknown", "rejected:malformed", "no_command:-", "accepted:history", "accepted:move",
-    "rejected:view_board", "accepted:resign" })
+    "refused:view_board", "accepted:resign" })
   t.eq(rec.actions[2].reject_reason, "'b1' is not a move in ICCS coordinates (like h2e2)")
   t.eq(rec.actions[6].reject_reason, "view_board is disabled in this setting")
   t.eq(rec.reason, "resignation", "the resign after the move was not executed; the next turn's was")

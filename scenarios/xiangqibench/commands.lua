@@ -1,105 +1,115 @@
--- scenarios.xiangqibench.commands — the XiangqiBench REPL grammar (lpeg).
+-- scenarios.xiangqibench.commands — the XiangqiBench REPL grammar, read as the
+-- official harness reads it (floatai/xiangqibench 0.1.0, harness/protocol.py):
 --
--- Tolerant where models vary: command names in any case, "view-board" for
--- view_board, extra spaces, a move written "move(h2e2)", "move: h2e2",
--- "move h2-e2" or "H2E2"; simulate moves separated by spaces or commas.
--- Strict where it matters: a move must be four ICCS characters (file a-i, rank
--- 0-9, twice); anything else is malformed, and legality is checked by the rules.
--- The command is read from the last fenced block tagged bash (also sh, shell or
--- no tag); with no such block the reply has no command.
-local parse = require "tabula.parse"
-local lpeg = require "lpeg"
-local P, R, S, C, Ct, Cc = lpeg.P, lpeg.R, lpeg.S, lpeg.C, lpeg.Ct, lpeg.Cc
-
+--  * the command is in the last fenced block of the reply, of any language
+--    (```bash, ```text, ``` …), on its first line that is neither empty nor a
+--    `#` comment; with no block, or no such line, the reply has no command;
+--  * a leading `$` (a shell prompt) and a leading `chess` (the engine-style
+--    program name) are dropped; the first word, in any case, is the command;
+--  * the official aliases: sim = simulate; board, view = view_board; moves,
+--    get_legal_moves = legal_moves; get_history = history; draw, offer_draw
+--    and accept_draw (refused: draws are disabled);
+--  * `move` takes its first word only, lowercased: `move h2e2` is a move,
+--    `move h2 e2` is the malformed move "h2" (not four characters), `move
+--    h2-e2` is malformed too; any other word is an unknown command;
+--  * `simulate` takes its words as plies, unchecked here (the referee stops a
+--    line at its first illegal ply); extra words after view_board, legal_moves,
+--    history and resign are ignored.
 local M = {}
 
-M.FENCE_LANGS = { bash = true, sh = true, shell = true, [""] = true }
+M.ALIASES = {
+  move = "move", simulate = "simulate", sim = "simulate", view_board = "view_board", board = "view_board",
+  view = "view_board", legal_moves = "legal_moves", get_legal_moves = "legal_moves", moves = "legal_moves",
+  history = "history", get_history = "history", resign = "resign", offer_draw = "offer_draw", draw = "offer_draw",
+  accept_draw = "accept_draw", think = "think",
+}
 
-local sp = S" \t"^0
-local sp1 = S" \t"^1
-local function word(w)    -- case-insensitive keyword
-  local p = P(true)
-  for ch in w:gmatch(".") do
-    local lo, up = ch:lower(), ch:upper()
-    p = p * (lo == up and P(ch) or S(lo .. up))
-  end
-  return p
-end
-
-local file = R("ai", "AI")
-local rank = R"09"
-local square = C(file * rank)
-local move_tok = (square * sp * P"-"^-1 * sp * square) / function(a, b) return (a .. b):lower() end
-local any_tok = C((1 - S" \t,()\r\n")^1)
-local open = sp * (P"(" + P":")^-1 * sp
-local close = sp * P")"^-1 * sp
-
-local name = word"view_board" * Cc"view_board" + word"view-board" * Cc"view_board" + word"viewboard" * Cc"view_board"
-  + word"legal_moves" * Cc"legal_moves" + word"legal-moves" * Cc"legal_moves"
-  + word"simulate" * Cc"simulate" + word"history" * Cc"history" + word"resign" * Cc"resign"
-  + word"think" * Cc"think" + word"move" * Cc"move"
-
-local function tokens(s)
-  local out = {}
-  for tok in s:gmatch("[^%s,()]+") do out[#out + 1] = tok end
-  return out
-end
-
--- normalise one move token: "h2e2", "H2-E2" -> "h2e2"; anything else -> nil
+-- iccs(tok) -> "h2e2" for a token of four ICCS characters (file a-i, rank
+-- 0-9, twice; any case), else nil (the tools arm's move check)
 function M.iccs(tok)
-  local m = (move_tok * -1):match(tok)
-  return m
+  if type(tok) ~= "string" then return nil end
+  local m = tok:lower()
+  if m:match("^[a-i][0-9][a-i][0-9]$") then return m end
+  return nil
 end
 
-local line = sp * name * C(P(1)^0)
+-- last_block(text) -> the body of the last fenced block, or nil: a block is
+-- ``` + an optional tag without ` or newline + a newline + the shortest body
+-- up to the next ```; blocks are found left to right without overlap, a
+-- ``` that opens no block being skipped by one character (the official
+-- pattern's search)
+function M.last_block(text)
+  local found
+  local pos = 1
+  while true do
+    local s = text:find("```", pos, true)
+    if not s then break end
+    local tag_end = s + 3
+    while tag_end <= #text do
+      local ch = text:sub(tag_end, tag_end)
+      if ch == "\n" or ch == "`" then break end
+      tag_end = tag_end + 1
+    end
+    local close = text:sub(tag_end, tag_end) == "\n" and text:find("```", tag_end + 1, true)
+    if close then
+      found = text:sub(tag_end + 1, close - 1)
+      pos = close + 3
+    else
+      pos = s + 1
+    end
+  end
+  return found
+end
 
--- parse(reply_text) -> cmd | nil
--- cmd = { name = "move"|..., arg = "...", moves = {...}, raw = "first line" } or
---       { name = "unknown", raw = ... } for a command this REPL does not know,
---       { name = "malformed", command = ..., why = ... } for a known one used wrongly.
-function M.parse(text)
-  local body = parse.last_block(text or "", M.FENCE_LANGS)
+local function strip(s) return (s:gsub("^%s+", ""):gsub("%s+$", "")) end
+
+-- command_line(text) -> the command line of a reply, or nil
+function M.command_line(text)
+  local body = M.last_block(text or "")
   if not body then return nil end
-  body = parse.trim(body)
-  if body == "" then return { name = "malformed", why = "the command block is empty", raw = "" } end
-  local first = body:match("^[^\n]*")
-  local cmd, rest = line:match(body)
-  -- the keyword must stand alone: "moves" or "movement" are not "move"
-  if cmd and rest:match("^[%w_]") then cmd = nil end
-  if not cmd then return { name = "unknown", raw = first } end
-  local arg = parse.trim((rest:gsub("^%s*[:(]?", ""):gsub("%)%s*$", "")))
-  if cmd == "think" then
-    local t = parse.trim(rest)
-    return { name = "think", arg = t, raw = first }
+  for line in (body .. "\n"):gmatch("([^\n]*)\n") do
+    local s = strip(line)
+    if s ~= "" and s:sub(1, 1) ~= "#" then return s end
   end
-  if cmd == "move" then
-    local toks = tokens(arg:gsub("^%s*%(", ""))
-    local joined = table.concat(toks, "")
-    local m = M.iccs(#toks == 1 and toks[1] or joined)
-    if #toks == 0 then return { name = "malformed", command = "move", why = "move needs a move like h2e2", raw = first } end
-    if not m then
-      return { name = "malformed", command = "move", raw = first,
-        why = string.format("'%s' is not a move in ICCS coordinates (like h2e2)", table.concat(toks, " ")) }
+  return nil
+end
+
+-- parse(reply_text) -> cmd | nil (no command)
+-- cmd = { name = "move"|"simulate"|"view_board"|"legal_moves"|"history"|"resign"|
+--   "think"|"offer_draw"|"accept_draw", raw = the command line, ... } (move:
+--   .move, lowercased; simulate: .moves, the words as written; think: .arg),
+--   { name = "unknown", raw = ... } for a word this REPL does not know, or
+--   { name = "malformed", command = "move", raw = ..., why = ... } for a move
+--   that is not four characters.
+function M.parse(text)
+  local raw = M.command_line(text)
+  if not raw then return nil end
+  local cmdline = raw
+  if cmdline:sub(1, 1) == "$" then cmdline = strip(cmdline:sub(2)) end
+  local words = {}
+  for w in cmdline:gmatch("%S+") do words[#words + 1] = w end
+  if words[1] and words[1]:lower() == "chess" then table.remove(words, 1) end
+  if #words == 0 then return nil end   -- "$" or "chess" alone: no command
+  local verb = words[1]:lower()
+  local name = M.ALIASES[verb]
+  if not name then return { name = "unknown", raw = raw, word = words[1] } end
+  if name == "move" then
+    local m = (words[2] or ""):lower()
+    if #m ~= 4 then
+      return { name = "malformed", command = "move", raw = raw,
+        why = string.format("bad move format '%s': a move is 4 characters in ICCS coordinates (like h2e2)", m) }
     end
-    return { name = "move", move = m, raw = first }
-  end
-  if cmd == "simulate" then
+    return { name = "move", move = m, raw = raw }
+  elseif name == "simulate" then
     local moves = {}
-    for _, tok in ipairs(tokens(arg)) do
-      local m = M.iccs(tok)
-      if not m then
-        return { name = "malformed", command = "simulate", raw = first,
-          why = string.format("'%s' is not a move in ICCS coordinates (like h2e2)", tok) }
-      end
-      moves[#moves + 1] = m
-    end
-    if #moves == 0 then return { name = "malformed", command = "simulate", why = "simulate needs at least one move", raw = first } end
-    return { name = "simulate", moves = moves, raw = first }
+    for i = 2, #words do moves[#moves + 1] = words[i] end
+    return { name = "simulate", moves = moves, raw = raw }
+  elseif name == "think" then
+    -- everything after the command word
+    local after = table.concat(words, " ", 2)
+    return { name = "think", arg = strip(after), raw = raw }
   end
-  if arg ~= "" then
-    return { name = "malformed", command = cmd, raw = first, why = cmd .. " takes no arguments" }
-  end
-  return { name = cmd, raw = first }
+  return { name = name, raw = raw }
 end
 
 return M

@@ -11,17 +11,56 @@
 -- Choices where the spec is silent (each is an option):
 --  * The ply cap counts both sides' moves (--max-plies 40): after the 40th ply
 --    without a result the trial ends with turn_cap.
---  * An action is a reply that carries a command; replies without one count
---    only toward --no-command (5 in a row). An illegal move is also a rejected
---    action; when a third illegal move in a row is also the third rejection the
---    reason is illegal_move_limit.
+--  * The REPL is refereed as the official harness referees it (floatai/
+--    xiangqibench 0.1.0, harness/harness.py, actions.py, runner.py): an action
+--    is a reply that carries a command; the invalid actions are failed moves
+--    (illegal, or not four characters) and unknown commands, and the third in
+--    one turn forfeits (--rejected, reason rejected_limit; illegal_move_limit
+--    when the third is also the third illegal move in a row, --illegal). A
+--    disabled command, a query over its budget, an empty think and a draw offer
+--    are answered ("refused") but are not invalid. After --actions (8) actions
+--    a move (or resign) is still played; any other command then forfeits
+--    (action_limit). Replies without a command count toward --no-command (5
+--    in one turn), and a turn takes at most --actions + --no-command model
+--    calls (13): past that the trial is lost with call_cap (the official
+--    action_budget_exhausted). With no command in the reply's text, a command
+--    in the reply's reasoning counts (as the official runner reads it).
+--  * The six official mode names are accepted for --setting (sighted,
+--    restricted, S = full, S-NT = no-queries, R-T = no-refresh, R = neither,
+--    and the official repl-* setting names); records name both, and the
+--    official termination reason beside ours (official_reason).
+--  * Feedback matches the official in what it tells the agent: the material
+--    line counts R 9, C 4.5, N 4, A 2, B 2, P 1 (a soldier is 1 on either side
+--    of the river), and the position after your move occurring for the second
+--    time is announced (the third ends the game).
+--  * Remaining differences from the official package: our own suite is not
+--    the paper's cases unless --cases names them; the default defender is the
+--    built-in search, not Pikafish (reports say so and mark the run
+--    non-standard); feedback and prompts are in our own words (the same
+--    facts, not the same bytes); --illegal (three illegal moves in a row) is
+--    ours, and with the standard budgets it never ends a trial the official
+--    rule would not (it only names the ending illegal_move_limit); the scorer
+--    orders a cell's trials by trial index where the official one orders by
+--    start time (the same order for a run planned and run in order); a run
+--    holds one model, so rows are per setting; the tools arm (--protocol
+--    tools) has no official counterpart.
 --  * Feedback on an illegal move lists the legal moves in the settings that
 --    refresh the state each ply (sighted, full, no-queries).
 --  * The ablation arms keep the board and FEN in the first message in every
 --    arm; refresh adds the legal moves there and the full state after each ply.
---  * The fallback defender (--defender-fallback) also answers when the engine
---    dies mid-game; the move is recorded with backend "fallback" and the reason.
---    With --no-defender-fallback the trial is an infrastructure error instead.
+--  * The official defender, --defender pikafish:PATH [--defender-nnue FILE]:
+--    Threads 1, Hash 256, `ucinewgame` and the current position only, depth
+--    18; its moves are ICCS as written (Pikafish's ranks are 0-9). A move that
+--    is not legal (a position it rejects) is played by the rule-search
+--    fallback; an engine that dies stops the run with one line unless
+--    --defender-fallback (then the run is non-standard). Each record holds
+--    the defender (backend, engine path and id, network and its sha256, depth,
+--    threads, hash) and each defender move its backend.
+--  * Other engine defenders (fairy-stockfish, uci:PATH) keep their own
+--    behaviour: the fallback (on unless --no-defender-fallback) also answers
+--    when the engine dies mid-game, the move recorded with backend "fallback"
+--    and the reason; with --no-defender-fallback the trial is an
+--    infrastructure error instead.
 --  * The engine player (the embedded default) plays the built-in mate search's
 --    move (node budget --engine-nodes), else the built-in search's best move.
 --  * --protocol tools: the REPL's commands as native tool calls (tools.lua), with
@@ -35,7 +74,8 @@
 --    300000) or --defender-depth; it prefers the longest resistance. It sees
 --    the game's history and scores a repetition by the referee's rule, so it
 --    never chooses a perpetual check that loses. An engine defender gets the
---    trial's start position and every move since (`position fen ... moves ...`).
+--    trial's start position and every move since (`position fen ... moves ...`),
+--    except Pikafish (the official: the position only).
 local xq = require "games.xiangqi"
 local commands = require "scenarios.xiangqibench.commands"
 local xq_tools = require "scenarios.xiangqibench.tools"
@@ -71,28 +111,39 @@ S.REASONS = {
   win = { win_mate = true, win_no_moves = true, defender_perpetual_check = true },
   failure = { loss_mate = true, resignation = true, turn_cap = true, illegal_move_limit = true,
     action_limit = true, rejected_limit = true, no_command_limit = true, repetition_draw = true,
-    attacker_perpetual_check = true },
+    attacker_perpetual_check = true, call_cap = true },
 }
+
+-- the official mode names (and setting names) -> ours, and ours -> the official mode
+S.MODE_ALIASES = { S = "full", ["S-NT"] = "no-queries", ["R-T"] = "no-refresh", R = "neither", blind = "restricted",
+  blindfold = "restricted", ["repl-sighted"] = "sighted", ["repl-blind"] = "restricted", ["repl-abl-S"] = "full",
+  ["repl-abl-S-NT"] = "no-queries", ["repl-abl-R-T"] = "no-refresh", ["repl-abl-R"] = "neither" }
+S.OFFICIAL_MODE = { sighted = "sighted", restricted = "restricted", full = "S", ["no-queries"] = "S-NT",
+  ["no-refresh"] = "R-T", neither = "R" }
+
+-- our ending -> the official harness's termination reason (scenarios.xiangqibench.report)
+S.OFFICIAL_REASON = require("scenarios.xiangqibench.report").OFFICIAL_REASON
 
 S.options = {
   { "cases", "string", nil, "cases JSONL in the reference format (default: the project's suite)" },
   { "split", "string", nil, "file of case ids to keep (one per line)" },
   { "ids", "list", nil, "case ids to keep" },
   { "limit", "int", nil, "at most this many cases" },
-  { "setting", "list", { "sighted" }, "settings: sighted, restricted, full, no-queries, no-refresh, neither" },
-  { "defender", "string", "builtin", "builtin, fairy-stockfish, or uci:/path/to/engine" },
+  { "setting", "list", { "sighted" }, "settings: sighted, restricted, full, no-queries, no-refresh, neither (or the official S, S-NT, R-T, R)" },
+  { "defender", "string", "builtin", "builtin, pikafish:/path/to/pikafish, fairy-stockfish, or uci:/path/to/engine" },
+  { "defender-nnue", "string", nil, "Pikafish's network file (its EvalFile)" },
   { "defender-depth", "int", nil, "defender search depth (engines default to 18)" },
   { "defender-nodes", "int", nil, "defender node budget (built-in default 300000)" },
-  { "defender-fallback", "bool", true, "use the rule-based fallback defender when the engine fails" },
+  { "defender-fallback", "bool", nil, "let the rule-based fallback answer when the engine dies (Pikafish: off, the run stops; other engines: on)" },
   { "defender-timeout", "number", 120, "seconds the defender engine may take for one move", min = 0.001 },
   { "max-plies", "int", 40, "game length cap in plies (both sides)" },
   { "actions", "int", 8, "actions per turn" },
   { "view-budget", "int", 1, "view_board uses per turn" },
   { "simulate-budget", "int", 1, "simulate uses per turn" },
   { "simulate-max", "int", 8, "longest simulated line in plies" },
-  { "rejected", "int", 3, "rejected actions per turn before forfeit" },
+  { "rejected", "int", 3, "invalid actions (failed moves, unknown commands) per turn before forfeit" },
   { "illegal", "int", 3, "illegal moves in a row before forfeit" },
-  { "no-command", "int", 5, "replies in a row without a command before forfeit" },
+  { "no-command", "int", 5, "replies in a turn without a command before forfeit" },
   { "engine-nodes", "int", 4000000, "the engine player's mate-search node budget" },
   { "engine-search-nodes", "int", 300000, "the engine player's search budget when no mate is found" },
   { "prompts", "string", nil, "prompt folder (default prompts/xiangqibench)" },
@@ -146,6 +197,8 @@ local Trial = {}
 Trial.__index = Trial
 
 local MATERIAL_ORDER = { "R", "N", "B", "A", "C", "P" }
+-- the official material line's nominal values (a soldier is 1 on either side of the river)
+S.MATERIAL_VALUES = { R = 9, C = 4.5, N = 4, A = 2, B = 2, P = 1, K = 0 }
 
 -- material(P, b) -> each side's pieces by type (R N B A C P) and the balance
 local function material(P, b)
@@ -155,7 +208,12 @@ local function material(P, b)
     for _, t in ipairs(MATERIAL_ORDER) do parts[#parts + 1] = t .. #(side[t] or {}) end
     return table.concat(parts, " ")
   end
-  local d = c.red.points - c.black.points
+  local function points(side)
+    local n = 0
+    for t, v in pairs(S.MATERIAL_VALUES) do n = n + v * #(side[t] or {}) end
+    return n
+  end
+  local d = points(c.red) - points(c.black)
   local balance = d == 0 and "even" or string.format("%s +%g", d > 0 and "Red" or "Black", math.abs(d))
   return P:fill("material", { red = counts(c.red), black = counts(c.black), balance = balance })
 end
@@ -191,6 +249,7 @@ function Trial:text_system_prompt()
     commands = self:commands_text(),
     budget_paragraph = self:fill(st.queries and "budget_queries" or "budget_noqueries", budget_vals),
     max_plies = o["max-plies"], action_budget = o.actions, no_command_budget = o["no-command"],
+    call_budget = o.actions + o["no-command"],
   })
 end
 
@@ -201,11 +260,13 @@ function Trial:initial_message()
 end
 
 -- the user message after a full ply pair (the agent's move and the defender's reply)
-function Trial:after_ply(agent_desc, defender_desc, agent_check, defender_check)
+function Trial:after_ply(agent_desc, defender_desc, agent_check, defender_check, agent_seen)
   local b = self.board
   local check = string.format("your move %s; Black's reply %s", agent_check and "gave check" or "did not give check",
     defender_check and "puts your general in check" or "does not give check")
   local v = { agent_move = agent_desc, defender_move = defender_desc, check = check, material = material(self.P, b) }
+  -- the position after your move, seen for the second time (or more): the third ends the game
+  v.repetition = (agent_seen or 0) >= 2 and ("\n" .. self:fill("repetition_watch", { count = agent_seen })) or ""
   if self.setting.refresh then
     local moves = b:moves()
     v.board, v.fen, v.census = b:render("chinese"), b:fen(), b:census_text()
@@ -225,6 +286,7 @@ function Trial:defend()
     local r = xq.search(b, { depth = o["defender-depth"], nodes = (not o["defender-depth"]) and (o["defender-nodes"] or 300000) or nil })
     return { move = r.best, backend = "builtin", score = r.score, mate = r.mate, depth = r.depth, nodes = r.nodes }
   end
+  if d.style == "pikafish" then return self:defend_pikafish() end
   local fallback_reason
   local ok, res = pcall(function()
     return d.pool:with(function(e)
@@ -242,17 +304,50 @@ function Trial:defend()
       return { move = m, backend = d.name, score = line.cp, mate = line.mate, depth = line.depth, engine_id = d.id }
     end
     fallback_reason = "engine answered " .. tostring(res.bestmove) .. ", not a legal move here"
-    if not o["defender-fallback"] then
+    if o["defender-fallback"] == false then
       error({ infra = true, engine = d.name, message = string.format("defender %s %s (--no-defender-fallback)", d.name, fallback_reason) }, 0)
     end
   else
-    if not o["defender-fallback"] then error(res, 0) end
+    if o["defender-fallback"] == false then error(res, 0) end
     fallback_reason = type(res) == "table" and res.message or tostring(res)
   end
   if not self.fallback_said then      -- once per trial: the fallback answered, and why
     self.fallback_said = true
     io.stderr:write(string.format("trial %s: the fallback defender answered for %s: %s\n", self.trial.id, d.name,
       (fallback_reason:gsub("%c", "?"))))
+  end
+  local ranking = xq.defend(b, { horizon = 5 })
+  return { move = ranking[1] and ranking[1].move, backend = "fallback", reason = fallback_reason,
+    mate_after = ranking[1] and ranking[1].mate_plies }
+end
+
+-- the official defender: Pikafish, sent `ucinewgame` and the current position
+-- only, at depth 18 (--defender-depth); its moves are ICCS as they are (its
+-- ranks run 0-9 like ours, where Fairy-Stockfish's run 1-10). An answer that
+-- is not a legal move (a position the engine rejects) is played by the
+-- rule-search fallback, as the official defender does; an engine that fails
+-- stops the run (a configuration error: one line), unless --defender-fallback
+-- lets the fallback answer (the run is then non-standard).
+function Trial:defend_pikafish()
+  local b, o, d = self.board, self.opts, self.defender
+  local ok, res = pcall(function()
+    return d.pool:with(function(e) return e:go({ fen = b:fen(), depth = o["defender-depth"] or 18 }) end)
+  end)
+  local fallback_reason
+  if ok then
+    local m = res.bestmove
+    if m and m:match("^[a-i]%d[a-i]%d$") and b:is_legal(m) then
+      local line = res.lines[1] or {}
+      return { move = m, backend = "pikafish", score = line.cp, mate = line.mate, depth = line.depth, engine_id = d.id }
+    end
+    fallback_reason = "engine answered " .. tostring(m) .. ", not a legal move here"
+  else
+    local why = type(res) == "table" and res.message or tostring(res)
+    if not o["defender-fallback"] then
+      error({ infra = true, config = true, message = string.format("the defender engine %s failed: %s (--defender-fallback lets the rule search answer instead, and marks the run non-standard)",
+        d.path, (why:gsub("%c", " "))) }, 0)
+    end
+    fallback_reason = "engine failed: " .. why
   end
   local ranking = xq.defend(b, { horizon = 5 })
   return { move = ranking[1] and ranking[1].move, backend = "fallback", reason = fallback_reason,
@@ -357,17 +452,37 @@ function Trial:policy()
   return r.best
 end
 
+-- the commands that end a turn (the action limit never refuses them)
+local TURN_ENDING = { move = true, resign = true, accept_draw = true }
+
+-- position_key(fen) -> the board and the side to move
+local function position_key(fen) return fen:match("^(%S+%s+%S+)") end
+
+-- seen(fen) -> how often that position has occurred in this trial
+function Trial:seen(fen)
+  local key, n = position_key(fen), 0
+  if position_key(self.rec.initial_fen) == key then n = n + 1 end
+  for _, mv in ipairs(self.rec.moves) do if position_key(mv.fen_after) == key then n = n + 1 end end
+  return n
+end
+
 -- act(cmd, action) -> feedback: one command (parsed from a reply, or a tool
 -- call's), against this turn's budgets (self.tb); sets self.reason when the
 -- game or the trial ends and self.tb.over when the turn does
 function Trial:act(cmd, action)
   local opts, rec, tb = self.opts, self.rec, self.tb
   local feedback
-  local function reject(why)
+  -- an invalid action, as the official harness counts them: a failed move or an unknown command
+  local function invalid(why)
     tb.rejected = tb.rejected + 1
-    action.kind, action.reject_reason = "rejected", why
+    action.kind, action.reject_reason, action.invalid = "rejected", why, true
     feedback = self:fill("rejected", { why = why, rejected = tb.rejected, rejected_budget = opts.rejected })
     if tb.rejected >= opts.rejected then self.reason = "rejected_limit" end
+  end
+  -- answered but not an invalid action: a disabled command, a query over its budget, an empty think, a draw
+  local function refuse(why)
+    action.kind, action.reject_reason = "refused", why
+    feedback = self:fill("refused", { why = why })
   end
   if not cmd then
     self.no_cmd_run = self.no_cmd_run + 1
@@ -377,20 +492,32 @@ function Trial:act(cmd, action)
     return feedback
   end
   self.no_cmd_run = 0
-  tb.actions = tb.actions + 1
   action.command = cmd
   local name = cmd.name
+  -- past the action limit only a move (or resign) is still played, even a malformed one (then invalid)
+  if tb.actions >= opts.actions and not (TURN_ENDING[name] or (name == "malformed" and cmd.command == "move")) then
+    action.kind = "over_limit"
+    self.reason = "action_limit"
+    return nil
+  end
+  tb.actions = tb.actions + 1
   local queries = self.setting.queries
   if name == "unknown" then
-    reject("unknown command '" .. cmd.raw .. "'")
+    invalid("unknown command '" .. cmd.raw .. "'")
     feedback = self:fill("rejected_unknown", { command = cmd.raw, rejected = tb.rejected,
       rejected_budget = opts.rejected, commands = self:commands_text() })
+  elseif name == "malformed" and cmd.command == "move" then
+    self.illegal_run = self.illegal_run + 1
+    invalid(cmd.why)
+    if self.illegal_run >= opts.illegal then self.reason = "illegal_move_limit" end
   elseif name == "malformed" then
-    reject(cmd.why)
+    refuse(cmd.why)
   elseif (name == "view_board" or name == "legal_moves" or name == "simulate") and not queries then
-    reject(name .. " is disabled in this setting")
+    refuse(name .. " is disabled in this setting")
+  elseif name == "offer_draw" or name == "accept_draw" then
+    refuse("draws are disabled: the game is played to a result")
   elseif name == "view_board" then
-    if tb.views >= opts["view-budget"] then reject("view_board is over its budget for this turn")
+    if tb.views >= opts["view-budget"] then refuse("view_board is over its budget for this turn")
     else
       tb.views = tb.views + 1
       action.kind = "accepted"
@@ -410,16 +537,20 @@ function Trial:act(cmd, action)
     end
     feedback = self:fill("history", { lines = #lines > 0 and table.concat(lines, "\n") or "(no moves yet)" })
   elseif name == "think" then
-    if cmd.arg == "" then reject("think needs some text")
+    if cmd.arg == "" then refuse("think needs some text")
     else action.kind = "accepted"; feedback = self:fill("think", {}) end
   elseif name == "simulate" then
-    if tb.sims >= opts["simulate-budget"] then reject("simulate is over its budget for this turn")
-    elseif #cmd.moves > opts["simulate-max"] then
-      reject(string.format("simulate takes at most %d plies (got %d)", opts["simulate-max"], #cmd.moves))
+    if tb.sims >= opts["simulate-budget"] then refuse("simulate is over its budget for this turn")
+    elseif #cmd.moves == 0 then refuse("simulate needs at least one move")
     else
       tb.sims = tb.sims + 1
       action.kind = "accepted"
-      feedback = self:simulate(cmd.moves)
+      local moves = cmd.moves
+      if #moves > opts["simulate-max"] then   -- a longer line is cut to its first simulate-max plies and run
+        moves = table.move(moves, 1, opts["simulate-max"], 1, {})
+        action.simulate_cut = #cmd.moves
+      end
+      feedback = self:simulate(moves)
     end
   elseif name == "resign" then
     action.kind = "accepted"
@@ -429,13 +560,13 @@ function Trial:act(cmd, action)
     if not ok then
       self.illegal_run = self.illegal_run + 1
       tb.rejected = tb.rejected + 1
-      action.kind, action.reject_reason = "illegal", why
+      action.kind, action.reject_reason, action.invalid = "illegal", why, true
       local legal_suffix = ""
       if self.setting.refresh then
         legal_suffix = " Legal moves: " .. table.concat(self.board:moves(), " ") .. "."
       end
-      feedback = self:fill("illegal_move", { why = why:gsub("^illegal move %S+: ", ""), illegal = self.illegal_run,
-        illegal_budget = opts.illegal, legal_suffix = legal_suffix })
+      feedback = self:fill("illegal_move", { why = why:gsub("^illegal move %S+: ", ""), illegal = tb.rejected,
+        illegal_budget = opts.rejected, legal_suffix = legal_suffix })
       if self.illegal_run >= opts.illegal then self.reason = "illegal_move_limit"
       elseif tb.rejected >= opts.rejected then self.reason = "rejected_limit" end
     else
@@ -446,6 +577,7 @@ function Trial:act(cmd, action)
       if #rec.moves == 1 then rec.first_move = cmd.move end
       self.reason = self:terminal_after("red")
       if not self.reason then
+        local agent_seen = self:seen(mine.fen_after)
         local d = self:defend()
         if not d.move then error("the defender found no move in a position with legal moves") end
         local theirs = self:record_move("black", d.move, d.backend, { defender = d })
@@ -453,18 +585,22 @@ function Trial:act(cmd, action)
           score = d.score, mate = d.mate, depth = d.depth, reason = d.reason })
         self.reason = self:terminal_after("black")
         if not self.reason then
-          feedback = self:after_ply(mine.description, theirs.description, mine.check, theirs.check)
+          feedback = self:after_ply(mine.description, theirs.description, mine.check, theirs.check, agent_seen)
         end
       end
     end
   end
-  if not self.reason and not tb.over and tb.actions >= opts.actions then self.reason = "action_limit" end
   return feedback
 end
 
 -- text_step(reply, action, conv): the text REPL: the command in the reply's last fenced block
 function Trial:text_step(reply, action, conv)
-  local feedback = self:act(commands.parse(reply.text), action)
+  local cmd = commands.parse(reply.text)
+  if not cmd and type(reply.reasoning) == "string" then   -- the official runner reads the reasoning then
+    cmd = commands.parse(reply.reasoning)
+    if cmd then action.command_from = "reasoning" end
+  end
+  local feedback = self:act(cmd, action)
   action.feedback = feedback
   if feedback and not self.reason then conv[#conv + 1] = { role = "user", content = feedback } end
 end
@@ -491,7 +627,7 @@ function Trial:tool_step(reply, action, conv)
     a.tool_call = { id = call.id, name = call.name, arguments = call.raw }
     local feedback = self:act(xq_tools.command(call, self.tool_names), a)
     a.feedback = feedback
-    return feedback or "", self.reason ~= nil or self.tb.over, a.kind == "rejected" or a.kind == "illegal"
+    return feedback or "", self.reason ~= nil or self.tb.over, a.kind == "rejected" or a.kind == "illegal" or a.kind == "refused"
   end)
   for _, m in ipairs(results) do conv[#conv + 1] = m end
 end
@@ -500,6 +636,7 @@ function Trial:play()
   local case, opts = self.trial.case, self.opts
   local rec = {
     trial_id = self.trial.id, case_id = case.id, setting = self.trial.setting, trial_index = self.trial.index,
+    official_mode = S.OFFICIAL_MODE[self.trial.setting], defender = self.env.defender_record,
     model = self.env.agent.cfg.name, initial_fen = self.board:fen(), reference_move = case.first_winning_move,
     stored_mate_plies = case.win_in_plies, category = case.category,
     actions = {}, moves = {}, simulations = {}, defender_moves = {},
@@ -529,8 +666,11 @@ function Trial:play()
   }
   while not self.reason do
     self.turn = self.turn + 1
-    self.tb = { actions = 0, rejected = 0, views = 0, sims = 0, over = false }   -- this turn's budgets
+    self.tb = { actions = 0, rejected = 0, views = 0, sims = 0, calls = 0, over = false }   -- this turn's budgets
+    self.no_cmd_run = 0   -- replies without a command are counted per turn
+    local call_cap = opts.actions + opts["no-command"]
     while not self.tb.over and not self.reason do
+      if self.tb.calls >= call_cap then self.reason = "call_cap"; break end
       ctx.legal_actions = self.board:moves()
       -- the cache key's sample index: repeated trials of one case stay independent
       ctx.sample = (self.trial.index or 1) * 100000 + sample
@@ -538,6 +678,7 @@ function Trial:play()
       if not reply then return nil, err end
       sample = sample + 1
       rec.calls = rec.calls + 1
+      self.tb.calls = self.tb.calls + 1
       if reply.cached then rec.cached_calls = rec.cached_calls + 1 end
       for k in pairs(rec.usage) do rec.usage[k] = rec.usage[k] + ((reply.usage or {})[k] or 0) end
       rec.cost = rec.cost + (reply.cost or 0)
@@ -550,6 +691,7 @@ function Trial:play()
   end
   local reason = self.reason
   rec.reason = reason
+  rec.official_reason = S.OFFICIAL_REASON[reason] or reason
   rec.status = S.REASONS.win[reason] and "success" or "failure"
   rec.success = rec.status == "success"
   rec.plies = self.board:ply()
@@ -563,9 +705,11 @@ function S.plan(opts)
   if opts.protocol ~= "text" and opts.protocol ~= "tools" then
     cli.fail("option --protocol: want text or tools (got %s)", tostring(opts.protocol))
   end
-  for _, s in ipairs(opts.setting) do
+  for i, s in ipairs(opts.setting) do
+    s = S.MODE_ALIASES[s] or s
+    opts.setting[i] = s
     if not S.SETTINGS[s] then
-      cli.fail("option --setting: unknown setting '%s' (sighted, restricted, full, no-queries, no-refresh, neither)", s)
+      cli.fail("option --setting: unknown setting '%s' (sighted, restricted, full, no-queries, no-refresh, neither; or S, S-NT, R-T, R)", s)
     end
   end
   local cases, path = S.load_cases(opts)
@@ -594,15 +738,26 @@ function S.setup(opts, env)
   end
   local d = opts.defender
   local engine = require "tabula.engine"
+  if opts["defender-nnue"] and not d:match("^pikafish:") then
+    cli.fail("option --defender-nnue: only for --defender pikafish:PATH (got --defender %s)", d)
+  end
   if d == "builtin" then
     env.defender = { kind = "builtin", name = "builtin" }
+    env.defender_record = { backend = "builtin", depth = opts["defender-depth"],
+      nodes = (not opts["defender-depth"]) and (opts["defender-nodes"] or 300000) or nil }
   else
-    local argv, options
-    if d == "fairy-stockfish" then
+    local argv, options, style
+    local pikafish = d:match("^pikafish:(.+)$")
+    if pikafish then
+      fs.need(pikafish, "option --defender pikafish")
+      -- the official settings: one thread, Hash 256
+      argv, options, style = { pikafish }, { Threads = 1, Hash = 256 }, "pikafish"
+      if opts["defender-nnue"] then options.EvalFile = fs.absolute(fs.need(opts["defender-nnue"], "option --defender-nnue")) end
+    elseif d == "fairy-stockfish" then
       argv, options = { "/usr/games/fairy-stockfish" }, { UCI_Variant = "xiangqi", Threads = 1, Hash = 64 }
     else
       local path = d:match("^uci:(.+)$")
-      if not path then cli.fail("option --defender: want builtin, fairy-stockfish or uci:/path (got %s)", d) end
+      if not path then cli.fail("option --defender: want builtin, pikafish:/path, fairy-stockfish or uci:/path (got %s)", d) end
       argv, options = { path }, { Threads = 1, Hash = 64 }
     end
     local name = d
@@ -610,15 +765,20 @@ function S.setup(opts, env)
     local probe = engine.uci({ name = name, argv = argv, options = options, timeout = timeout })
     local ok, err = pcall(probe.ensure, probe)
     if not ok then cli.fail("the defender engine cannot start: %s", type(err) == "table" and err.message or tostring(err)) end
-    env.defender = { kind = "uci", name = name, id = probe.id and probe.id.name,
+    env.defender = { kind = "uci", name = name, id = probe.id and probe.id.name, style = style, path = argv[1],
       pool = engine.pool(function() return engine.uci({ name = name, argv = argv, options = options, timeout = timeout }) end,
         opts.concurrency) }
     probe:close()
+    local nnue = options.EvalFile
+    env.defender_record = { backend = style or name, engine_path = fs.absolute(argv[1]), engine_id = env.defender.id,
+      nnue = nnue, nnue_sha256 = nnue and fs.sha256_file(nnue), depth = opts["defender-depth"] or ((not opts["defender-nodes"]) and 18 or nil),
+      nodes = opts["defender-nodes"], threads = options.Threads, hash = options.Hash,
+      fallback = style == "pikafish" and (opts["defender-fallback"] and "when the engine dies, and for positions it rejects"
+        or "for positions the engine rejects") or (opts["defender-fallback"] ~= false and "when the engine fails" or "none") }
   end
   return {
     prompts = used, protocol = opts.protocol,
-    defender = { kind = env.defender.kind, name = env.defender.name, id = env.defender.id,
-      depth = opts["defender-depth"], nodes = opts["defender-nodes"], fallback = opts["defender-fallback"] },
+    defender = env.defender_record,
   }
 end
 

@@ -28,12 +28,29 @@ function M.overview(src, kit)
     series[#series + 1] = { name = s .. " pass@k", points = at, color = col }
     series[#series + 1] = { name = s .. " pass^k", points = hat, color = col, dash = true }
   end
+  local notice = "<p><strong>" .. html.esc(sm.defender_line) .. "</strong></p>"
+  if not sm.standard then
+    notice = notice .. "<p><strong>NON-STANDARD run (not comparable with the official leaderboard): "
+      .. html.esc(table.concat(sm.nonstandard, "; ")) .. ".</strong></p>"
+  end
   local panels = {
-    { title = "pass@k and pass^k (95% case-bootstrap intervals)",
+    { title = "Defender and settings", html = html.raw(notice) },
+    { title = string.format("pass@k and pass^k, earliest %d trials per case (95%% case-bootstrap intervals)", sm.headline_trials),
       html = html.raw(plot.lines({ title = "pass@k (solid) and pass^k (dashed) by k", xlabel = "k", ylabel = "rate",
         ymin = 0, ymax = 1, percent = true, series = series, xticks = ks })) },
     { title = "Headline", html = html.table({ "setting", "cases", "k", "pass@k", "pass^k" }, rows) },
   }
+  local more = {}
+  for _, s in ipairs(sm.order) do
+    local all = sm.settings[s].all_trials
+    for _, r in ipairs(all and all.pass or {}) do
+      more[#more + 1] = { s, all.trials, r.cases, r.k, html.interval(r.pass_at), html.interval(r.pass_hat) }
+    end
+  end
+  if #more > 0 then
+    panels[#panels + 1] = { title = string.format("All scored trials (beyond the earliest %d per case; not the official table)",
+      sm.headline_trials), html = html.table({ "setting", "trials", "cases", "k", "pass@k", "pass^k" }, more) }
+  end
   local reasons = {}
   for k in pairs(sm.reasons) do reasons[#reasons + 1] = k end
   table.sort(reasons)
