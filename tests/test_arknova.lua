@@ -83,7 +83,7 @@ local function invariant(s, where)
   for _ in pairs(G.census(s)) do n = n + 1 end
   local board = 0
   for _, bp in ipairs(s.projects) do if bp.card then board = board + 1 end end
-  if n ~= #s.deck + #s.display + #s.discard + #s.revealed + board + (function() local k = 0 for _, p in ipairs(s.players) do k = k + #p.hand + #p.zoo + #p.sponsors + #p.held + #p.tucked end return k end)() then
+  if n ~= #s.deck + #s.display + #s.discard + #s.revealed + board + (function() local k = 0 for _, p in ipairs(s.players) do k = k + #p.hand + #p.zoo + #p.sponsors + #p.held + #p.tucked + #(p.set_aside or {}) end return k end)() then
     error(where .. ": census miscount", 0) end
   if n ~= NCARDS then error(string.format("%s: %d zoo cards instead of %d", where, n, NCARDS), 0) end
   if #s.display > D.DISPLAY then error(where .. ": display over 6", 0) end
@@ -174,6 +174,34 @@ test("arknova: data manifest: 58-hex map, 10 buildings, 128 animals by class, 64
   t.eq(D.BREAK_LENGTH, { [2] = 9, [3] = 12, [4] = 15 })
   t.eq({ D.MAX_APPEAL, D.MAX_CP, D.MAX_REP, D.MAX_X, D.MAX_WORKERS, D.START_MONEY }, { 113, 41, 15, 5, 4, 25 })
   t.eq({ D.cp_value(0), D.cp_value(10), D.cp_value(11), D.cp_value(20) }, { 0, 20, 23, 50 })
+  -- the tables of games/arknova/SOURCES.md: each `check` line there is what the sources give;
+  -- our data must give the same, value for value
+  local src = assert(io.open(t.root() .. "/games/arknova/SOURCES.md")):read("a")
+  local checks = {}
+  for key, vals in src:gmatch("\n%s*check ([%w_%- ]+): ([^\n]+)") do checks[key] = vals end
+  local function income(a) local m = 0 for _, r in ipairs(D.INCOME) do if a >= r[1] then m = r[2] end end return m end
+  local want, prev = {}, nil
+  for a = 0, D.MAX_APPEAL do if income(a) ~= prev then want[#want + 1] = a .. "=" .. income(a); prev = income(a) end end
+  t.eq(table.concat(want, " "), checks.income, "appeal income by the printed track")
+  local rb = {}
+  for k = 1, D.MAX_REP do if D.REP_BONUS[k] then rb[#rb + 1] = k .. "=" .. D.REP_BONUS[k] end end
+  t.eq(table.concat(rb, " "), checks.rep_bonus, "reputation track bonuses")
+  t.eq(table.concat(D.REP_RANGE, " "), checks.rep_range, "reputation range")
+  local sa = {}
+  for seat = 1, 4 do sa[#sa + 1] = seat .. "=" .. D.start_appeal(seat) end
+  t.eq(table.concat(sa, " "), checks.start_appeal, "starting appeal by seat")
+  t.eq(tostring(D.CROSSING), checks.crossing)
+  for side, key in pairs({ [false] = "cards_1", [true] = "cards_2" }) do
+    local rows = {}
+    for k, r in ipairs(D.CARDS_TABLE[side]) do rows[#rows + 1] = k .. "=" .. r[1] .. "-" .. r[2] .. (r.snap and "s" or "") end
+    t.eq(table.concat(rows, " "), checks[key], "the Cards action table, " .. key)
+  end
+  local nfinal = 0
+  for _, f in ipairs(D.FINALS) do
+    nfinal = nfinal + 1
+    t.eq(f.steps and table.concat(f.steps, " ") or "-", checks["final " .. f.id], f.name)
+  end
+  t.eq(nfinal, 11)
 end)
 
 -- playouts -----------------------------------------------------------------------------------
@@ -196,7 +224,7 @@ test("arknova: setup: 8 cards kept down to 4, 2 final cards down to 1, 25 money,
   t.eq(G.current_seats(s), { 1 })
   t.eq(count(s, 1, "^discard:"), 8)
   for k = 1, 4 do assert(G.apply(s, 1, G.legal_actions(s, 1)[1].id)); if k < 4 then t.eq(count(s, 1), 8 - k) end end
-  t.eq(#s.discard, 4)
+  t.eq(#s.discard, 0, "set aside face down until every seat has chosen"); t.eq(#s.players[1].set_aside, 4)
   t.eq(ids(G.legal_actions(s, 1)), { "final:" .. s.players[1].finals[1], "final:" .. s.players[1].finals[2] })
   assert(G.apply(s, 1, "final:" .. s.players[1].finals[2]))
   t.eq(#s.players[1].finals, 1); t.eq(G.current_seats(s), { 2 })
@@ -239,16 +267,147 @@ test("arknova: upgrades: a CP-2 bonus offers an upgrade or a worker; side II cha
   t.eq(count(s, 1, "^upgrade:"), 5); t.ok(has(G.legal_actions(s, 1), "worker"))
   assert(G.apply(s, 1, "upgrade:build"))
   t.ok(s.players[1].up.build)
-  -- reputation 8 offers an upgrade only, of the four cards left
-  s.players[1].rep = 7
+  -- reputation 5 offers an upgrade only, of the four cards left (the reputation track: its own test)
+  s.players[1].rep = 4
   G.gain_rep(s, 1, 1)
   t.eq(count(s, 1), 4); t.ok(not has(G.legal_actions(s, 1), "worker"))
   assert(G.apply(s, 1, "upgrade:animals"))
-  -- reputation 5: a worker, no choice
-  s.players[1].rep = 4; G.gain_rep(s, 1, 1); t.eq(s.players[1].workers, 2)
   -- conservation 10: an X-token
   s.players[1].cp = 9; G.gain_cp(s, 1, 1); t.eq(s.players[1].x, 1)
   t.eq(s.step.k, "turn")
+end)
+
+-- issue 42: the printed tracks, the Cards table, the setup and the break ----------------------
+test("arknova: reputation track as printed: 5 an upgrade, 8 a worker, 10 and 13 a card from the deck or within range, 11 and 14 1 CP, 12 and 15 an X-token", function()
+  local s = fresh(3, 3)
+  local p = s.players[1]
+  p.up.cards = true                            -- past 9
+  p.rep, p.workers, p.cp, p.x = 4, 1, 0, 0
+  G.gain_rep(s, 1, 1)                          -- 5: an upgrade, no worker
+  t.eq(G.current_seats(s), { 1 }); t.eq(count(s, 1, "^upgrade:"), 4); t.ok(not has(G.legal_actions(s, 1), "worker"))
+  assert(G.apply(s, 1, "upgrade:build"))
+  G.gain_rep(s, 1, 3)                          -- 6, 7, 8: a worker at 8
+  t.eq(p.rep, 8); t.eq(p.workers, 2); t.eq(p.cp, 0); t.eq(p.x, 0); t.eq(s.step.k, "turn")
+  local hand = #p.hand
+  G.gain_rep(s, 1, 1)                          -- 9: nothing
+  t.eq(#p.hand, hand); t.eq(G.current_seats(s), { 1 }); t.eq(s.step.k, "turn"); t.eq(#s.pend, 0)
+  G.gain_rep(s, 1, 1)                          -- 10: a card from the deck or within reputation range (folders 1-5)
+  t.eq(s.pend[1].f, "take-card"); t.eq(count(s, 1, "^take:"), 5); t.ok(has(G.legal_actions(s, 1), "draw"))
+  assert(G.apply(s, 1, "draw")); t.eq(#p.hand, hand + 1)
+  G.gain_rep(s, 1, 1); t.eq(p.cp, 1, "11: 1 CP")
+  G.gain_rep(s, 1, 1); t.eq(p.x, 1, "12: an X-token")
+  G.gain_rep(s, 1, 1); t.eq(s.pend[1].f, "take-card", "13: a card"); assert(G.apply(s, 1, "take:1")); t.eq(#p.hand, hand + 2)
+  G.gain_rep(s, 1, 1); t.eq(p.cp, 2, "14: 1 CP")
+  G.gain_rep(s, 1, 1); t.eq(p.x, 2, "15: an X-token")
+  t.eq(p.workers, 2, "one worker only (8)")
+end)
+
+test("arknova: reputation range: folder 1 at reputation 0-1, 1-2 at 2-3, 1-3 at 4-6, 1-4 at 7-9, 1-5 at 10-12, all six at 13-15", function()
+  local s = fresh(3, 3)
+  local p = s.players[1]
+  local got = {}
+  for r = 0, 15 do p.rep = r; got[#got + 1] = G.reach(p) end
+  t.eq(got, { 1, 1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6 })
+end)
+
+test("arknova: appeal income follows the printed track: 5 at 0, 10 at 5, 16 at 17, 21 at 32, 27 at 56, 35 at 96, 37 at 113", function()
+  local s = fresh(3, 3)
+  local p = s.players[1]
+  local want = { [0] = 5, [4] = 9, [5] = 10, [6] = 10, [7] = 11, [16] = 15, [17] = 16, [19] = 16, [20] = 17, [31] = 20,
+    [32] = 21, [43] = 23, [55] = 26, [56] = 27, [75] = 30, [76] = 31, [95] = 34, [96] = 35, [101] = 35, [102] = 36, [113] = 37 }
+  for a, m in pairs(want) do p.appeal = a; t.eq(G.income_of(p), m, "income at appeal " .. a) end
+  -- one more per step within each stretch, never less with more appeal
+  local prev = 0
+  for a = 0, D.MAX_APPEAL do p.appeal = a; local m = G.income_of(p); t.ok(m == prev or m == prev + 1 or a == 0, a); prev = m end
+end)
+
+test("arknova: the Cards action table as printed: side I draws 1-1, 1, 2-1, 2, 3-1 or snap; side II 1, 2-1, 2 or snap, 3-1 or snap, 4-1 or snap", function()
+  local want = { [false] = { { 1, 1 }, { 1, 0 }, { 2, 1 }, { 2, 0 }, { 3, 1, true } },
+    [true] = { { 1, 0 }, { 2, 1 }, { 2, 0, true }, { 3, 1, true }, { 4, 1, true } } }
+  for _, up in ipairs({ false, true }) do
+    for k = 1, 5 do
+      local s = fresh(3, 7)
+      local p = s.players[1]
+      p.up.cards = up
+      set_hand(s, 1, {})
+      local order = { "animals", "build", "association", "sponsors" }
+      table.insert(order, k, "cards")
+      slots(s, 1, order)
+      assert(G.apply(s, 1, "cards"))
+      local w = want[up][k]
+      local where = (up and "II" or "I") .. " at " .. k
+      if s.step.k == "snap" then
+        t.ok(w[3], where .. ": a snap offered")
+        t.eq(count(s, 1, "^snap:"), 6, where .. ": any display card")
+        assert(G.apply(s, 1, "draw"))
+      else t.ok(not w[3], where .. ": no snap") end
+      t.eq(#p.hand, w[1], where .. ": drawn")
+      t.eq(count(s, 1, "^discard:"), w[2] > 0 and w[1] or 0, where .. ": discard offered")
+      if w[2] > 0 then assert(G.apply(s, 1, "discard:" .. p.hand[1])) end
+      t.eq(#p.hand, w[1] - w[2], where .. ": kept"); t.eq(G.current_seats(s), { 2 }, where)
+    end
+  end
+end)
+
+test("arknova: starting appeal by seat order: the start player 0, the next 1, 2, 3", function()
+  for n = 2, 4 do
+    local s = G.setup(n, 5)
+    for seat = 1, n do t.eq(s.players[seat].appeal, seat - 1, n .. " players, seat " .. seat) end
+  end
+end)
+
+test("arknova: setup discards are simultaneous and hidden: no seat sees another's discards until every seat has chosen", function()
+  -- seat 1 discards its first four cards in one match and its last four in another: seat 2's
+  -- observation (and legal actions) must be the same in both
+  local function after_seat1(which)
+    local s = G.setup(3, 21)
+    local hand = kit.copy(s.players[1].hand)
+    for k = 1, 4 do assert(G.apply(s, 1, "discard:" .. hand[which == "first" and k or 8 - k + 1])) end
+    assert(G.apply(s, 1, "final:" .. s.players[1].finals[1]))
+    return s
+  end
+  local a, b = after_seat1("first"), after_seat1("last")
+  t.eq(G.current_seats(a), { 2 })
+  t.eq(#a.discard, 0, "nothing on the discard pile yet")
+  t.eq(G.render(G.observation(a, 2)), G.render(G.observation(b, 2)), "seat 2 sees the same whatever seat 1 discarded")
+  t.eq(json.encode(G.observation(a, 3)), json.encode(G.observation(b, 3)))
+  t.eq(ids(G.legal_actions(a, 2)), ids(G.legal_actions(b, 2)))
+  t.eq(#G.observation(a, 1).players[1].set_aside, 4, "seat 1 sees its own set-aside cards")
+  t.contains(G.render(G.observation(a, 1)), "set aside")
+  -- determinization from seat 2 deals seat 1's set-aside cards afresh (they are unseen)
+  local moved = false
+  for k = 1, 20 do
+    local d = G.determinize(a, 2, kit.generator(k))
+    if json.encode(d.players[1].set_aside) ~= json.encode(a.players[1].set_aside) then moved = true end
+  end
+  t.ok(moved, "seat 1's set-aside cards are not known to seat 2")
+  -- once every seat has chosen, all twelve go to the discard pile (public, our reading: RULES.md)
+  for seat = 2, 3 do
+    for _ = 1, 4 do assert(G.apply(a, seat, G.legal_actions(a, seat, true)[1].id)) end
+    if seat == 2 then t.eq(#a.discard, 0) end
+    assert(G.apply(a, seat, G.legal_actions(a, seat, true)[1].id))
+  end
+  t.eq(#a.discard, 12); t.eq(a.step.k, "turn")
+  for i = 1, 3 do t.eq(#a.players[i].set_aside, 0); t.eq(#a.players[i].hand, 4) end
+end)
+
+test("arknova: the hand limit is the break's first step: a Science Lab's income card comes after the discards", function()
+  local s = fresh(3, 11)
+  local p = s.players[2]
+  waive(s)
+  p.sponsors = { "s201" }                      -- Science Lab: at each break a card from the deck or within range
+  set_hand(s, 2, { "a406", "a407", "a408", "a409" })   -- 4 cards, limit 3
+  set_hand(s, 3, { "a410", "a411", "a412" })           -- at the limit
+  s.brk = 11
+  slots(s, 1, { "animals", "build", "cards", "association", "sponsors" })
+  set_hand(s, 1, {})
+  assert(G.apply(s, 1, "sponsors")); assert(G.apply(s, 1, "break"))   -- the break is due after this turn
+  local who, n = G.current_seats(s)[1], count(s, 2, "^discard:")
+  t.eq(who, 2); t.eq(n, 4, "seat 2 discards from its own 4 cards, before the Science Lab's card")
+  assert(G.apply(s, 2, "discard:a406"))
+  t.eq(s.pend[1] and s.pend[1].f, "take-card", "then the income: the Science Lab's card")
+  assert(G.apply(s, 2, "draw"))
+  t.eq(#p.hand, 4, "3 kept and the income card")
 end)
 
 -- build --------------------------------------------------------------------------------------
@@ -312,6 +471,26 @@ test("arknova: build: kiosks at least 3 apart; one Petting Zoo per zoo; a pavili
     if d < 3 then t.ok(not ok, "kiosk too close at " .. G.hex_name(f.hexes[1])) end
   end
   t.eq(G.distance(H.a1, H.a4), 3); t.eq(G.distance(H.a3, H.b3), 1)
+  -- a zoo with buildings all around a kiosk at c3: every free space that touches a building takes
+  -- a kiosk exactly when it is 3 or more steps from c3 (spaces 1, 2 and 3 steps away all tried)
+  local z = fresh(3, 4)
+  local zp = z.players[1]
+  put(z, 1, "kiosk", { "c3" })
+  for _, nm in ipairs({ "b1", "b2", "b3", "b5", "b6", "d1", "d2", "d3", "d4", "d5", "d6", "e2", "e3", "e4" }) do put(z, 1, "e1", { nm }) end
+  local b2 = {}
+  for _, nm in ipairs(D.MAP.build2) do b2[H[nm]] = true end
+  local tried = {}
+  for _, f in ipairs(G.FOOT.kiosk) do
+    local h = f.hexes[1]
+    local touch = false
+    for _, j in ipairs(G.NB[h]) do if zp.cover[j] ~= 0 then touch = true end end
+    if zp.cover[h] == 0 and not G.TERRAIN[h] and not b2[h] and touch then
+      local d = G.distance(h, H.c3)
+      t.eq(G.can_place(zp, "kiosk", f, false), d >= 3, "a kiosk at " .. G.hex_name(h) .. ", " .. d .. " steps from c3")
+      tried[d] = true
+    end
+  end
+  t.ok(tried[1] and tried[2] and tried[3], "spaces 1, 2 and 3 steps away are all tried")
   put(s, 1, "petting", { "c1", "c2", "d2" })
   local types = G.build_types(p, 5)
   for _, x in ipairs(types) do t.ok(x ~= "petting", "a second petting zoo") end
@@ -394,23 +573,23 @@ test("arknova: animals action: I plays 0/1/1/1/2 by strength, II plays 1/1/2/2/2
 end)
 
 -- cards --------------------------------------------------------------------------------------
-test("arknova: cards action: draw/discard by strength, snap within reputation range at 5 (II from 3), 2 spaces on the break track", function()
+test("arknova: cards action: draw/discard by strength, snap any display card at 5 (II from 3), 2 spaces on the break track", function()
   local s = fresh(3, 7)
   local p = s.players[1]
   set_hand(s, 1, {})
-  slots(s, 1, { "animals", "cards", "build", "association", "sponsors" })
-  assert(G.apply(s, 1, "cards"))            -- strength 2: draw 2, discard 1
+  slots(s, 1, { "animals", "build", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "cards"))            -- strength 3: draw 2, discard 1
   t.eq(#p.hand, 2); t.eq(s.brk, 2)
   t.eq(count(s, 1, "^discard:"), 2)
   local c = p.hand[1]
   assert(G.apply(s, 1, "discard:" .. c))
   t.eq(#p.hand, 1); t.eq(s.discard[#s.discard], c); t.eq(G.current_seats(s), { 2 })
-  -- strength 5: snap within reach (1 + reputation folders) or draw
+  -- strength 5: snap any display card (whatever the reputation) or draw
   s = fresh(3, 7); p = s.players[1]
   p.rep = 2
   slots(s, 1, { "animals", "build", "association", "sponsors", "cards" })
   assert(G.apply(s, 1, "cards"))
-  t.eq(ids(G.legal_actions(s, 1)), { "draw", "snap:1", "snap:2", "snap:3" })
+  t.eq(ids(G.legal_actions(s, 1)), { "draw", "snap:1", "snap:2", "snap:3", "snap:4", "snap:5", "snap:6" })
   local third, fourth = s.display[3], s.display[4]
   local before = #p.hand
   assert(G.apply(s, 1, "snap:3"))
@@ -530,69 +709,116 @@ test("arknova: the break: at the end of the track after the turn; trigger seat +
   p.appeal = 10; q.appeal = 0
   put(s, 2, "kiosk", { "a3" }); put(s, 2, "e1", { "a2" }, { "a401" }); put(s, 2, "e2", { "b3", "b2" }); put(s, 2, "kiosk", { "a6" })
   t.eq(G.income_of(q), 5 + 1, "5 at appeal 0, the kiosk at a3 touches an occupied and an empty enclosure, the one at a6 none")
-  t.eq(G.income_of(p), 13)
+  t.eq(G.income_of(p), 12, "appeal 10: 10 at 5, one more per 2 appeal")
   p.busy = 1
   set_hand(s, 3, { "a401", "a402", "a403", "a404", "a405" })
   set_hand(s, 2, { "a406", "a407", "a408" })
   s.brk = 10
   local d1, d3 = s.display[1], s.display[3]
   local m1, m2 = p.money, q.money
-  slots(s, 1, { "animals", "cards", "build", "association", "sponsors" })
+  slots(s, 1, { "cards", "animals", "build", "association", "sponsors" })
   set_hand(s, 1, {})
-  assert(G.apply(s, 1, "cards"))              -- +2: 12, the break is due; draw 2 discard 1
+  assert(G.apply(s, 1, "cards"))              -- +2: 12, the break is due; draw 1 discard 1 (strength 1)
   t.eq(p.x, 1, "the seat that triggers it takes an X-token")
   assert(G.apply(s, 1, G.legal_actions(s, 1)[1].id))
   t.eq(s.brk, 0); t.eq(s.breaks, 1)
-  t.eq(p.money, m1 + 13); t.eq(q.money, m2 + 6); t.eq(p.busy, 0)
-  t.eq(s.discard[#s.discard - 1], d1); t.eq(s.display[1], d3)
+  -- the hand limit is the break's first step: seat 3 discards before anything else happens
   t.eq(G.current_seats(s), { 3 }, "seat 3 holds 5 cards over a limit of 3")
   t.eq(count(s, 3), 5)
+  t.eq(p.money, m1); t.eq(s.display[1], d1); t.eq(p.busy, 1, "no income, display or workers before the discards")
   assert(G.apply(s, 3, "discard:a401")); assert(G.apply(s, 3, "discard:a402"))
   t.eq(#s.players[3].hand, 3); t.eq(G.current_seats(s), { 2 })
+  t.eq(p.money, m1 + 12); t.eq(q.money, m2 + 6); t.eq(p.busy, 0)
+  t.eq(s.discard[#s.discard - 1], d1); t.eq(s.display[1], d3)
 end)
 
 -- end and scoring ----------------------------------------------------------------------------
-test("arknova: the end: markers cross (appeal + CP value >= 113); the other seats play once more; final cards add CP; score and tie-break", function()
+test("arknova: the end: markers meet (appeal + CP value >= 114); the other seats play once more; final cards add CP; score and tie-break", function()
   local s = fresh(3, 12)
   local p = s.players[2]
-  p.appeal, p.cp = 90, 10                      -- 90 + 20 = 110: not yet
+  p.appeal, p.cp = 93, 10                      -- 93 + 20 = 113: not yet (the conservation marker at 10 stands on appeal 94)
   s.turn = 2
   assert(G.apply(s, 2, "x:animals"))
   t.eq(s.final_from, 0)
-  p.appeal = 93
+  p.appeal = 94
   for seat = 3, 3 do assert(G.apply(s, seat, "x:animals")) end
   assert(G.apply(s, 1, "x:animals"))
-  assert(G.apply(s, 2, "x:build"))            -- 93 + 20 = 113: crossing
+  assert(G.apply(s, 2, "x:build"))            -- 94 + 20 = 114: the markers meet
   t.eq(s.final_from, 2); t.ok(not s.over)
   s.players[3].finals = { "f-favourite" }; s.players[3].rep = 9   -- 9 reputation: 2 CP
+  local cp3 = s.players[3].cp
   assert(G.apply(s, 3, "x:build")); t.ok(not s.over)
   assert(G.apply(s, 1, "x:build")); t.ok(s.over, "after every other seat played once more")
-  t.eq(s.players[3].final_cp, 2)
+  t.eq(s.players[3].final_cp, 2); t.eq(s.players[3].cp, cp3 + 2, "the final card's CP on the track")
   local r = G.ranking(s)
   t.eq(p.cp, 10 + p.final_cp, "final-scoring CP added")
-  t.eq(r.scores[2], p.appeal + D.cp_value(p.cp) - 113)
+  t.eq(r.scores[2], p.appeal + D.cp_value(p.cp) - 114)
   t.eq(r.ranks[2], 1)
   -- tie-break: more conservation projects supported ahead; still tied, shared
   local u = fresh(2, 1)
   u.players[1].appeal, u.players[1].cp = 40, 10
   u.players[2].appeal, u.players[2].cp = 60, 0
   u.players[1].supported = { "p101" }
-  t.eq(G.ranking(u).scores, { -53, -53 }); t.eq(G.ranking(u).ranks, { 1, 2 }, "one project against none, less appeal")
+  t.eq(G.ranking(u).scores, { -54, -54 }); t.eq(G.ranking(u).ranks, { 1, 2 }, "one project against none, less appeal")
   u.players[2].supported = { "p102" }
   t.eq(G.ranking(u).ranks, { 1, 1 })
 end)
 
 test("arknova: final-scoring cards count what they name, 1-4 CP at their thresholds", function()
+  -- the base game's current printing (games/arknova/SOURCES.md); the old entry fails here on
+  -- Research 6 science (it gave 4), Conservation 1 project (1), Climbing Park's rock spaces (2),
+  -- Architectural and Diverse Species (they counted building kinds and classes)
   local s = fresh(3, 13)
-  local p = s.players[1]
-  p.zoo = { "a401", "a402", "a405", "a419" }   -- sizes 5, 4, 1, 2
+  local p, left, right = s.players[1], s.players[2], s.players[3]
+  p.zoo = { "a401", "a402", "a405", "a419" }   -- sizes 5, 4, 1, 2; 5 predator icons
   t.eq(G.final_count(s, p, "large"), 2); t.eq(G.final_points(s, p, "f-large"), 2)
   t.eq(G.final_count(s, p, "small"), 2); t.eq(G.final_points(s, p, "f-small"), 0)
-  t.eq(G.final_count(s, p, "classes"), 1)
-  put(s, 1, "e3", { "b3", "c2", "c3" })
-  t.eq(G.final_count(s, p, "rock"), 2, "b4 and c4 touch it")
+  -- Research Zoo: 3 / 4 / 5 / 7 science icons (universities count)
+  p.unis = { "u3", "u3", "u1" }; t.eq(G.final_count(s, p, "science"), 5); t.eq(G.final_points(s, p, "f-research"), 3)
+  p.unis = { "u3", "u3", "u3" }; t.eq(G.final_points(s, p, "f-research"), 3, "6 science: still 3, the fourth CP needs 7")
+  p.unis = { "u3", "u3", "u3", "u1" }; t.eq(G.final_points(s, p, "f-research"), 4)
+  p.unis = {}
+  -- Conservation Zoo: 2 / 3 / 4 / 5 projects supported
+  p.supported = { "p101" }; t.eq(G.final_points(s, p, "f-conservation"), 0)
+  p.supported = { "p101", "p102" }; t.eq(G.final_points(s, p, "f-conservation"), 1)
+  p.supported = { "p101", "p102", "p103", "p104", "p105" }; t.eq(G.final_points(s, p, "f-conservation"), 4)
+  p.supported = {}
+  -- Climbing Park (1 / 3 / 5 / 6) and Aquatic Park (2 / 4 / 6 / 7) count icons, not map spaces
+  put(s, 1, "e3", { "b3", "c2", "c3" })       -- touches the rock spaces b4 and c4
+  t.eq(G.final_count(s, p, "rock_icons"), 0); t.eq(G.final_points(s, p, "f-climbing"), 0, "rock spaces are no icons")
   t.eq(G.final_count(s, p, "empty"), 58 - 8 - 3)
+  p.zoo[#p.zoo + 1] = "a444"                  -- Alpine Ibex: 2 rock icons, a herbivore
+  t.eq(G.final_count(s, p, "rock_icons"), 2); t.eq(G.final_points(s, p, "f-climbing"), 1)
+  p.zoo[#p.zoo + 1] = "a446"                  -- Dugong: 2 water icons, a herbivore
+  t.eq(G.final_count(s, p, "water_icons"), 2); t.eq(G.final_points(s, p, "f-aquatic"), 1)
+  p.zoo[#p.zoo + 1] = "a407"                  -- Sumatran Tiger: 2 more water icons
+  t.eq(G.final_points(s, p, "f-aquatic"), 2)
   p.rep = 15; t.eq(G.final_points(s, p, "f-favourite"), 4)
+  -- Diverse Species Zoo: 1 CP per class with more icons than the player to the right (seat 3
+  -- for seat 1: it plays just before), at most 4
+  left.zoo, right.zoo = {}, { "a403", "a404", "a406", "a408", "a409", "a410", "a412" }   -- 7 predators
+  t.eq(G.final_points(s, p, "f-diverse"), 1, "6 predators against 7, 2 herbivores against 0")
+  left.zoo, right.zoo = right.zoo, {}
+  t.eq(G.final_points(s, p, "f-diverse"), 2, "the seat to the left does not count")
+  p.zoo[#p.zoo + 1] = "a501"; p.zoo[#p.zoo + 1] = "a453"; p.zoo[#p.zoo + 1] = "a469"   -- bird, primate, reptile
+  t.eq(G.final_points(s, p, "f-diverse"), 4, "five classes ahead: at most 4")
+  t.eq(G.final_points(s, right, "f-diverse"), 0, "seat 3 compares with seat 2 and has nothing")
+  -- Architectural Zoo: 1 CP each for every water space connected, every rock space connected,
+  -- every border space covered, the whole map covered (rock and water left out)
+  t.eq(G.final_points(s, p, "f-architect"), 0)
+  local terrain = {}
+  for _, nm in ipairs(D.MAP.rock) do terrain[H[nm]] = true end
+  for _, nm in ipairs(D.MAP.water) do terrain[H[nm]] = true end
+  for h = 1, #D.HEXES do if not terrain[h] then p.cover[h] = 1 end end
+  t.eq(G.final_points(s, p, "f-architect"), 4, "the whole map covered")
+  t.ok(not G.BORDER[H.d4]); p.cover[H.d4] = 0
+  t.eq(G.final_points(s, p, "f-architect"), 3, "an inner space free: map not covered")
+  t.ok(G.BORDER[H.a1]); p.cover[H.a1] = 0
+  t.eq(G.final_points(s, p, "f-architect"), 2, "a border space free too")
+  for _, w in ipairs({ H.g2, H.g3 }) do
+    for _, j in ipairs(G.NB[w]) do if not terrain[j] then p.cover[j] = 0 end end
+  end
+  t.eq(G.final_points(s, p, "f-architect"), 1, "g2 and g3 water no longer connected: rock only")
 end)
 
 test("arknova: no stuck state: the X-token action is always open; a match without a crossing ends after 14 breaks (or 80 turns each)", function()
@@ -1091,6 +1317,7 @@ test("arknova: sponsors at the break (money, CP, X, money by class icons, a card
   p.cp = 5                                     -- no track bonus on the way to 7
   own_sponsors(s, 1, { "s206", "s209", "s220", "s231" })
   into_zoo(s, 1, { "a455", "a460", "a465" })  -- 3 primate icons: 6 money
+  for i = 1, 3 do set_hand(s, i, {}) end      -- no seat over its hand limit: the break goes on to income
   local m, cp, x = p.money, p.cp, p.x
   local inc = G.income_of(p)
   G.do_break(s)
@@ -1120,11 +1347,11 @@ test("arknova: sponsors at the break (money, CP, X, money by class icons, a card
   t.eq(G.sponsor_end_cp(p), 1, "5 continents; not 5 classes")
   into_zoo(s, 1, { "a401", "a426", "a455", "a469", "a494" })
   t.eq(G.sponsor_end_cp(p), 2)
-  p.appeal, p.cp = 113, 0
+  p.appeal, p.cp = 113, 1                      -- 113 + 2 >= 114: the markers meet
   local fin = 0
   for _, f in ipairs(p.finals) do fin = fin + G.final_points(s, p, f) end
   assert(G.apply(s, 1, "x:animals")); assert(G.apply(s, 2, "x:animals"))
-  t.ok(s.over); t.eq(p.final_cp, fin + 2); t.eq(p.cp, fin + 2)
+  t.ok(s.over); t.eq(p.final_cp, fin + 2); t.eq(p.cp, 1 + fin + 2)
 end)
 
 test("arknova: card coverage: every animal family PASS or OUT-OF-SCOPE in the audit, every sponsor implemented or out of scope with a reason, the card lists agree on the families", function()
@@ -1209,6 +1436,27 @@ test("arknova: RULES-AUDIT.md names existing tests; every card family covered or
   end
   for f in pairs(fams) do t.contains(text, "ability: " .. f .. " ", "family " .. f .. " in the audit") end
   t.ok(counts.PASS >= 40, "rules audited: " .. counts.PASS)
+  -- the mutations kept beside the audit (games/arknova/mutations.lua): each names a PASS line and
+  -- a text found exactly once in its file, replaced by a different one
+  local test_of = {}
+  for line in text:gmatch("[^\n]+") do
+    local id, name = line:match("^| *(AN%-[%w%.%-]+) *| *.- *| *`(.-)` *| *PASS *|$")
+    if id then test_of[id] = name end
+  end
+  local muts = dofile(t.root() .. "/games/arknova/mutations.lua")
+  t.ok(#muts >= 15, "mutations kept")
+  for _, m in ipairs(muts) do
+    t.ok(test_of[m.id], m.id .. ": a PASS line")
+    local src = assert(io.open(t.root() .. "/" .. m.file)):read("a")
+    local n, at = 0, 1
+    while true do
+      local i = src:find(m.from, at, true)
+      if not i then break end
+      n, at = n + 1, i + 1
+    end
+    t.eq(n, 1, m.id .. ": the mutated text once in " .. m.file)
+    t.ok(m.to ~= m.from, m.id)
+  end
 end)
 
 -- conservation projects (games/arknova/projects.lua) ------------------------------------------
@@ -1481,7 +1729,7 @@ test("arknova: project cards are zoo cards: snapped from the display into hand (
   G.do_break(s)
   t.eq(s.discards, { 3 }, "seat 3 is one over the limit of 3")
   assert(G.apply(s, 3, "discard:c121"))
-  t.eq(s.discard[#s.discard], "c121"); t.eq(#q.hand, 3)
+  t.eq(s.discard[#s.discard - 2], "c121", "then the display's folders 1 and 2 follow it"); t.eq(#q.hand, 3)
 end)
 
 -- sponsor buildings (helper anfam) ----------------------------------------------------------------
@@ -1661,7 +1909,7 @@ test("arknova: sponsor buildings at the break and the end: Side Entrance income 
   for _, h in ipairs(b.hexes) do if G.BORDER[h] then on_border = on_border + 1 end end
   t.ok(on_border >= 2, "at least 2 border spaces")
   local want = { "draw" }
-  for k = 1, math.min(6, 1 + p.rep) do want[#want + 1] = "take:" .. k end
+  for k = 1, G.reach(p) do want[#want + 1] = "take:" .. k end
   t.eq(ids(G.legal_actions(s, 1, true)), want, "a card from the deck or within reputation range")
 end)
 
@@ -1705,6 +1953,7 @@ test("arknova: venom and constriction tokens on the action cards of the seats ah
   t.eq(p2.tokens.constriction, { [five] = 1 })
   -- the break takes every token back
   p2.tokens.venom.cards = true
+  for i = 1, 3 do set_hand(s, i, {}) end
   G.do_break(s)
   t.eq(p2.tokens, { venom = {}, constriction = {}, multiplier = {} })
 end)

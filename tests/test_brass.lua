@@ -144,6 +144,10 @@ test("brass: setup: 17 money, income level 0, 8 cards and one face down each, me
     end
     t.eq(#s.removed, n); t.eq(#s.deck, D.DECK_SIZE[n - 1] - 9 * n)
     t.eq(#s.merchants, ({ 5, 7, 9 })[n - 1])
+    local at = {}
+    for _, m in ipairs(s.merchants) do at[m.merchant] = (at[m.merchant] or 0) + 1 end
+    t.eq({ at.warrington or 0, at.nottingham or 0, at.shrewsbury, at.oxford, at.gloucester },
+         { n >= 3 and 2 or 0, n >= 4 and 2 or 0, 1, 2, 2 }, n .. " players: Warrington from 3, Nottingham from 4")
     for _, m in ipairs(s.merchants) do t.eq(m.beer, m.tile == "blank" and 0 or 1) end
     t.eq({ s.coal, s.iron }, { 13, 8 })
     t.eq(G.current_seats(s), { 1 }); t.eq(s.actions_left, 1)
@@ -372,6 +376,12 @@ test("brass: build: a location card builds in its town; coal needs a connected m
   -- canal era: a second tile of player 1 in Dudley is refused, another player's is not
   put(s3, "dudley:2", 1, "iron", 1, false, 2)
   t.eq(ids(G.legal_actions(s3, 1)), { "at:wolverhampton:2:coal" })
+  -- a location card builds in its town outside the network (player 1's pieces are far away)
+  local s7 = position({ "birmingham" })
+  link(s7, "wolverhampton-dudley", 1)
+  t.eq(G.network(s7, 1).birmingham, nil)
+  run(s7, 1, { "build", "card:birmingham" })
+  t.eq(ids(G.legal_actions(s7, 1)), { "at:birmingham:1:cotton" }, "Birmingham is not in the network: the card still builds there")
 end)
 
 test("brass: coal comes from the nearest connected mine (a choice between equals), any player's, before the market", function()
@@ -425,6 +435,41 @@ test("brass: overbuilding: one's own tile with a higher level; another's coal mi
   link(s3, "worcester-gloucester", 2)
   run(s3, 1, { "build", "card:worcester" })
   t.eq(ids(G.legal_actions(s3, 1)), { "at:worcester:2:cotton" }, "one's own cotton mill 1 overbuilt by a cotton mill 2")
+  -- one's own tile only by a higher level: the same level is refused
+  local s4 = position({ "dudley" })
+  put(s4, "dudley:1", 1, "coal", 1, true, 0)
+  s4.coal = 0
+  t.eq(s4.players[1].mat.coal[1], 0); s4.players[1].mat.coal[1] = 1
+  t.eq(G.can_place(s4, 1, G.SLOT_AT["dudley:1"], "coal"), nil, "one's own coal mine 1 and a coal mine 1 next")
+  s4.players[1].mat.coal[1] = 0
+  t.ok(G.can_place(s4, 1, G.SLOT_AT["dudley:1"], "coal"), "a coal mine 2 over one's own coal mine 1")
+  -- another's coal mine: each of the two conditions alone keeps it: coal in the market only,
+  -- then coal on another tile only
+  local function other_mine(market, elsewhere)
+    local m = position({ "dudley" })
+    put(m, "dudley:1", 2, "coal", 1, true, 0)
+    m.coal = market
+    if elsewhere > 0 then put(m, "coalbrookdale:3", 3, "coal", 1, false, elsewhere) end
+    m.players[1].mat.coal[1] = 0
+    return G.can_place(m, 1, G.SLOT_AT["dudley:1"], "coal") ~= nil
+  end
+  t.ok(not other_mine(4, 0), "coal in the market only: not overbuilt")
+  t.ok(not other_mine(0, 2), "coal on another mine only: not overbuilt")
+  t.ok(other_mine(0, 0), "no coal anywhere: overbuilt")
+  -- another's iron works, the same rule with iron (rail era; the builder's own mine gives the coal)
+  local function other_works(market, elsewhere)
+    local m = position({ "dudley" })
+    m.era, m.round = "rail", 1
+    put(m, "dudley:2", 2, "iron", 1, true, 0)
+    put(m, "dudley:1", 1, "coal", 2, false, 2)
+    m.iron = market
+    if elsewhere > 0 then put(m, "coalbrookdale:2", 3, "iron", 1, false, elsewhere) end
+    m.players[1].mat.iron[1] = 0
+    return G.can_place(m, 1, G.SLOT_AT["dudley:2"], "iron") ~= nil
+  end
+  t.ok(not other_works(3, 0), "iron in the market only: not overbuilt")
+  t.ok(not other_works(0, 2), "iron on another works only: not overbuilt")
+  t.ok(other_works(0, 0), "no iron anywhere: another's iron works overbuilt")
 end)
 
 test("brass: network: a canal for 3 touching one's network (anywhere with nothing on the board); rails for 5 and 1 coal, a second for 10, 1 coal and 1 beer", function()
@@ -455,6 +500,14 @@ test("brass: network: a canal for 3 touching one's network (anywhere with nothin
   t.eq(r.players[1].money, 2, "15 for the two rails")
   t.eq(r.tiles[G.SLOT_AT["dudley:1"]].cubes, 0); t.ok(r.tiles[G.SLOT_AT["dudley:1"]].flipped)
   t.eq(r.tiles[G.SLOT_AT["walsall:2"]].cubes, 1, "the beer of another's brewery connected to the second rail")
+  -- without beer no second rail: the action ends after the first
+  local nb = position({ "birmingham", "dudley", "coventry" })
+  nb.era, nb.round, nb.actions_left = "rail", 2, 2
+  put(nb, "birmingham:2", 1, "goods", 2, true)
+  put(nb, "dudley:1", 2, "coal", 2, false, 2)
+  run(nb, 1, { "network", "card:dudley", "link:dudley-birmingham" })
+  t.ok(nb.pend.stage ~= "rail2", "no beer anywhere: no second rail")
+  t.eq(nb.actions_left, 1)
   -- the Kidderminster-Worcester link also puts the southern farm brewery in the network
   local f = position({ "ind-brewery" })
   link(f, "kidderminster-worcester", 1)
@@ -499,7 +552,7 @@ end)
 
 test("brass: rounds: turn order by money spent (ties keep their order), income paid or owed, a shortfall costs points", function()
   local s = G.setup(3, 9)
-  s.players[1].progress = 20; s.players[2].progress = 0; s.players[3].progress = 10
+  s.players[1].progress = 20; s.players[2].progress = 0; s.players[3].progress = 7
   s.players[2].money = 4; s.players[2].vp = 10
   for seat = 1, 3 do
     local p = s.players[seat]
@@ -508,9 +561,9 @@ test("brass: rounds: turn order by money spent (ties keep their order), income p
       run(s, seat, { G.legal_actions(s, seat)[1].id })
     else run(s, seat, { "pass", "card:" .. p.hand[1] }) end
   end
-  -- seat 1 spent 3, seats 2 and 3 nothing: 2, 3, 1; income +5, -10 (4 paid, 6 short: 6 points), 0
+  -- seat 1 spent 3, seats 2 and 3 nothing: 2, 3, 1; income +5, -10 (4 paid, 6 short: 6 points), -3 paid
   t.eq(s.order, { 2, 3, 1 })
-  t.eq({ s.players[1].money, s.players[2].money, s.players[3].money }, { 17 - 3 + 5, 0, 17 })
+  t.eq({ s.players[1].money, s.players[2].money, s.players[3].money }, { 17 - 3 + 5, 0, 17 - 3 })
   t.eq(s.players[2].vp, 4)
   t.eq(s.round, 2); t.eq(s.actions_left, 2, "two actions from the second round")
   for i = 1, 3 do t.eq(#s.players[i].hand, 8, "hands refilled") end
@@ -681,16 +734,29 @@ test("brass: develop: 1 iron a tile, one or two tiles, never a light-bulb potter
   run(s2, 1, { "iron:stoke:2" })
   t.ok(s2.tiles[G.SLOT_AT["stoke:2"]].flipped); t.eq(s2.players[3].progress, 13)
   t.eq(s2.iron, 8); t.eq(s2.players[1].money, 17)
+  -- no iron on the board and no money for the market's: no develop
+  local s3 = position({ "birmingham" })
+  s3.iron = 0; s3.players[1].money = 5
+  t.ok(not has(G.legal_actions(s3, 1), "develop"), "an iron from the empty market costs 6")
+  s3.players[1].money = 6
+  t.ok(has(G.legal_actions(s3, 1), "develop"))
 end)
 
-test("brass: ranking: points, then income level, then money; ties share", function()
+test("brass: ranking: points, then the income track space (not the level), then money; ties share", function()
   local s = position({})
   s.over = true
   s.players[1].vp, s.players[2].vp, s.players[3].vp = 50, 50, 40
   s.players[1].progress, s.players[2].progress = 30, 20
+  s.players[1].money, s.players[2].money = 5, 20
   t.eq(G.ranking(s).ranks, { 1, 2, 3 })
-  s.players[2].progress = 30
-  s.players[2].money = 20
+  -- spaces 29 and 30 are both income level 10: the space further along still wins, before money
+  t.eq(D.level(29), D.level(30))
+  s.players[2].progress = 29
+  t.eq(G.ranking(s).ranks, { 1, 2, 3 }, "space 30 ahead of space 29 at one level")
+  s.players[1].progress, s.players[2].progress = 29, 30
+  t.eq(G.ranking(s).ranks, { 2, 1, 3 })
+  -- the same space: more money
+  s.players[1].progress = 30
   t.eq(G.ranking(s).ranks, { 2, 1, 3 })
   s.players[1].money = 20
   t.eq(G.ranking(s).ranks, { 1, 1, 3 })
@@ -785,6 +851,26 @@ test("brass: the drawing: every town's spaces, every link, built links and tiles
   for _ in svg:gmatch('class="space"') do spaces = spaces + 1 end
   t.eq(links, 39); t.eq(tiles, #o.tiles); t.eq(tiles + spaces, 49)
   t.ok(#o.tiles > 0)
+  -- everything fits: each text's box (0.6 em a character, generous for DejaVu Sans) and each
+  -- rectangle lie inside the picture, and the legend names all six industries
+  local W, H = svg:match('viewBox="0 0 (%d+) (%d+)"')
+  W, H = tonumber(W), tonumber(H)
+  for body, text in svg:gmatch("<text([^>]*)>([^<]*)</text>") do
+    local x, size = tonumber(body:match(' x="([%d%.%-]+)"')), tonumber(body:match('font%-size="([%d%.]+)"'))
+    local y = tonumber(body:match(' y="([%d%.%-]+)"'))
+    local w = 0.6 * size * utf8.len(text)
+    local anchor = body:match('text%-anchor="(%a+)"') or "start"
+    local left = anchor == "middle" and x - w / 2 or (anchor == "end" and x - w or x)
+    t.ok(left >= 0 and left + w <= W and y - size >= 0 and y <= H, "text inside the picture: " .. text)
+  end
+  for body in svg:gmatch("<rect([^>]*)/>") do
+    local x, y = tonumber(body:match(' x="([%d%.%-]+)"')), tonumber(body:match(' y="([%d%.%-]+)"'))
+    local w, h = tonumber(body:match('width="([%d%.]+)"')), tonumber(body:match('height="([%d%.]+)"'))
+    t.ok(x >= 0 and y >= 0 and x + w <= W and y + h <= H, "a rectangle inside the picture")
+  end
+  for _, word in ipairs({ "coal", "iron", "brewery", "cotton", "manufacturer", "pottery", "flipped", "rail only" }) do
+    t.contains(svg, word)
+  end
 end)
 
 test("brass: the arena end to end (tabula run scenarios/dece --games brass): three baselines, three matches, ranks, counted decisions, a report", function()

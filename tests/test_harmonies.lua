@@ -335,6 +335,7 @@ test("harmonies: legal actions: 5 takes + 5 cards to start; then 3 colours x fre
   assert(G.apply(s, 1, "take:1"))
   t.eq(#G.legal_actions(s, 1), 3 * 23 + 5)
   t.eq(rt.count_actions(G, s, 1, "^take:"), 0, "one group of tokens per turn")
+  t.eq(G.apply(s, 1, "take:2"), nil, "a second group is refused when applied too")
   t.eq(rt.count_actions(G, s, 1, "^end$"), 0, "the tokens must be placed")
   local p = s.players[1]
   put(s, 1, "a1", "MMM"); put(s, 1, "a2", "TT"); put(s, 1, "a3", "W"); put(s, 1, "a4", "G"); put(s, 1, "a5", "M")
@@ -360,6 +361,7 @@ test("harmonies: legal actions: 5 takes + 5 cards to start; then 3 colours x fre
   local first = s.river[1]
   assert(G.apply(s, 1, "card:" .. first))
   t.eq(rt.count_actions(G, s, 1, "^card:"), 0)
+  t.eq(G.apply(s, 1, "card:" .. s.river[1]), nil, "a second card in the turn is refused when applied too")
   t.eq(#s.river, 4, "the offer refills at the end of the turn")
   assert(G.apply(s, 1, "place:gray:c1")); assert(G.apply(s, 1, "place:blue:c2"))
   t.eq(ids(G.legal_actions(s, 1)), (function()
@@ -369,6 +371,14 @@ test("harmonies: legal actions: 5 takes + 5 cards to start; then 3 colours x fre
     return l
   end)())
   assert(G.apply(s, 1, "end"))
+  -- a token that still fits somewhere must be placed, even with one free hex left
+  local e = position({ { "W", "W", "W" } })
+  fill(e, 1, { "c3" })
+  assert(G.apply(e, 1, "take:1"))
+  t.eq(rt.count_actions(G, e, 1, "^place:"), 1); t.eq(rt.count_actions(G, e, 1, "^place:blue:c3$"), 1)
+  t.eq(G.apply(e, 1, "end"), nil, "a blue still fits on c3: the turn cannot end")
+  assert(G.apply(e, 1, "place:blue:c3"))
+  t.eq(rt.count_actions(G, e, 1, "^end$"), 1, "the other two fit nowhere: the turn may end")
   t.eq(#s.river, 5); t.eq(#s.central[1], 3); t.eq(s.turn, 2)
   t.eq(s.took, false); t.eq(s.took_card, false)
   -- the hand limit: four unfinished cards, no card action
@@ -387,7 +397,15 @@ test("harmonies: cubes: every target where the habitat stands, not a hex that ho
   p.cards[1] = { id = "bear", placed = 0 }             -- tree of 1 with two mountains of 2
   p.board[H.c3], p.board[H.c2], p.board[H.b2], p.board[H.b1] = "G", "MM", "MM", "G"
   t.eq(rt.count_actions(G, s, 1, "^cube:"), 2, "b1 and c3 each touch both mountains")
+  -- the habitat's other hexes may hold cubes: with cubes on both mountains, both targets stay
+  p.cubes[H.c2], p.cubes[H.b2] = true, true
+  t.eq(rt.count_actions(G, s, 1, "^cube:"), 2, "cubes on the mountains do not stop the bear")
+  p.cubes[H.c2], p.cubes[H.b2] = false, false
   assert(G.apply(s, 1, "cube:bear:c3"))
+  t.eq(p.cubes[H.c3], true, "the cube stands on the target hex")
+  local on = 0
+  for h = 1, #D.HEXES do if p.cubes[h] then on = on + 1 end end
+  t.eq(on, 1, "and nowhere else")
   t.eq(rt.count_actions(G, s, 1, "^cube:"), 1)
   t.eq(G.score_of(p) - G.landscape(p.board).trees - G.landscape(p.board).mountains, 5)
   assert(G.apply(s, 1, "cube:bear:b1"))
@@ -395,6 +413,16 @@ test("harmonies: cubes: every target where the habitat stands, not a hex that ho
   local _, b = G.score_of(p)
   t.eq(b.animals, 11)
   t.eq(rt.count_actions(G, s, 1, "^place:green:c3"), 0, "no token on a cube")
+  -- a stack that would take the token refuses it only because a cube stands on it: in the
+  -- legal list and when applied
+  local s2 = position({ { "M", "M", "M" } })
+  put(s2, 1, "a1", "M"); put(s2, 1, "a2", "M")
+  s2.players[1].cubes[H.a1] = true
+  assert(G.apply(s2, 1, "take:1"))
+  t.eq(rt.count_actions(G, s2, 1, "^place:gray:a2$"), 1, "gray on one gray: allowed")
+  t.eq(rt.count_actions(G, s2, 1, "^place:gray:a1$"), 0, "the same stack with a cube on it: no token")
+  t.eq(G.apply(s2, 1, "place:gray:a1"), nil, "applying it is refused too")
+  t.eq(s2.players[1].board[H.a1], "M")
   -- a completed card leaves the hand: three unfinished and one complete still allow a card
   for j = 1, 3 do p.cards[j] = { id = table.remove(s.deck), placed = 0 } end
   t.eq(rt.count_actions(G, s, 1, "^card:"), #s.river)

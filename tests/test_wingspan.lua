@@ -105,14 +105,22 @@ local function ids(list)
   return r
 end
 local function legal(s) return ids(G.legal_actions(s, G.current_seats(s)[1])) end
--- act(s, ids): apply each id for the seat that must choose ("*": its first legal action)
+-- act(s, ids): apply each id for the seat that must choose ("*": its first legal action). Every
+-- power asks `use` or `skip` first (all are optional); act answers `use` to such a question
+-- unless the list itself answers it, and after its last id. The tests of declining a power
+-- call G.apply themselves.
+local function use_open_powers(s)
+  while not s.over and s.ask and s.ask.kind == "use_power" do assert(G.apply(s, s.ask.seat, "use")) end
+end
 local function act(s, list)
   for _, id in ipairs(list) do
+    if id ~= "use" and id ~= "skip" then use_open_powers(s) end
     local seat = G.current_seats(s)[1]
     if id == "*" then id = legal(s)[1] end
     local ok, err = G.apply(s, seat, id)
     if not ok then error("seat " .. tostring(seat) .. ": " .. id .. ": " .. tostring(err) .. " (legal: " .. table.concat(legal(s), " ") .. ")", 2) end
   end
+  use_open_powers(s)
 end
 local function sorted(list) local c = { table.unpack(list) }; table.sort(c); return c end
 
@@ -188,11 +196,28 @@ test("wingspan: data manifest: 26 bonus cards and the birds each one counts; 8 g
   t.eq(D.ROW_TRADE, { false, true, false, true, false, true })
   t.eq(D.EGG_COST, { 0, 1, 1, 2, 2 }); t.eq(D.CUBES, { 8, 7, 6, 5 })
   t.eq(#D.DIE_FACES, 6); t.eq(D.DICE, 5)
+  t.eq(D.DIE_FACES, { "invertebrate", "seed", "fish", "fruit", "rodent", "invertebrate/seed" })
+  -- the one disputed tier value (RULES.md): the Anatomist's 4+ birds give 7
+  t.eq(G.BONUS.anatomist.tiers, { { 2, 3 }, { 4, 7 } })
 end)
 
 -- setup ---------------------------------------------------------------------------------------
 
 test("wingspan: setup: 5 birds, 2 bonus cards, 5 food each; keep birds for food; tray of 3, feeder of 5, 4 goals, 8 cubes", function()
+  -- four different tiles, each on a random side: over a few seeds both sides turn up
+  local sides = {}
+  for seed = 1, 12 do
+    local g = G.setup(2, seed)
+    local used = {}
+    for r = 1, 4 do
+      for ti, tile in ipairs(D.GOAL_TILES) do
+        for side, goal in ipairs(tile) do
+          if goal == g.goals[r] then sides[side] = true; t.ok(not used[ti], "a tile once"); used[ti] = true end
+        end
+      end
+    end
+  end
+  t.ok(sides[1] and sides[2], "both sides of the goal tiles appear")
   local s = G.setup(3, 7)
   invariant(s)
   t.eq(s.phase, "setup"); t.eq(G.current_seats(s), { 1 })
@@ -241,6 +266,11 @@ test("wingspan: play a bird: its habitats, its food, 0/1/1/2/2 eggs by column; a
   local p = s.players[1]
   t.eq(p.rows.wetland[2].id, "mallard"); t.eq(w.eggs, 0); t.eq(p.food.seed, 0); t.eq(s.cubes[1], 7)
   t.eq(p.hand, {}); t.eq(G.current_seats(s), { 2 })
+  -- column 3 costs one egg
+  local r = fresh(3, 2)
+  put(r, 1, "grassland", "bairds_sparrow", 1); put(r, 1, "grassland", "cassins_sparrow", 0)
+  give(r, 1, { "chipping_sparrow" }); food(r, 1, { seed = 5, invertebrate = 5 })
+  t.ok(G.can_play(r.players[1], "chipping_sparrow", "grassland"), "column 3 costs one egg")
   local q = s.players[2]
   food(s, 2, { seed = 5, invertebrate = 5 })
   for _, id in ipairs({ "bairds_sparrow", "cassins_sparrow", "grasshopper_sparrow" }) do put(s, 2, "grassland", id, 0) end
@@ -352,6 +382,14 @@ test("wingspan: draw cards: 1/1/2/2/3/3 from the tray or the deck, an egg for on
   act(s, { "deck" })
   t.eq(#s.tray, 3); t.eq(#s.players[2].hand, 2); t.eq(#s.players[2].shown, 1)
   t.eq(G.current_seats(s), { 3 })
+  -- 3 birds in the wetland: 2 cards; 4: 3 cards (no egg to trade)
+  for nb, want in pairs({ [3] = 2, [4] = 3 }) do
+    local d = fresh(3, 5)
+    for j, id in ipairs({ "killdeer", "mallard", "american_coot", "common_loon" }) do if j <= nb then put(d, 1, "wetland", id, 0) end end
+    act(d, { "cards" })
+    if d.ask.kind == "mat_trade" then act(d, { "notrade" }) end
+    t.eq(d.ask.n, want, nb .. " wetland birds")
+  end
 end)
 
 test("wingspan: activation: the row's brown powers run right to left after the action; white powers do not run again", function()
@@ -472,6 +510,27 @@ test("wingspan: bonus cards: per-bird and tiered cards count the birds in play (
   put(s, 1, "grassland", "burrowing_owl"); put(s, 1, "grassland", "dickcissel")
   t.eq(G.bonus_count(p, G.BONUS.passerine_specialist), 3, "goldfinch 23, gnatcatcher 15, dickcissel 25 cm: 30 cm or less")
   t.eq(G.bonus_points(p, G.BONUS.rodentologist), 6, "kestrel, barn owl, burrowing owl eat rodents: 2 each")
+end)
+
+test("wingspan: bonus cards: the Backyard Birder as printed: 5 to 6 birds worth less than 4 points give 3, 7 or more give 6", function()
+  local s = fresh(3, 13)
+  local p = s.players[1]
+  local cheap = {}
+  for _, b in ipairs(D.BIRDS) do
+    if b.points < 4 and b.habitats[1] and #cheap < 8 then cheap[#cheap + 1] = b end
+  end
+  local got = {}
+  for k = 1, 8 do
+    local b = cheap[k]
+    local h = b.habitats[1]
+    if #p.rows[h] >= 5 then h = (h == "forest") and "wetland" or "forest" end
+    grab(s, b.id)
+    local row = p.rows[h]
+    row[#row + 1] = { id = b.id, eggs = 0, cache = 0, tucked = 0 }
+    got[k] = G.bonus_points(p, G.BONUS.backyard_birder)
+  end
+  t.eq(got, { 0, 0, 0, 0, 3, 3, 6, 6 })
+  t.eq(G.BONUS.backyard_birder.tiers, { { 5, 3 }, { 7, 6 } })
 end)
 
 -- powers, family by family ----------------------------------------------------------------------
@@ -595,6 +654,74 @@ test("wingspan: powers: predators: a card under the wingspan is tucked, else dis
   t.eq(hawk.tucked, 0); t.eq(s.discard[#s.discard], { id = "black_bellied_whistling_duck", by = 0 }, "76 cm is not under 75: discarded face up")
   t.eq(G.current_seats(s), { 3 })
   invariant(s)
+  -- the limit itself is not under it: a card of exactly 75 cm is discarded (no printed bird
+  -- has a hunting predator's limit as its wingspan, so one card is given 75 cm for this check)
+  local s2 = fresh(3, 16)
+  local owl2 = put(s2, 1, "forest", "barred_owl")
+  on_top(s2, { "black_necked_stilt" })
+  s2.feeder = { "fish", "seed", "fruit", "rodent", "invertebrate" }
+  local was = B.black_necked_stilt.wingspan
+  B.black_necked_stilt.wingspan = 75
+  local ok, err = pcall(act, s2, { "food", "take:f" })
+  B.black_necked_stilt.wingspan = was
+  assert(ok, err)
+  t.eq(owl2.tucked, 0, "75 cm is not under 75")
+  t.eq(s2.discard[#s2.discard], { id = "black_necked_stilt", by = 0 })
+end)
+
+test("wingspan: every power is optional: one that feeds every player, a predator, a plain gain and a pink power each ask use or skip", function()
+  -- the oriole (every player gains 1 fruit): declined, nobody gains
+  local s = fresh(3, 11)
+  put(s, 1, "forest", "baltimore_oriole")
+  s.feeder = { "fish", "seed", "fish", "fish", "fish" }
+  act(s, { "food" })
+  assert(G.apply(s, 1, "take:f"))
+  t.eq({ s.ask.kind, s.ask.seat, s.ask.bird }, { "use_power", 1, "baltimore_oriole" })
+  t.eq(legal(s), { "use", "skip" })
+  assert(G.apply(s, 1, "skip"))
+  for i = 1, 3 do t.eq(s.players[i].food.fruit, 1, "seat " .. i .. ": no fruit") end
+  t.eq(G.current_seats(s), { 2 })
+  -- used, everyone gains
+  local u = fresh(3, 11)
+  put(u, 1, "forest", "baltimore_oriole")
+  u.feeder = { "fish", "seed", "fish", "fish", "fish" }
+  act(u, { "food" })
+  assert(G.apply(u, 1, "take:f")); assert(G.apply(u, 1, "use"))
+  for i = 1, 3 do t.eq(u.players[i].food.fruit, 2, "seat " .. i .. ": a fruit") end
+  -- the predator declined: the deck is not touched; the vulture's pink power declined too
+  local h = fresh(3, 16)
+  local owl = put(h, 1, "forest", "barred_owl")
+  put(h, 2, "forest", "black_vulture")
+  on_top(h, { "black_necked_stilt" })
+  h.feeder = { "fish", "seed", "fruit", "rodent", "invertebrate" }
+  act(h, { "food" })
+  assert(G.apply(h, 1, "take:f"))
+  t.eq({ h.ask.kind, h.ask.bird }, { "use_power", "barred_owl" })
+  local top, ndisc = h.deck[#h.deck], #h.discard
+  assert(G.apply(h, 1, "skip"))
+  t.eq(owl.tucked, 0); t.eq(h.deck[#h.deck], top); t.eq(#h.discard, ndisc)
+  local v = fresh(3, 16)
+  put(v, 1, "forest", "barred_owl")
+  put(v, 2, "forest", "black_vulture")
+  on_top(v, { "black_necked_stilt" })
+  v.feeder = { "fish", "seed", "fruit", "rodent", "invertebrate" }
+  act(v, { "food" })
+  assert(G.apply(v, 1, "take:f")); assert(G.apply(v, 1, "use"))
+  t.eq({ v.ask.kind, v.ask.seat, v.ask.bird }, { "use_power", 2, "black_vulture" }, "the vulture's owner is asked, out of turn")
+  local seed2 = v.players[2].food.seed
+  assert(G.apply(v, 2, "skip"))
+  t.eq(v.players[2].food.seed, seed2); t.eq(#v.feeder, 4, "no die taken")
+  t.eq({ v.ask.kind, G.current_seats(v)[1] }, { "action", 2 })
+  -- a plain gain from the supply asks too
+  local g = fresh(3, 11)
+  put(g, 1, "forest", "blue_gray_gnatcatcher")
+  g.feeder = { "fish", "seed", "fish", "fish", "fish" }
+  act(g, { "food" })
+  assert(G.apply(g, 1, "take:f"))
+  t.eq({ g.ask.kind, g.ask.bird }, { "use_power", "blue_gray_gnatcatcher" })
+  assert(G.apply(g, 1, "skip"))
+  t.eq(g.players[1].food.invertebrate, 1)
+  invariant(s); invariant(h); invariant(v); invariant(g)
 end)
 
 test("wingspan: powers: predators that roll the dice outside the feeder and cache on a hit", function()
@@ -616,7 +743,7 @@ test("wingspan: powers: predators that roll the dice outside the feeder and cach
       s.players[1].rows.grassland[1].cache = 0
       s.last_roll = nil
       act(s, { "eggs", "notrade" })
-      t.eq(#s.last_roll, 0, "all five dice in the feeder: nothing to roll"); t.eq(k.cache, 0)
+      t.eq(s.last_roll, nil, "all five dice in the feeder: nothing to roll, the power does not ask"); t.eq(k.cache, 0)
     end
   end
   t.ok(hits > 0 and misses > 0, "both outcomes seen: " .. hits .. " hits, " .. misses .. " misses")

@@ -76,14 +76,19 @@ D.ACTIONS = { "animals", "build", "cards", "association", "sponsors" }
 -- side II at strength 5 also gives 1 reputation
 D.ANIMALS_PLAYS = { [false] = { 0, 1, 1, 1, 2 }, [true] = { 1, 1, 2, 2, 2 } }
 -- Cards: draw k from the deck, then discard d from hand; snap = may instead take one card of the
--- display within reputation range
+-- display (the printed action cards as two open implementations give them alike, one of them
+-- checked against logged online games: games/arknova/SOURCES.md)
 D.CARDS_TABLE = {
-  [false] = { { 1, 0 }, { 2, 1 }, { 2, 0 }, { 3, 1 }, { 3, 1, snap = true } },
+  [false] = { { 1, 1 }, { 1, 0 }, { 2, 1 }, { 2, 0 }, { 3, 1, snap = true } },
   [true] = { { 1, 0 }, { 2, 1 }, { 2, 0, snap = true }, { 3, 1, snap = true }, { 4, 1, snap = true } },
 }
 D.CARDS_BREAK = 2           -- every Cards action moves the break token 2 spaces
 D.HAND_LIMIT = { [false] = 3, [true] = 5 }   -- at a break; the upgraded Cards card raises it
 D.DISPLAY = 6
+-- the reputation range: the reputation track under the display is split into stretches, one per
+-- folder; a marker at reputation r reaches the folders up to the stretch it stands on. Each entry
+-- is the highest reputation of a stretch (0-1, 2-3, 4-6, 7-9, 10-12, 13-15: SOURCES.md)
+D.REP_RANGE = { 1, 3, 6, 9, 12 }
 -- Association tasks and their strengths
 D.TASKS = { rep = 2, partner = 3, uni = 4, project = 5 }
 D.DONATIONS = { 2, 5, 7, 10, 12 }  -- the donation costs (upgraded Association, one per action)
@@ -112,17 +117,25 @@ function D.cp_value(cp)
   if cp <= 10 then return 2 * cp end
   return 20 + 3 * (cp - 10)
 end
--- the markers cross when appeal + cp_value(cp) >= 113; the score is appeal + cp_value(cp) - 113
-D.CROSSING = 113
--- income at a break by appeal (from the appeal track): {lowest appeal, money}
-D.INCOME = { { 0, 5 }, { 1, 6 }, { 2, 7 }, { 3, 8 }, { 4, 9 }, { 5, 10 }, { 6, 11 }, { 8, 12 }, { 10, 13 },
-  { 12, 14 }, { 14, 15 }, { 16, 16 }, { 19, 17 }, { 22, 18 }, { 25, 19 }, { 28, 20 }, { 31, 21 }, { 35, 22 },
-  { 39, 23 }, { 43, 24 }, { 48, 25 }, { 53, 26 }, { 58, 27 }, { 64, 28 }, { 70, 29 }, { 76, 30 } }
+-- the markers meet when appeal + cp_value(cp) >= 114 (the conservation marker at cp stands on the
+-- appeal space 114 - cp_value(cp): games/arknova/SOURCES.md); the score is appeal + cp_value(cp) - 114
+D.CROSSING = 114
+-- income at a break by appeal (the printed appeal track): {lowest appeal, money}. 5 money at appeal
+-- 0, then 1 more per appeal step to 10 at 5, per 2 steps to 16 at 17, per 3 to 21 at 32, per 4 to
+-- 27 at 56, per 5 to 35 at 96, per 6 to 37 at 108 (sources: games/arknova/SOURCES.md)
+D.INCOME = { { 0, 5 }, { 1, 6 }, { 2, 7 }, { 3, 8 }, { 4, 9 }, { 5, 10 }, { 7, 11 }, { 9, 12 }, { 11, 13 },
+  { 13, 14 }, { 15, 15 }, { 17, 16 }, { 20, 17 }, { 23, 18 }, { 26, 19 }, { 29, 20 }, { 32, 21 }, { 36, 22 },
+  { 40, 23 }, { 44, 24 }, { 48, 25 }, { 52, 26 }, { 56, 27 }, { 61, 28 }, { 66, 29 }, { 71, 30 }, { 76, 31 },
+  { 81, 32 }, { 86, 33 }, { 91, 34 }, { 96, 35 }, { 102, 36 }, { 108, 37 } }
+-- the appeal each seat starts with: the start player 0, the next 1, and so on (SOURCES.md)
+function D.start_appeal(seat) return seat - 1 end
 
 
 -- track bonuses, gained once when the marker first reaches the space
 D.CP_BONUS = { [2] = "upgrade_or_worker", [5] = "money5", [8] = "upgrade_or_worker", [10] = "x" }
-D.REP_BONUS = { [5] = "worker", [8] = "upgrade", [11] = "x", [13] = "card" }
+-- the reputation track as printed (SOURCES.md): 5 an upgrade, 8 a worker, 10 and 13 a card from the
+-- deck or within reputation range, 11 and 14 1 CP, 12 and 15 an X-token
+D.REP_BONUS = { [5] = "upgrade", [8] = "worker", [10] = "take", [11] = "cp", [12] = "x", [13] = "take", [14] = "cp", [15] = "x" }
 
 -- Conservation projects (games/arknova/projects.lua): the 12 base projects (three on the board,
 -- four with four players) and the 20 project cards, which join the zoo deck
@@ -130,19 +143,25 @@ D.PROJECT_DATA = require "games.arknova.projects"
 D.PROJECTS = D.PROJECT_DATA.BASE
 for _, c in ipairs(D.PROJECT_DATA.DECK) do D.CARDS[#D.CARDS + 1] = c end
 
--- Final-scoring cards (11): what is counted and the thresholds for 1, 2, 3, 4 conservation points
+-- Final-scoring cards (11), the base game's current printing (SOURCES.md; the Marine Worlds box
+-- replaces six of them with other thresholds, not used here): what is counted and the thresholds
+-- for 1, 2, 3, 4 conservation points; a card without steps scores its count directly (at most 4)
 D.FINALS = {
-  { id = "f-large", name = "Large Animal Zoo", count = "large", steps = { 1, 2, 3, 4 } },
-  { id = "f-small", name = "Small Animal Zoo", count = "small", steps = { 3, 6, 8, 10 } },
-  { id = "f-research", name = "Research Zoo", count = "science", steps = { 3, 4, 5, 6 } },
-  { id = "f-architect", name = "Architectural Zoo", count = "kinds", steps = { 4, 5, 6, 7 } },
-  { id = "f-conservation", name = "Conservation Zoo", count = "projects", steps = { 1, 2, 3, 4 } },
-  { id = "f-naturalist", name = "Naturalists' Zoo", count = "empty", steps = { 6, 12, 18, 24 } },
-  { id = "f-favourite", name = "Favourite Zoo", count = "reputation", steps = { 6, 9, 12, 15 } },
-  { id = "f-sponsored", name = "Sponsored Zoo", count = "sponsors", steps = { 3, 5, 7, 9 } },
-  { id = "f-diverse", name = "Diverse Species Zoo", count = "classes", steps = { 2, 3, 4, 5 } },
-  { id = "f-climbing", name = "Climbing Park", count = "rock", steps = { 1, 3, 5, 6 } },
-  { id = "f-aquatic", name = "Aquatic Park", count = "water", steps = { 2, 4, 6, 7 } },
+  { id = "f-large", name = "Large Animal Zoo", count = "large", words = "animals of size 4-5", steps = { 1, 2, 3, 4 } },
+  { id = "f-small", name = "Small Animal Zoo", count = "small", words = "animals of size 1-2", steps = { 3, 6, 8, 10 } },
+  { id = "f-research", name = "Research Zoo", count = "science", words = "science icons", steps = { 3, 4, 5, 7 } },
+  -- 1 CP each: every water space connected, every rock space connected, every border space
+  -- (without rock or water) covered, the whole map (without rock or water) covered
+  { id = "f-architect", name = "Architectural Zoo", count = "architecture", words = "1 CP each: all water spaces connected, all rock spaces connected, all border spaces covered, the whole map covered" },
+  { id = "f-conservation", name = "Conservation Zoo", count = "projects", words = "conservation projects supported", steps = { 2, 3, 4, 5 } },
+  { id = "f-naturalist", name = "Naturalists' Zoo", count = "empty", words = "empty building spaces", steps = { 6, 12, 18, 24 } },
+  { id = "f-favourite", name = "Favourite Zoo", count = "reputation", words = "reputation", steps = { 6, 9, 12, 15 } },
+  { id = "f-sponsored", name = "Sponsored Zoo", count = "sponsors", words = "sponsor cards played", steps = { 3, 5, 7, 9 } },
+  -- 1 CP for each animal class of which the zoo has more icons than the player to its right (the
+  -- seat before it in turn order), at most 4
+  { id = "f-diverse", name = "Diverse Species Zoo", count = "classes_vs_right", words = "1 CP for each animal class with more icons than the player to your right, at most 4" },
+  { id = "f-climbing", name = "Climbing Park", count = "rock_icons", words = "rock icons", steps = { 1, 3, 5, 6 } },
+  { id = "f-aquatic", name = "Aquatic Park", count = "water_icons", words = "water icons", steps = { 2, 4, 6, 7 } },
 }
 -- Sponsor buildings (the 15 unique buildings of sponsors 243-257), in our own format: shape as
 -- axial offsets like D.BUILDINGS (turned in sixths, never mirrored), the rock / water spaces the

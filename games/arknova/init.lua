@@ -165,7 +165,7 @@ local function new_player()
     slots = {}, up = { animals = false, build = false, cards = false, association = false, sponsors = false },
     cover = cover, buildings = {}, zoo = {}, sponsors = {}, partners = {}, unis = {}, supported = {}, hand = {}, public = {},
     finals = {}, turns = 0, tucked = {}, held = {}, tokens = { venom = {}, constriction = {}, multiplier = {} },
-    bhand = {} }   -- bhand: base conservation projects taken into the hand (assertion, dominance; public)
+    bhand = {}, set_aside = {} }   -- set_aside: the setup discards until every seat has chosen; bhand: base conservation projects taken into the hand (assertion, dominance; public)
 end
 
 local function count_icon(p, icon)
@@ -284,6 +284,8 @@ local function bonus(s, seat, what)
   elseif what == "x" then if p.x < D.MAX_X then p.x = p.x + 1 end
   elseif what == "money5" then p.money = p.money + 5
   elseif what == "card" then draw_to_hand(s, p, 1)
+  elseif what == "cp" then gain_cp(s, seat, 1)
+  elseif what == "take" then s.pend[#s.pend + 1] = { seat = seat, f = "take-card", left = 1 }
   else
     -- a choice: upgrade (if any card is left to upgrade) or worker
     local can_up = false
@@ -345,6 +347,7 @@ function G.setup(n, seed, opts)
   kit.shuffle(s.fin_deck, rand)
   for seat = 1, n do
     local p = new_player()
+    p.appeal = D.start_appeal(seat)   -- the start player 0, the next 1, ... (SOURCES.md)
     local rest = { "build", "cards", "association", "sponsors" }
     kit.shuffle(rest, rand)
     p.slots = { "animals", rest[1], rest[2], rest[3], rest[4] }
@@ -511,7 +514,13 @@ local function build_types(p, size, used)
 end
 G.build_types = build_types
 
-local function reach(p) return math.min(D.DISPLAY, 1 + p.rep) end
+-- the reputation range: the display folders 1..k under the stretch of the reputation track the
+-- marker stands on (D.REP_RANGE)
+local function reach(p)
+  local k = 1
+  for _, top in ipairs(D.REP_RANGE) do if p.rep > top then k = k + 1 end end
+  return math.min(D.DISPLAY, k)
+end
 G.reach = reach
 
 -- the strength a task needs (the Veterinarian sponsor lets a project be supported at 4)
@@ -724,7 +733,7 @@ function G.legal_actions(s, seat, bare)
     end
   elseif kind == "snap" then
     add(out, bare, "draw", "draw from the deck")
-    for k = 1, math.min(reach(p), #s.display) do
+    for k = 1, #s.display do   -- a snap takes any display card, whatever the reputation (SOURCES.md)
       add(out, bare, "snap:" .. k, "take display card " .. k .. ": " .. card_words(s.display[k]))
     end
   elseif kind == "association" then
@@ -801,20 +810,36 @@ local function hostile_tokens(s, seat, f, v)
 end
 G.hostile_tokens = hostile_tokens
 
-local function do_break(s)
-  s.brk = 0
-  s.breaks = s.breaks + 1
-  -- display: the cards in folders 1 and 2 are discarded, the rest slide, the display refills
+-- the break after its first step: the tokens on action cards go back, workers come home, the
+-- display's folders 1 and 2 are discarded (the rest slide, the display refills), then income
+local function break_rest(s)
+  s.break_rest = nil
+  for seat = 1, s.n do
+    local p = s.players[seat]
+    p.tokens = { venom = {}, constriction = {}, multiplier = {} }
+    p.busy = 0
+  end
   for _ = 1, math.min(2, #s.display) do s.discard[#s.discard + 1] = table.remove(s.display, 1) end
   refill_display(s)
   for seat = 1, s.n do
     local p = s.players[seat]
-    p.busy = 0
-    p.tokens = { venom = {}, constriction = {}, multiplier = {} }   -- the tokens on action cards go back
     p.money = p.money + income_of(p)
     sponsor_income(s, seat)
+  end
+end
+G.break_rest = break_rest
+
+-- the break: first every seat over its hand limit discards down to it (sub-decisions, in seat
+-- order), then the rest (break_rest), once the discards are made (SOURCES.md: the hand limit is
+-- the break's first step, before any income card is drawn)
+local function do_break(s)
+  s.brk = 0
+  s.breaks = s.breaks + 1
+  for seat = 1, s.n do
+    local p = s.players[seat]
     for _ = 1, #p.hand - hand_limit(p) do s.discards[#s.discards + 1] = seat end
   end
+  if #s.discards > 0 then s.break_rest = true else break_rest(s) end
 end
 G.do_break = do_break
 
@@ -838,9 +863,29 @@ local function final_count(s, p, what)
     end
     return n
   elseif what == "science" then return count_icon(p, "science")
-  elseif what == "kinds" then
+  elseif what == "architecture" then
+    -- 1 each: every water space connected, every rock space connected (covered by a building or
+    -- next to one), every border space without rock or water covered, every space without rock or
+    -- water covered
+    local con = {}
+    for h = 1, NHEX do
+      if p.cover[h] ~= 0 then
+        con[h] = true
+        for _, j in ipairs(NB[h]) do con[j] = true end
+      end
+    end
+    local ok = { water = true, rock = true, border = true, all = true }
+    for h = 1, NHEX do
+      local t = TERRAIN[h]
+      if t == "water" or t == "rock" then
+        if not con[h] then ok[t] = false end
+      elseif p.cover[h] == 0 then
+        ok.all = false
+        if BORDER[h] then ok.border = false end
+      end
+    end
     local n = 0
-    for _ in pairs(built_types(p)) do n = n + 1 end
+    for _, v in pairs(ok) do if v then n = n + 1 end end
     return n
   elseif what == "projects" then return #p.supported
   elseif what == "empty" then
@@ -849,27 +894,25 @@ local function final_count(s, p, what)
     return n
   elseif what == "reputation" then return p.rep
   elseif what == "sponsors" then return #p.sponsors
-  elseif what == "classes" then
+  elseif what == "classes_vs_right" then
+    -- the player to one's right plays just before one (turn order goes to the left)
+    local seat = 1
+    for i = 1, s.n do if s.players[i] == p then seat = i end end
+    local right = s.players[(seat - 2) % s.n + 1]
     local n = 0
-    for _, c in ipairs(D.CLASSES) do if count_icon(p, c) > 0 then n = n + 1 end end
-    return n
-  else
-    local seen, n = {}, 0
-    for _, b in ipairs(p.buildings) do
-      for _, h in ipairs(b.hexes) do
-        for _, j in ipairs(NB[h]) do
-          if TERRAIN[j] == what and not seen[j] then seen[j] = true; n = n + 1 end
-        end
-      end
-    end
-    return n
+    for _, c in ipairs(D.CLASSES) do if count_icon(p, c) > count_icon(right, c) then n = n + 1 end end
+    return math.min(4, n)
+  elseif what == "rock_icons" then return count_icon(p, "rock")
+  elseif what == "water_icons" then return count_icon(p, "water")
   end
+  error("final-scoring card counts an unknown thing: " .. tostring(what), 2)
 end
 G.final_count = final_count
 
 local function final_points(s, p, fid)
   local f = FINAL[fid]
   local have, pts = final_count(s, p, f.count), 0
+  if not f.steps then return math.min(4, have) end
   for k, need in ipairs(f.steps) do if have >= need then pts = k end end
   return pts
 end
@@ -911,7 +954,9 @@ local function end_turn(s)
   local all_done = true
   for i = 1, s.n do if s.players[i].turns < s.max_turns then all_done = false end end
   if (s.final_from ~= 0 and s.final_left <= 0) or s.breaks >= s.max_breaks or all_done then
-    finish(s)   -- hand-limit discards of a last break are moot
+    -- hand-limit discards of a last break are moot; its income is still taken
+    if s.break_rest then s.discards = {}; break_rest(s) end
+    finish(s)
     return
   end
   s.turn = seat % s.n + 1
@@ -1058,12 +1103,16 @@ local function begin_action(s, seat, action, k)
   end
 end
 
+-- The setup discards are simultaneous and hidden (RULES.md): the seats choose one after another,
+-- but each seat's four discards are set aside face down (p.set_aside, seen by that seat only) and
+-- go to the discard pile together once every seat has chosen, so no seat's choice depends on
+-- another's.
 local function apply_setup(s, seat, kind, id)
   local p = s.players[seat]
   if kind == "setup_discard" then
     local c = id:match("^discard:(.+)$")
     take_from_hand(p, c)
-    s.discard[#s.discard + 1] = c
+    p.set_aside[#p.set_aside + 1] = c
     s.step.left = s.step.left - 1
     if s.step.left == 0 then s.step = { k = "setup_final", seat = seat } end
   else
@@ -1073,7 +1122,13 @@ local function apply_setup(s, seat, kind, id)
       if x == f and #keep == 0 then keep[1] = x else table.insert(s.fin_deck, 1, x) end
     end
     p.finals = keep
-    if seat < s.n then s.step = { k = "setup_discard", seat = seat + 1, left = 4 } else start_turn(s) end
+    if seat < s.n then s.step = { k = "setup_discard", seat = seat + 1, left = 4 } return end
+    for i = 1, s.n do
+      local q = s.players[i]
+      for _, x in ipairs(q.set_aside) do s.discard[#s.discard + 1] = x end
+      q.set_aside = {}
+    end
+    start_turn(s)
   end
 end
 
@@ -1635,6 +1690,7 @@ function G.apply(s, seat, id)
     local c = id:sub(9)
     take_from_hand(p, c)
     s.discard[#s.discard + 1] = c
+    if #s.discards == 0 and s.break_rest then break_rest(s) end
     settle(s)
     return true
   elseif kind == "setup_discard" or kind == "setup_final" then
@@ -1764,7 +1820,7 @@ function G.apply(s, seat, id)
   return true
 end
 
--- ranking: score = appeal + conservation converted - 113; ties: more conservation projects
+-- ranking: score = appeal + conservation converted - 114 (D.CROSSING); ties: more conservation projects
 -- supported (the rulebook's tie-break), then shared
 function G.ranking(s)
   local keys, scores = {}, {}
@@ -1813,6 +1869,7 @@ function G.observation(s, seat)
       icon_tokens = p.icon_tokens or 0 }
     if i == seat or s.over then
       v.hand = kit.copy(p.hand)
+      if #p.set_aside > 0 then v.set_aside = kit.copy(p.set_aside) end
       v.held = kit.copy(p.held)
       v.finals = kit.copy(p.finals)
       if p.final_cp then v.final_cp = p.final_cp end
@@ -1912,9 +1969,14 @@ function G.render(o)
       local fs = {}
       for _, f in ipairs(v.finals) do
         local fc = FINAL[f]
-        fs[#fs + 1] = fc.name .. " (" .. fc.count .. " " .. table.concat(fc.steps, "/") .. " -> 1/2/3/4 CP)"
+        fs[#fs + 1] = fc.name .. " (" .. fc.words .. (fc.steps and (": " .. table.concat(fc.steps, "/") .. " -> 1/2/3/4 CP") or "") .. ")"
       end
       L[#L + 1] = "  final scoring: " .. table.concat(fs, "; ")
+      if v.set_aside then
+        local xs = {}
+        for _, c in ipairs(v.set_aside) do xs[#xs + 1] = short(c) end
+        L[#L + 1] = "  set aside (your setup discards, face down until every player has chosen): " .. table.concat(xs, ", ")
+      end
     elseif v.known and #v.known > 0 then
       local ks = {}
       for _, c in ipairs(v.known) do ks[#ks + 1] = short(c) end
@@ -2246,7 +2308,7 @@ function G.determinize(s, seat, rand)
       for k, c in ipairs(p.hand) do
         if not p.public[c] then pool[#pool + 1] = c; slots[#slots + 1] = { p.hand, k } end
       end
-      for _, list in ipairs({ p.held, p.tucked }) do
+      for _, list in ipairs({ p.held, p.tucked, p.set_aside }) do
         for k, c in ipairs(list) do pool[#pool + 1] = c; slots[#slots + 1] = { list, k } end
       end
     end
@@ -2283,6 +2345,7 @@ function G.census(s)
     for _, c in ipairs(p.hand) do put(c, "hand " .. i) end
     for _, c in ipairs(p.held) do put(c, "held " .. i) end
     for _, c in ipairs(p.tucked) do put(c, "tucked " .. i) end
+    for _, c in ipairs(p.set_aside) do put(c, "set aside " .. i) end
     for _, c in ipairs(p.zoo) do put(c, "zoo " .. i) end
     for _, c in ipairs(p.sponsors) do put(c, "sponsors " .. i) end
   end

@@ -1075,14 +1075,15 @@ end
 -- scores, ranking -----------------------------------------------------------------------------
 
 -- ranking: banked points (plus, before the end, what the era's scoring would give now); ties
--- go to the higher income level, then to more money
+-- go to the income marker further along the track (its space, not its level: the designer's
+-- ruling, RULES.md), then to more money
 function G.ranking(s)
   local keys, scores = {}, {}
   local pts = not s.over and era_points(s) or nil
   for i = 1, s.n do
     local p = s.players[i]
     scores[i] = p.vp + (pts and (pts[i].links + pts[i].tiles) or 0)
-    keys[i] = { scores[i], level_of(p), p.money }
+    keys[i] = { scores[i], p.progress, p.money }
   end
   return { ranks = kit.ranks(keys), scores = scores }
 end

@@ -22,7 +22,9 @@ local LETTER = { cotton = "C", goods = "M", pottery = "P", coal = "K", iron = "I
 
 function M.draw(o)
   local parts = {}
-  local W, H = 900, 700
+  -- the map takes x 0-660 and y 0-600; the panel of markets and players sits right of it and
+  -- the legend below it, each inside the picture (the drawing test checks every text's box)
+  local W, H = 980, 680
   local function xy(loc) local p = POS[loc]; return 40 + p[1] * 52, 40 + p[2] * 52 end
   parts[#parts + 1] = sk.rect(0, 0, W, H, { fill = "#f4ecd8" })
   parts[#parts + 1] = sk.text(10, 18, string.format("Brass: Birmingham, %s era, round %d", o.era, o.round), { font_size = 14 })
@@ -66,15 +68,16 @@ function M.draw(o)
       end
     end
   end
-  local y0 = 620
-  parts[#parts + 1] = sk.text(620, 40, string.format("Coal market %d/%d, next %d", o.coal_market, #D.COAL_MARKET.prices, o.coal_price), { font_size = 11 })
-  parts[#parts + 1] = sk.text(620, 56, string.format("Iron market %d/%d, next %d", o.iron_market, #D.IRON_MARKET.prices, o.iron_price), { font_size = 11 })
-  parts[#parts + 1] = sk.text(620, 72, string.format("Deck %d cards", o.deck), { font_size = 11 })
+  local px = 680
+  parts[#parts + 1] = sk.text(px, 40, string.format("Coal market %d/%d, next %d", o.coal_market, #D.COAL_MARKET.prices, o.coal_price), { font_size = 11 })
+  parts[#parts + 1] = sk.text(px, 56, string.format("Iron market %d/%d, next %d", o.iron_market, #D.IRON_MARKET.prices, o.iron_price), { font_size = 11 })
+  parts[#parts + 1] = sk.text(px, 72, string.format("Deck %d cards", o.deck), { font_size = 11 })
   for i, p in ipairs(o.players) do
-    parts[#parts + 1] = sk.rect(620, 80 + i * 40, 16, 16, { fill = sk.SEATS[i] })
-    parts[#parts + 1] = sk.text(642, 93 + i * 40, string.format("P%d: %d VP (%d now), money %d, income %d", i, p.vp, o.scores[i], p.money, p.income), { font_size = 11 })
+    parts[#parts + 1] = sk.rect(px, 80 + i * 30, 14, 14, { fill = sk.SEATS[i] })
+    parts[#parts + 1] = sk.text(px + 20, 92 + i * 30, string.format("P%d: %d VP (%d now), money %d, income %d", i, p.vp, o.scores[i], p.money, p.income), { font_size = 10 })
   end
-  parts[#parts + 1] = sk.text(620, y0, "K coal, I iron, B brewery, C cotton, M manufacturer, P pottery; ringed = flipped; dashed = rail only", { font_size = 8 })
+  parts[#parts + 1] = sk.text(10, 632, "Spaces and tiles: K coal, I iron, B brewery, C cotton, M manufacturer, P pottery; a tile: its level, in the colour of its owner, ringed = flipped", { font_size = 10 })
+  parts[#parts + 1] = sk.text(10, 650, "Links: blue = canal, dashed grey = rail only, thick = built (in the colour of its owner). Merchants: their tiles, * = beer barrel still there", { font_size = 10 })
   return sk.doc("brass", W, H, parts)
 end
 

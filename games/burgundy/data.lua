@@ -71,7 +71,7 @@ M.KNOWLEDGE = {
   { "rule",  "selling goods gives 1 more silverling" },
   { "rule",  "selling goods gives 1 worker" },
   { "rule",  "a ship takes the goods of two neighbouring depots" },
-  { "rule",  "the once-a-turn purchase may come from any numbered depot too and may be paid with workers as well as silverlings" },
+  { "rule",  "the once-a-turn purchase (2 silverlings, never workers) may come from any numbered depot too" },
   { "rule",  "each animal tile scored on placing an animal gives 1 more point" },
   { "rule",  "each worker changes a die by up to 2" },
   { "rule",  "placing a building: the die may be changed by 1 for free" },
@@ -132,7 +132,8 @@ M.DEPOTS = {
   { "mine", "knowledge", "building", "building" },
   { "building", "animal", "castle", "ship" },
 }
-M.BLACK = 8
+M.BLACK = 8           -- spaces of the black depot
+M.BLACK_PER_PLAYER = 2 -- filled each phase: 2 tiles per player (4, 6, 8; RULES.md)
 M.STORAGE = 3         -- storage spaces for six-sided tiles
 M.GOODS_SLOTS = 3     -- goods storage spaces (one goods type each)
 M.GOODS = 42          -- 7 of each of the six types (a type = a die number)

@@ -147,7 +147,7 @@ local function start_phase(s)
       s.depots[k].tiles[j] = n or false
     end
   end
-  for j = 1, D.BLACK do s.black[j] = draw(s, s.black_pile) or false end
+  for j = 1, math.min(D.BLACK, D.BLACK_PER_PLAYER * s.n) do s.black[j] = draw(s, s.black_pile) or false end
   s.round_goods = {}
   for r = 1, D.ROUNDS do s.round_goods[r] = draw(s, s.goods_stack) or 0 end
 end
@@ -480,10 +480,10 @@ local function dice_values(p)
   return out
 end
 
--- the purchase costs 2 silverlings; with knowledge 6 workers may pay for it too (silverlings
--- are spent first)
+-- the purchase costs 2 silverlings, with or without knowledge 6 (which opens the numbered
+-- depots to it); workers never pay for it
 local function can_buy(_, p)
-  return not p.bought and p.silver + (has_k(p, 6) and p.workers or 0) >= D.BUY_COST
+  return not p.bought and p.silver >= D.BUY_COST
 end
 
 -- the pending choice on top of the stack, dropped while it offers nothing
@@ -593,13 +593,13 @@ function G.legal_actions(s, seat, bare)
   if can_buy(s, p) then
     for j = 1, D.BLACK do
       local n = s.black[j]
-      if n then add("buy:" .. tid(n), function() return string.format("buy %s from the black depot for 2 silverlings%s", tile_words(n), has_k(p, 6) and " or workers" or "") end) end
+      if n then add("buy:" .. tid(n), function() return string.format("buy %s from the black depot for 2 silverlings", tile_words(n)) end) end
     end
     if has_k(p, 6) then
       for k = 1, 6 do
         for j = 1, 4 do
           local n = s.depots[k].tiles[j]
-          if n then add("buy:" .. tid(n), function() return string.format("buy %s from depot %d for 2 silverlings or workers (knowledge 6)", tile_words(n), k) end) end
+          if n then add("buy:" .. tid(n), function() return string.format("buy %s from depot %d for 2 silverlings (knowledge 6)", tile_words(n), k) end) end
         end
       end
     end
@@ -675,9 +675,7 @@ function G.apply(s, seat, id)
   elseif kind == "buy" then
     local n = tnum(rest)
     lift(s, n)
-    local silver = math.min(p.silver, D.BUY_COST)
-    p.silver = p.silver - silver
-    p.workers = p.workers - (D.BUY_COST - silver)
+    p.silver = p.silver - D.BUY_COST
     p.bought = true
     store(s, p, n)
   elseif kind == "ship" then

@@ -814,11 +814,33 @@ end
 -- powers ---------------------------------------------------------------------------------------
 local POWER = {}
 
+-- every power is optional (the rulebook). The families below offer `skip` in their own first
+-- choice; every other power first asks `use` or `skip` (a power that cannot act now does not
+-- ask); a power repeated by another bird's repeat power does not ask again
+local ASKS_ITSELF = { draw_discard = true, egg_draw = true, egg_food = true, food_tuck = true,
+  tuck_draw = true, tuck_gain = true, tuck_lay = true, play_tuck = true, ["repeat"] = true,
+  repeat_pred = true, trade = true, move = true, play = true, none = true }
+local CAN_ACT = {
+  lay_self = function(_, _, x) return room(x) end,
+  hunt = function(s) return #s.deck + #s.discard > 0 end,
+  roll = function(s) return D.DICE - #s.feeder > 0 end,
+  food_cache = function(s) return s.ev_rodent end,
+  lay_nest = function(_, p, _, b)
+    for _, e in ipairs(all_birds(p)) do if nest_is(BIRD[e.bird.id], D.NESTS[b.p1]) and room(e.bird) then return true end end
+    return false
+  end,
+}
 TASK.power = function(s, t)
   local p = s.players[t.seat]
   local x = find(p, t.bird)
   if not x then return end
-  POWER[BIRD[t.bird].family](s, t.seat, p, x, BIRD[t.bird])
+  local b = BIRD[t.bird]
+  if not t.agreed and not ASKS_ITSELF[b.family] then
+    if CAN_ACT[b.family] and not CAN_ACT[b.family](s, p, x, b) then return end
+    push(s, { k = "ask", a = { kind = "use_power", seat = t.seat, bird = x.id } })
+    return
+  end
+  POWER[b.family](s, t.seat, p, x, b)
 end
 TASK.white = TASK.power
 TASK.pink_power = TASK.power
@@ -983,6 +1005,14 @@ G.POWER = POWER
 
 local SKIP = { "skip", function() return "do not use the power" end }
 
+OPTIONS.use_power = function(_, a)
+  return { { "use", function() return a.bird .. ": use the power (" .. POWER_WORDS[BIRD[a.bird].family](BIRD[a.bird]) .. ")" end }, SKIP }
+end
+CHOOSE.use_power = function(s, a, id)
+  if id == "skip" then return end
+  push(s, { k = "power", seat = a.seat, bird = a.bird, agreed = true })
+end
+
 OPTIONS.start = function(s, a)
   local out = {}
   for i = 1, s.n do out[#out + 1] = { "start:" .. i, function() return "player " .. i .. " takes a die first (" .. a.bird .. ")" end } end
@@ -1085,7 +1115,7 @@ end
 CHOOSE["repeat"] = function(s, a, id)
   if id == "skip" then return end
   local h, c = id:match("^repeat:(%a+):(%d)$")
-  push(s, { k = "power", seat = a.seat, bird = bird_at(s.players[a.seat], h, c).id })
+  push(s, { k = "power", seat = a.seat, bird = bird_at(s.players[a.seat], h, c).id, agreed = true })
 end
 
 OPTIONS.trade_give = function(s, a)
