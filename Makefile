@@ -1,7 +1,10 @@
 # tabula — build, test and install.
 #   make deps            install system packages (Debian, as root)
 #   make                 build ./tabula (and build/rel/mock_server for the tests)
-#   make test            build and run every test (C unit tests, then `tabula test`)
+#   make test            build and run every test (C unit tests, then `tabula test`),
+#                        JOBS files at a time (default: the number of cores)
+#   make check           the quick tier: the C unit tests and the Lua files not marked
+#                        "-- slow:" (the inner loop, under a minute)
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (built in build/san)
 
 PKGS     := lua5.4 libcjson libcurl cairo
@@ -43,7 +46,9 @@ BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image
 OBJS     := $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE) $(BIND) re_lua))
 CTESTS   := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(wildcard tests/c/test_*.c))
 
-.PHONY: all deps test ctest luatest clean bench install uninstall test-cluster
+.PHONY: all deps test check ctest luatest luacheck clean bench install uninstall test-cluster
+
+JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
 
 all: $(BIN) $(BUILD)/mock_server
 
@@ -74,13 +79,21 @@ $(BUILD)/tests/%: tests/c/%.c $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE))) | $
 $(BUILD)/mock_server: tests/mock_server.c tests/mock_families.c tests/mock_families.h tests/mock_tools.c tests/mock_tools.h tests/mock_batch.c tests/mock_batch.h | $(BUILD)
 	$(CC) $(CFLAGS) $(LDFLAGS) -pthread -o $@ tests/mock_server.c tests/mock_families.c tests/mock_tools.c tests/mock_batch.c -lcjson
 
+# the C unit tests, JOBS at a time: a line each ("ok  name: N checks passed, 0
+# failed"); a failing one's output in full
 ctest: $(CTESTS)
-	@for t in $(CTESTS); do echo "== $$t"; $$t || exit 1; done
+	@printf '%s\n' $(CTESTS) | xargs -P $(JOBS) -n 1 sh -c \
+	  'out=$$("$$0" 2>&1) && echo "ok   c/$$out" || { printf "FAIL %s\n%s\n" "$$0" "$$out"; exit 255; }'
 
 luatest: $(BIN) $(BUILD)/mock_server
-	TABULA_MOCK_SERVER=$(BUILD)/mock_server ./$(BIN) test
+	TABULA_MOCK_SERVER=$(BUILD)/mock_server ./$(BIN) test --jobs $(JOBS) $(TESTFLAGS)
+
+luacheck: $(BIN) $(BUILD)/mock_server
+	TABULA_MOCK_SERVER=$(BUILD)/mock_server ./$(BIN) test --jobs $(JOBS) --quick $(TESTFLAGS)
 
 test: ctest luatest
+
+check: ctest luacheck
 
 # a single-node Slurm on this machine (installs slurm-wlm and munge; root; not in CI)
 test-cluster: $(BIN)

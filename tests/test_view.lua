@@ -313,9 +313,10 @@ local shots
 -- screenshots(path, name, id [, trial_only]): the overview and the trial view as PNG files
 local function screenshots(path, name, id, trial_only)
   if not shots then
-    shots = host.getenv("TABULA_SCREENSHOTS") or t.keep(tmpdir())
+    -- they go with the file's scratch directory; TABULA_SCREENSHOTS=DIR keeps them to look at
+    shots = host.getenv("TABULA_SCREENSHOTS") or tmpdir()
     fs.mkdir_p(shots)
-    io.stderr:write("view: screenshots in " .. shots .. "\n")
+    io.stderr:write("view: screenshots in " .. shots .. " (TABULA_SCREENSHOTS=DIR keeps them)\n")
   end
   local views = { { "trial", "#trial=" .. enc(id) } }
   if not trial_only then table.insert(views, 1, { "overview", "" }) end

@@ -12,6 +12,33 @@ local function run_script(path, args)
   return math.type(rc) == "integer" and rc or 0
 end
 
+-- os.tmpname honours TMPDIR (Lua's own always uses /tmp), so that a caller that
+-- gives tabula a temporary folder (`tabula test` gives each test file its own)
+-- finds every temporary file of this process there. The name is made unique by
+-- the process id, a count and a random part, and the file is created empty, as
+-- Lua's own does.
+do
+  local dir = os.getenv("TMPDIR")
+  if dir and dir ~= "" and dir ~= "/tmp" and dir:sub(1, 1) == "/" then
+    local pid = require("tabula.c.proc").getpid()
+    local n = 0
+    local rng = math.random
+    os.tmpname = function()
+      while true do
+        n = n + 1
+        local p = string.format("%s/lua_%d_%d_%06x", dir, pid, n, rng(0, 0xffffff))
+        local probe = io.open(p, "r")
+        if probe then probe:close() else
+          local f = io.open(p, "w")
+          if not f then error("cannot create a temporary file in TMPDIR " .. dir, 2) end
+          f:close()
+          return p
+        end
+      end
+    end
+  end
+end
+
 return function(argv)
   local name = argv[1]
   local rest = { table.unpack(argv, 2) }

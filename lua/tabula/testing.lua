@@ -90,28 +90,13 @@ function M.contains(text, piece, msg)
   end
 end
 
--- keep(path) -> path: the test run leaves path (made by os.tmpname or tmpdir) in place at its end.
+-- keep(path) -> path: the test run leaves path (made by os.tmpname or tmpdir) in
+-- place at its end; `tabula test` names it after the file's line.
 local kept = {}
-function M.keep(path) kept[path] = true; return path end
+function M.keep(path) kept[#kept + 1] = path; return path end
 
--- remove_temporary(paths, keep_all): removes each os.tmpname path of the run (and
--- path.* beside it) but those kept; with keep_all, says where they stay instead.
-function M.remove_temporary(paths, keep_all)
-  local left = {}
-  for _, p in ipairs(paths) do
-    if not kept[p] and p:match("^/[%w_./-]+$") and not p:find("..", 1, true) then left[#left + 1] = p end
-  end
-  if #left == 0 then return end
-  if keep_all then
-    io.write(string.format("temporary files kept: %d paths, the first %s\n", #left, left[1]))
-    return
-  end
-  for i = 1, #left, 200 do
-    local args = {}
-    for j = i, math.min(i + 199, #left) do args[#args + 1] = "'" .. left[j] .. "' '" .. left[j] .. "'.*" end
-    os.execute("rm -rf -- " .. table.concat(args, " ") .. " 2>/dev/null")
-  end
-end
+-- kept() -> the paths kept so far
+function M.kept() return { table.unpack(kept) } end
 
 -- tmpdir() -> the path of a new empty directory under the system's temporary folder.
 function M.tmpdir()
