@@ -55,7 +55,7 @@ test("the binary: version, help, unknown command, missing script, syntax error",
   local d = t.tmpdir()
   fs.write_atomic(d .. "/bad.lua", "local x = = 1\n")
   out = run(d .. "/bad.lua")
-  t.contains(out, d .. "/bad.lua:1:")
+  t.contains(out, "bad.lua:1: unexpected symbol near '='")   -- Lua shortens a long chunk name from the left
   t.contains(out, "rc=2")
   fs.write_atomic(d .. "/boom.lua", "error('kaboom')\n")
   out = run(d .. "/boom.lua")
@@ -63,7 +63,7 @@ test("the binary: version, help, unknown command, missing script, syntax error",
   t.contains(out, "stack traceback")
   t.contains(out, "rc=1")
   out = run("test --bogus")
-  t.contains(out, "unknown option --bogus (valid options: --verbose, --only, --help)")
+  t.contains(out, "unknown option --bogus (valid options: --verbose, --only, --jobs, --quick, --no-shared, --keep-tmp, --help)")
   out = run("test --help")
   t.contains(out, "--only TEXT")
 end)

@@ -85,7 +85,8 @@ test("dece on the runner: main's records for the same seeds, with two worker pro
   -- the run directory: run.json with the identity, the schedule, and a transcript per match
   local meta = json.read_file(dir .. "/run/run.json")
   t.eq(meta.order, { "random", "heuristic", "ismcts", "m" })
-  t.eq(meta.records, { file = "matches.jsonl", id = "match_id", logs = "matches", files = { "schedule.json" } })
+  t.eq(meta.records, { file = "matches.jsonl", id = "match_id", logs = "matches", files = { "schedule.json" },
+    required = { "status", "game", "seats", "ranks" } })
   t.eq(#json.read_file(dir .. "/run/schedule.json").matches, 4)
   -- running again: everything is recorded, nothing is played twice
   rc, out = tabula({ "run", DECE, "--participants", dir .. "/parts.json", "--games", "azul", "--matches-per-game", "4",
@@ -95,25 +96,25 @@ test("dece on the runner: main's records for the same seeds, with two worker pro
   t.eq(select(2, by_id(dir .. "/run/matches.jsonl", "match_id")), 4)
 end)
 
-test("chessarena on the runner: main's games for the same seed; a second run adds games after them", function()
+test("chessarena on the runner: main's games for the same seed; a second run with --add-games adds games after them", function()
   t.need_program("/usr/games/stockfish")
   local dir = t.tmpdir()
   local rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--players", "random,stockfish:depth=1,random@blitz+legal",
-    "--games", "4", "--max-moves", "20", "--analysis-depth", "2", "--all", "--quiet" })   -- main's 10 full moves = 20 plies
+    "--game-count", "4", "--max-moves", "20", "--analysis-depth", "2", "--all", "--quiet" })   -- main's 10 full moves = 20 plies
   t.eq(rc, 0, out)
   local new, n = by_id(dir .. "/arena/games.jsonl", "game_id")
   local old = by_id(OLD .. "/arena/games.jsonl", "game_id")
   t.eq(n, 4)
   for id, r in pairs(new) do t.eq(r, old[id], id) end
   t.eq(json.read_file(dir .. "/arena/summary.json"), json.read_file(OLD .. "/arena/summary.json"))
-  rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--games", "2", "--max-moves", "20", "--analysis-depth", "2",
-    "--quiet", "--concurrency", "2" })
+  rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--game-count", "2", "--add-games", "--max-moves", "20",
+    "--analysis-depth", "2", "--quiet", "--concurrency", "2" })
   t.eq(rc, 0, out)
   local all, m = by_id(dir .. "/arena/games.jsonl", "game_id")
   t.eq(m, 6)
   t.ok(all["game-00005"] and all["game-00006"], "numbered after the arena's games")
   -- how games are played is the arena's identity: a change is refused
-  rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--games", "1", "--max-moves", "40", "--quiet" })
+  rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--game-count", "1", "--max-moves", "40", "--quiet" })
   t.eq(rc, 2, out)
   t.contains(out, "option --max-moves: 20 in the run, 40 now")
 end)
@@ -123,7 +124,7 @@ test("both arenas take the run lock: a second run on the same directory is refus
   for _, case in ipairs({
     { dir = dir .. "/dece", args = { "run", DECE, "--games", "azul", "--participants", parts_file(dir), "--out", dir .. "/dece", "--quiet" },
       file = "matches.jsonl" },
-    { dir = dir .. "/arena", args = { "run", ARENA, "--arena", dir .. "/arena", "--players", "random,random@bullet", "--games", "1",
+    { dir = dir .. "/arena", args = { "run", ARENA, "--arena", dir .. "/arena", "--players", "random,random@bullet", "--game-count", "1",
       "--analysis-depth", "0", "--quiet" }, file = "games.jsonl" } }) do
     fs.mkdir_p(case.dir)
     local lock = assert(fs.lock(case.dir .. "/.lock"))   -- as another run holds it
@@ -216,7 +217,7 @@ end)
 test("chessarena transcripts: tabula show ARENA GAME shows each model player's conversation", function()
   local dir = t.tmpdir()
   local rc, out = tabula({ "run", ARENA, "--arena", dir .. "/arena", "--players", "random@bullet,random@blitz+legal",
-    "--games", "1", "--max-moves", "6", "--analysis-depth", "0", "--quiet" })   -- 3 moves each (plies)
+    "--game-count", "1", "--max-moves", "6", "--analysis-depth", "0", "--quiet" })   -- 3 moves each (plies)
   t.eq(rc, 0, out)
   local shown
   rc, shown = tabula({ "show", dir .. "/arena", "game-00001" })
@@ -247,9 +248,9 @@ end)
 test("chessarena refuses --shard, --trials and --variant in one line each, with the reason", function()
   local dir = t.tmpdir()
   for _, case in ipairs({ { { "--shard", "1/2" }, "--shard: scenario chessarena plans as it runs (each game's pairing is drawn from the ratings" },
-                          { { "--trials", "3" }, "--trials: ChessArena plays --games games per run" },
+                          { { "--trials", "3" }, "--trials: ChessArena plays --game-count games per run" },
                           { { "--variant", "a" }, "--variant: ChessArena's prompts are one folder" } }) do
-    local args = { "run", ARENA, "--arena", dir .. "/arena", "--players", "random,random@bullet", "--games", "1" }
+    local args = { "run", ARENA, "--arena", dir .. "/arena", "--players", "random,random@bullet", "--game-count", "1" }
     for _, a in ipairs(case[1]) do args[#args + 1] = a end
     local rc, out = tabula(args)
     t.eq(rc, 2, out)

@@ -31,15 +31,30 @@
 -- across processes; a worker whose parent is gone reserves nothing.
 --
 -- RUN/spend.jsonl is the persisted record: one fsynced line per settled call
--- ({calls, input, output, cost}), so a killed run keeps what its finished calls
--- spent and a continued run counts what earlier sessions spent. A call whose
--- worker died before settling it is counted at its reservation (unsettled =
--- true): the server may have billed it.
+-- ({calls, input, output, cost, r}), so a killed run keeps what its finished
+-- calls spent and a continued run counts what earlier sessions spent. A call
+-- whose worker died before settling it is counted at its reservation
+-- (unsettled = true): the server may have billed it.
+--
+-- RUN/reservations.jsonl journals every reservation before its call is sent
+-- ({r, tokens, cost, cache}: r names it across sessions, cache is the response
+-- cache file its reply is stored in, when the caller gave it), fsynced; its
+-- settled line in spend.jsonl carries the same r. A process killed with calls
+-- in flight (SIGKILL: nothing settles them) leaves reservations without a
+-- settled line; the next session of the run (Ledger:reconcile, once it holds
+-- the run's lock) counts each at its real cost when its reply reached the
+-- cache (from_cache = true), else at its reservation (unsettled = true), and
+-- starts the journal afresh. So a run killed any number of times still counts
+-- every call that may have been billed, and cannot pass its budget. A caller
+-- whose paid work has a journal of its own (the batch queue, which records
+-- what an earlier session's batch cost when it reads it) reserves with
+-- journal = false.
 local records = require "tabula.records"
 local json = require "tabula.json"
 local loop = require "tabula.loop"
 local models = require "tabula.models"
 local cli = require "tabula.cli"
+local fs = require "tabula.fs"
 
 local M = {}
 
@@ -102,11 +117,18 @@ function Ticket:__close() self:settle(nil) end
 
 local NONE = setmetatable({ done = true }, Ticket)   -- no ledger: nothing to count
 
--- reserve(cfg, body) -> ticket | nil, refusal: what agent.lua calls before a model call
-function M.reserve(cfg, body)
+-- reserve(cfg, body [, how]) -> ticket | nil, refusal: what agent.lua calls
+-- before a model call; how = { cache = the response cache file its reply will
+-- be stored in, journal = false (not journalled: see above) }
+function M.reserve(cfg, body, how)
   local l = M.active
   if not l then return NONE end
-  return l:reserve(M.estimate(cfg, body, l.limits))
+  local need = M.estimate(cfg, body, l.limits)
+  if type(how) == "table" then
+    need.cache = type(how.cache) == "string" and how.cache or nil
+    if how.journal == false then need.journal = false end
+  end
+  return l:reserve(need)
 end
 
 -- ---- the ledger of the process that writes the records ----
@@ -126,12 +148,68 @@ function M.new(opts, cfg, dir)
   if limits.cost and not cfg.prices then
     cli.fail("--max-cost: model %s has no prices, so its cost cannot be counted (give prices in models.lua, or use --max-calls / --max-run-tokens)", cfg.name)
   end
-  local self = setmetatable({ limits = limits, path = dir .. "/spend.jsonl",
+  local self = setmetatable({ limits = limits, path = dir .. "/spend.jsonl", journal_path = dir .. "/" .. M.JOURNAL,
     spent = { calls = 0, input = 0, output = 0, cost = 0 }, held = { calls = 0, tokens = 0, cost = 0 },
-    open = 0, waiting = {} }, Ledger)
-  records.each(self.path, function(r) self:add(r) end, { skip_bad = true })
+    open = 0, waiting = {}, settled_ids = {}, n = 0,
+    session = string.format("%x-%x", os.time(), require("tabula.c.proc").getpid()) }, Ledger)
+  records.each(self.path, function(r)
+    self:add(r)
+    if r.r ~= nil then self.settled_ids[r.r] = true end
+  end, { skip_bad = true })
   M.active = self
   return self
+end
+
+M.JOURNAL = "reservations.jsonl"
+
+-- unsettled(dir [, settled]) -> the reservations RUN/reservations.jsonl holds
+-- without a settled line in RUN/spend.jsonl (settled: the r of every settled
+-- line, when the caller has read them), each as the line that counts it:
+-- { calls = 1, input, output, cost, r, from_cache = true } when its reply is in
+-- the response cache, else { calls = 1, input = its tokens, output = 0, cost =
+-- its reservation, r, unsettled = true }
+function M.unsettled(dir, settled)
+  if not settled then
+    settled = {}
+    records.each(dir .. "/spend.jsonl", function(r) if r.r ~= nil then settled[r.r] = true end end, { skip_bad = true, quiet = true })
+  end
+  local out, pending, order = {}, {}, {}
+  records.each(dir .. "/" .. M.JOURNAL, function(j)
+    if type(j) ~= "table" or j.r == nil or settled[j.r] then return end
+    if j.released then pending[j.r] = nil; settled[j.r] = true; return end
+    if not pending[j.r] then pending[j.r] = j; order[#order + 1] = j.r end
+  end, { skip_bad = true, quiet = true })
+  for _, r in ipairs(order) do
+    local j = pending[r]
+    if j == nil then goto next end
+    settled[j.r] = true   -- counted once, whatever the journal repeats
+    local text = type(j.cache) == "string" and fs.kind(j.cache) == "file" and fs.read(j.cache)
+    local ok, reply = pcall(json.decode, text or "null")
+    reply = ok and reply
+    local u = type(reply) == "table" and type(reply.usage) == "table" and reply.usage
+    if u then
+      out[#out + 1] = { calls = 1, input = tonumber(u.input) or 0, output = tonumber(u.output) or 0,
+        cost = tonumber(reply.cost) or 0, r = j.r, from_cache = true }
+    else
+      out[#out + 1] = { calls = 1, input = tonumber(j.tokens) or 0, output = 0, cost = tonumber(j.cost) or 0, r = j.r, unsettled = true }
+    end
+    ::next::
+  end
+  return out
+end
+
+-- ledger:reconcile(): what an earlier session left unsettled (a kill during its
+-- calls) is counted and written to spend.jsonl, and the journal starts afresh.
+-- Called once the run's lock is held (runner.run): before it, another process
+-- might still be making those calls.
+function Ledger:reconcile()
+  if self.reconciled then return end
+  self.reconciled = true
+  for _, line in ipairs(M.unsettled(fs.dirname(self.path), self.settled_ids)) do
+    self.settled_ids[line.r] = true
+    self:settle_free(line)
+  end
+  if fs.kind(self.journal_path) then fs.write_or_fail(self.journal_path, "") end
 end
 
 function Ledger:add(d)
@@ -165,9 +243,17 @@ function Ledger:reserve(need)
     self.waiting[#self.waiting + 1] = f
     f:await()
   end
-  for k, v in pairs(need) do self.held[k] = self.held[k] + v end
+  local r
+  if need.journal ~= false then   -- journalled (fsynced) before the call is sent
+    self.n = self.n + 1
+    r = self.session .. "." .. self.n
+    if not self.journal then self.journal = records.writer(self.journal_path) end
+    self.journal:write({ r = r, tokens = need.tokens, cost = need.cost, cache = need.cache })
+  end
+  local held = { calls = need.calls, tokens = need.tokens, cost = need.cost }
+  for k, v in pairs(held) do self.held[k] = self.held[k] + v end
   self.open = self.open + 1
-  return setmetatable({ owner = self, need = need }, Ticket)
+  return setmetatable({ owner = self, need = held, r = r }, Ticket)
 end
 
 function Ledger:wake()
@@ -181,7 +267,14 @@ end
 function Ledger:settled(ticket, spent)
   for k, v in pairs(ticket.need) do self.held[k] = self.held[k] - v end
   self.open = self.open - 1
-  if spent then self:settle_free(spent) else self:wake() end
+  if spent then
+    spent.r = ticket.r   -- its reservation is settled
+    self:settle_free(spent)
+  else
+    -- released (the call failed or was cut): the journal says so, nothing is spent
+    if ticket.r and self.journal then self.journal:write({ r = ticket.r, released = true }) end
+    self:wake()
+  end
 end
 
 -- record(spent): paid work that held no reservation in this session (a
@@ -226,6 +319,10 @@ end
 
 function Ledger:close()
   if self.writer then self.writer:close(); self.writer = nil end
+  if self.journal then
+    self.journal:close(); self.journal = nil
+    if self.open == 0 then fs.write_or_fail(self.journal_path, "") end   -- every reservation settled
+  end
   if M.active == self then M.active = nil end
 end
 
@@ -267,6 +364,10 @@ function M.serve(ledger, tickets, msg, send, gone)
   if msg.op == "reserve" then
     local need = {}
     for _, k in ipairs({ "calls", "tokens", "cost" }) do need[k] = tonumber(type(msg.need) == "table" and msg.need[k]) or 0 end
+    if type(msg.need) == "table" then
+      need.cache = type(msg.need.cache) == "string" and msg.need.cache or nil
+      if msg.need.journal == false then need.journal = false end
+    end
     local ticket, refused = ledger:reserve(need)
     if ticket and gone() then ticket:settle(nil); return end
     if ticket then tickets[msg.n] = ticket end

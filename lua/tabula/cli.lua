@@ -2,7 +2,10 @@
 --
 -- An option spec is a list of { name, type, default, help [, choices = {...}, min = n] }.
 -- Types: "string", "int", "number", "bool" (--x / --no-x), "list" (comma-separated),
--- "multi" (repeatable: each use adds one value to a list).
+-- "multi" (repeatable: each use adds one value to a list). An option with
+-- hidden = true is parsed but not listed by --help (one accepted only to be
+-- refused in one line, or an old spelling kept for a while); renamed = "name":
+-- an old spelling whose value goes to the option "name", with a note (M.notes).
 -- parse() returns opts (defaults filled in) and the positional arguments, or nil
 -- after printing --help. Mistakes raise a user error naming the option.
 local M = {}
@@ -73,7 +76,7 @@ end
 
 local function valid_list(spec)
   local names = {}
-  for _, o in ipairs(spec) do names[#names + 1] = "--" .. opt_name(o) end
+  for _, o in ipairs(spec) do if not o.hidden then names[#names + 1] = "--" .. opt_name(o) end end
   names[#names + 1] = "--help"
   return table.concat(names, ", ")
 end
@@ -131,8 +134,13 @@ function M.help_text(spec, info)
   local lines = {}
   if info.summary then lines[#lines + 1] = info.summary end
   lines[#lines + 1] = "usage: " .. (info.program or "tabula") .. " " .. (info.usage or "[options]")
-  if #spec > 0 then lines[#lines + 1] = "options:" end
+  local any = false
+  for _, o in ipairs(spec) do if not o.hidden then any = true end end
+  if any then lines[#lines + 1] = "options:" end
   local width, has = 0, {}
+  local shown = {}   -- an option marked hidden (accepted only to be refused or renamed) is not listed
+  for _, o in ipairs(spec) do if not o.hidden then shown[#shown + 1] = o end end
+  spec = shown
   for _, o in ipairs(spec) do
     width = math.max(width, #syntax(o))
     has[opt_type(o)] = true
@@ -141,7 +149,7 @@ function M.help_text(spec, info)
   for _, o in ipairs(spec) do
     local t = opt_type(o)
     local choices = o.choices and (" [" .. table.concat(o.choices, "|") .. "]") or ""
-    local more = t == "multi" and " (repeatable)" or ""
+    local more = (t == "multi" and not opt_help(o):find("(repeatable)", 1, true)) and " (repeatable)" or ""
     lines[#lines + 1] = string.format("  %-" .. width .. "s %s%s%s%s", syntax(o), opt_help(o), choices, more, default_text(o))
   end
   local notes = {}
@@ -156,6 +164,11 @@ end
 -- opposed to defaults), for the opts table parse returned; empty for any other
 local given_of = setmetatable({}, { __mode = "k" })
 function M.given(opts) return given_of[opts] or {} end
+
+-- notes(opts) -> the lines parse has to say about the options given (an old
+-- spelling taken for its new name), for the command to print once it starts
+local notes_of = setmetatable({}, { __mode = "k" })
+function M.notes(opts) return notes_of[opts] or {} end
 
 function M.parse(spec, args, info)
   local by_name = {}
@@ -220,6 +233,18 @@ function M.parse(spec, args, info)
       rest[#rest + 1] = a
     end
     i = i + 1
+  end
+  -- an old spelling (renamed = "new-name"): its value goes to the new name, with a note
+  for _, o in ipairs(spec) do
+    local old, new = opt_name(o), o.renamed
+    if new and given[old] then
+      if given[new] and opts[new] ~= opts[old] then
+        M.fail("--%s %s and --%s %s: give --%s only (--%s is its old spelling)", old, tostring(opts[old]), new, tostring(opts[new]), new, old)
+      end
+      opts[new], given[new] = opts[old], true
+      notes_of[opts] = notes_of[opts] or {}
+      table.insert(notes_of[opts], o.note or string.format("note: --%s is now --%s (taken as --%s %s)", old, new, new, tostring(opts[old])))
+    end
   end
   return opts, rest
 end

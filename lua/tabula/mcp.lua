@@ -19,10 +19,13 @@
 -- after the last, with the run directory. Later calls are tool errors.
 --
 -- Errors, as the specification has them: a line that is not JSON -32700; not
--- a request -32600 (also a batch, and any request but ping before
--- initialize); an unknown method -32601; an unknown tool or arguments that
--- are not an object -32602 (the referee never sees them: they are not a
--- move); the referee's rejections are tool results with isError true. The
+-- a request -32600 (also a batch, any request but ping before initialize, and
+-- a message longer than M.MAX_MESSAGE_BYTES, which is not read); an unknown
+-- method -32601; an unknown tool -32602. Arguments that fail validation (not
+-- an object, or not fitting the tool's input schema) are tool results with
+-- isError true, as the 2025-11-25 revision has it, so a model can read them
+-- and correct itself; the referee never sees them (they are not a move). The
+-- referee's rejections are tool results with isError true. The
 -- client closing stdin during a trial stops the run (the trial is not
 -- recorded and runs again with the same command and --out).
 local json = require "tabula.json"
@@ -62,6 +65,7 @@ end
 function M.session(opts)
   opts = opts or {}
   local s = setmetatable({ input = opts.input or 0, output = opts.output or 1, calls = {}, ncalls = 0,
+    max_message_bytes = opts.max_message_bytes,
     ready = loop.future(), trial = nil, over = nil, done = false, eof = false, initialized = false }, Session)
   M.current = s
   return s
@@ -100,24 +104,49 @@ function Session:observation()
   return string.format("Trial %s.\n\n%s\n\n%s", tr.id or tr.key, tr.system, tr.latest)
 end
 
+-- line_reader(on_line, on_too_long, max) -> feed(chunk): splits a byte stream
+-- into lines in time linear in its length (each chunk is searched once; a
+-- line's pieces are joined once, when its end arrives); a line longer than max
+-- bytes is not kept: its bytes are dropped up to its end, then on_too_long(size)
+function M.line_reader(on_line, on_too_long, max)
+  local parts, size, skipping = {}, 0, false
+  return function(chunk)
+    local pos = 1
+    while pos <= #chunk do
+      local nl = chunk:find("\n", pos, true)
+      local piece = chunk:sub(pos, (nl or (#chunk + 1)) - 1)
+      size = size + #piece
+      if not skipping then
+        if size > max then skipping, parts = true, {} else parts[#parts + 1] = piece end
+      end
+      if not nl then break end
+      if skipping then on_too_long(size)
+      else
+        local line = table.concat(parts):gsub("\r$", "")
+        if line:match("%S") then on_line(line) end
+      end
+      parts, size, skipping = {}, 0, false
+      pos = nl + 1
+    end
+  end
+end
+
+-- the largest client message (one line) read; a longer one is answered with a JSON-RPC error
+M.MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
 -- start(): read the client's messages (a task on the loop) until the client closes stdin
 function Session:start()
+  local max = self.max_message_bytes or M.MAX_MESSAGE_BYTES
+  local feed = M.line_reader(function(line) self:handle(line) end, function(size)
+    self:error(nil, INVALID, string.format("Invalid Request: the message is %d bytes, more than the %d this server reads "
+      .. "(tabula mcp --max-message-bytes); it was not read", size, max))
+  end, max)
   self.reader = loop.spawn(function()
-    local buf = ""
     while true do
       loop.await_fd(self.input, "r")
       local d = proc.read_fd(self.input)
       if d == "" then break end
-      if d then
-        buf = buf .. d
-        while true do
-          local nl = buf:find("\n", 1, true)
-          if not nl then break end
-          local line = buf:sub(1, nl - 1):gsub("\r$", "")
-          buf = buf:sub(nl + 1)
-          if line:match("%S") then self:handle(line) end
-        end
-      end
+      if d then feed(d) end
     end
     self.eof = true
     settle(self.wake)
@@ -178,8 +207,11 @@ function Session:call(id, params)
   params = type(params) == "table" and params or {}
   local name, args = params.name, params.arguments
   if type(name) ~= "string" then return self:error(id, BAD_PARAMS, "Invalid params: tools/call needs a tool name") end
+  -- arguments that fail validation: a tool error (isError, the 2025-11-25 rule), so a
+  -- model can read it and call again; the referee never sees them (they are not a move)
   if args ~= nil and (type(args) ~= "table" or getmetatable(args) == json.array_mt) then
-    return self:error(id, BAD_PARAMS, "Invalid params: arguments must be an object")
+    return self:result(id, text_result(string.format("Invalid arguments for %s: the arguments must be a JSON object "
+      .. "(got %s). Nothing was played; call %s again.", name, getmetatable(args) == json.array_mt and "an array" or type(args), name), true))
   end
   if name == M.OBSERVE then
     return loop.spawn(function()
@@ -188,11 +220,50 @@ function Session:call(id, params)
     end)
   end
   if self.done then return self:result(id, text_result(self:closing(), true)) end
-  local known = false
-  for _, t in ipairs(self.trial and self.trial.tools or {}) do known = known or t.name == name end
+  local known = nil
+  for _, t in ipairs(self.trial and self.trial.tools or {}) do if t.name == name then known = t end end
   if self.trial and not known then return self:error(id, BAD_PARAMS, "Unknown tool: " .. name) end
+  local bad = known and M.invalid_arguments(known.parameters, args or json.object())
+  if bad then
+    return self:result(id, text_result(string.format("Invalid arguments for %s: %s. Nothing was played; call %s again.", name, bad, name), true))
+  end
   self.calls[#self.calls + 1] = { id = id, name = name, arguments = args or json.object() }
   settle(self.wake)
+end
+
+-- invalid_arguments(schema, args) -> why args do not fit the tool's input
+-- schema (a required property missing, a property of another type, one the
+-- schema does not have when it allows no others), or nil
+local JSON_TYPES = { string = "string", integer = "number", number = "number", boolean = "boolean", object = "table", array = "table" }
+function M.invalid_arguments(schema, args)
+  if type(schema) ~= "table" then return nil end
+  local props = type(schema.properties) == "table" and schema.properties or {}
+  for _, r in ipairs(type(schema.required) == "table" and schema.required or {}) do
+    if args[r] == nil then return string.format("the property \"%s\" is required", tostring(r)) end
+  end
+  for k, v in pairs(args) do
+    local p = props[k]
+    if p == nil then
+      if schema.additionalProperties == false then
+        local names = {}
+        for n in pairs(props) do names[#names + 1] = n end
+        table.sort(names)
+        return string.format("no property \"%s\" (properties: %s)", tostring(k), #names > 0 and table.concat(names, ", ") or "none")
+      end
+    elseif type(p) == "table" and JSON_TYPES[p.type] then
+      local ok = type(v) == JSON_TYPES[p.type]
+      if ok and p.type == "integer" then ok = math.tointeger(v) ~= nil end
+      if ok and p.type == "array" then ok = getmetatable(v) == json.array_mt or next(v) == nil end
+      if ok and p.type == "object" then ok = getmetatable(v) ~= json.array_mt end
+      if not ok then return string.format("the property \"%s\" must be of type %s", tostring(k), p.type) end
+      if p.enum and type(p.enum) == "table" then
+        local found = false
+        for _, e in ipairs(p.enum) do if e == v then found = true end end
+        if not found then return string.format("the property \"%s\" must be one of %s", tostring(k), table.concat(p.enum, ", ")) end
+      end
+    end
+  end
+  return nil
 end
 
 function Session:closing()

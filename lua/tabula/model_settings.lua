@@ -75,6 +75,69 @@ local function has(list, v)
   return false
 end
 
+-- known_ids(provider) -> the model ids the capability table lists for a provider
+function M.known_ids(provider)
+  local out = {}
+  for _, fam in ipairs(caps.families) do
+    if fam.provider == provider then for _, id in ipairs(fam.ids or {}) do out[#out + 1] = id end end
+  end
+  return out
+end
+
+-- check_id(cfg) -> nil when cfg's model id is one the table lists for its
+-- provider (or a dated snapshot of one: ID-2025-11-01, ID-20251101), or the
+-- provider lists none; else the listed id closest to it (or false if none is near)
+function M.check_id(cfg)
+  local ids = M.known_ids(cfg.provider)
+  if #ids == 0 then return nil end
+  local model = tostring(cfg.model or ""):gsub("^models/", "")
+  for _, id in ipairs(ids) do
+    if model == id then return nil end
+    local rest = model:sub(#id + 1)
+    if model:sub(1, #id) == id and (rest:match("^%-%d%d%d%d%-%d%d%-%d%d$") or rest:match("^%-%d%d%d%d%d%d%d%d$")
+      or rest:match("^@%d+$")) then
+      return nil
+    end
+  end
+  -- the closest: fewest edits with dots and dashes alike ("4.7" for "4-7"), an
+  -- id typed without its suffix ("gemini-3.1-pro" for "gemini-3.1-pro-preview")
+  -- counting one; ties: fewest edits as typed, then the shorter id
+  local function norm(x) return (x:lower():gsub("[%._]", "-")) end
+  local nm = norm(model)
+  local best, best_d, best_raw
+  for _, id in ipairs(ids) do
+    local d = cli.distance(nm, norm(id))
+    if #nm >= 3 and norm(id):sub(1, #nm + 1) == nm .. "-" then d = math.min(d, 1) end
+    local raw = cli.distance(model, id)
+    if not best_d or d < best_d or (d == best_d and (raw < best_raw or (raw == best_raw and #id < #best))) then
+      best, best_d, best_raw = id, d, raw
+    end
+  end
+  if best and best_d <= math.max(3, #model // 2) then return best end
+  return false
+end
+
+-- id_warning(cfg) -> one line when cfg names a model id its provider's table
+-- does not list (with the closest it lists), or nil
+function M.id_warning(cfg)
+  local closest = M.check_id(cfg)
+  if closest == nil then return nil end
+  return string.format("warning: model %s: '%s' is not a model id tabula knows for %s%s (README, Models; a newer model works as typed)",
+    tostring(cfg.name), tostring(cfg.model), tostring(cfg.provider),
+    closest and string.format("; the closest known id is '%s'", closest) or "")
+end
+
+-- not_found_hint(message, cfg) -> what to add to a "model not found" answer
+-- (HTTP 404, not_found, does not exist) about cfg's model: the closest known id, or ""
+function M.not_found_hint(message, cfg)
+  local m = tostring(message)
+  if not (m:find("HTTP 404", 1, true) or m:lower():find("not[ _]found") or m:find("does not exist", 1, true)) then return "" end
+  local closest = M.check_id(cfg)
+  if not closest then return "" end
+  return string.format(" (model id '%s' is not one tabula knows for %s; the closest known id is '%s')", tostring(cfg.model),
+    tostring(cfg.provider), closest)
+end
+
 -- fit(cfg, settings, explicit) -> sent, adjusted, notes (explicit: set of option names the user gave)
 function M.fit(cfg, settings, explicit)
   explicit = explicit or {}

@@ -1,5 +1,5 @@
 -- tabula.models — what --model names. A short form:
---   openai:gpt-5.5   anthropic:claude-opus-4.7   gemini:gemini-3.1-pro
+--   openai:gpt-5.5   anthropic:claude-opus-4-7   gemini:gemini-3.1-pro-preview
 --   local:http://127.0.0.1:8000/v1:qwen3-8b   (any OpenAI-compatible server: Chat Completions)
 --   openrouter:vendor/model  deepseek:deepseek-chat  together:...  dashscope:...
 -- or a name from a models file (models.lua in the working directory, or --models FILE;
@@ -9,6 +9,9 @@
 --   return { ["my-model"] = { provider = "openai", base_url = "...", model = "...",
 --     key_env = "MY_KEY", settings = { temperature = 0 }, prices = { input = 1.25, cached = 0.125, output = 10 },
 --     max_in_flight = 16, rpm = 600 } }
+-- A server that takes no key (a local one) needs no key_env: provider
+-- "openai-chat" without key_env sends none, and key_env = false says so for any
+-- provider. The format in full: docs/MODELS.md.
 -- or a built-in player: engine, random, replay:FILE, human.
 -- Keys are read from the environment at call time and kept nowhere else.
 local cli = require "tabula.cli"
@@ -30,6 +33,10 @@ M.PRESETS = {
 
 M.BUILTIN = { engine = true, random = true, human = true }
 
+-- the providers a models-file entry may name: the services' own APIs, and
+-- openai-chat for any server speaking Chat Completions (vLLM, llama.cpp, Ollama, ...)
+M.PROVIDERS = { openai = true, ["openai-chat"] = true, anthropic = true, gemini = true }
+
 local function copy(t)
   local c = {}
   for k, v in pairs(t or {}) do c[k] = type(v) == "table" and copy(v) or v end
@@ -46,6 +53,17 @@ function M.load_file(path)
   for name, m in pairs(t) do
     if type(m) ~= "table" or not m.provider or not m.model then
       cli.fail("models file %s: model '%s' needs at least provider and model", path, tostring(name))
+    end
+    if not M.PROVIDERS[m.provider] then
+      local list = {}
+      for k in pairs(M.PROVIDERS) do list[#list + 1] = k end
+      table.sort(list)
+      cli.fail("models file %s: model '%s' has provider '%s'%s (providers: %s; any OpenAI-compatible server is openai-chat)",
+        path, tostring(name), tostring(m.provider), cli.did_you_mean(tostring(m.provider), list), table.concat(list, ", "))
+    end
+    if m.key_env ~= nil and m.key_env ~= false and (type(m.key_env) ~= "string" or not m.key_env:match("^[%a_][%w_]*$")) then
+      cli.fail("models file %s: model '%s': key_env names an environment variable (like \"MY_KEY\"), or is false for a server that takes no key",
+        path, tostring(name))
     end
     local field = M.key_field(m)
     if field then
@@ -99,7 +117,14 @@ function M.resolve(name, models_file)
       local preset = M.PRESETS[c.provider] or {}
       c.provider = preset.provider or c.provider
       c.base_url = c.base_url or preset.base_url
-      c.key_env = c.key_env or preset.key_env
+      if not c.base_url then cli.fail("model %s: give its base_url in the models file (provider %s has no default server)", name, c.provider) end
+      -- key_env = false, or none for a provider without a service of its own (openai-chat):
+      -- a server that takes no key (a local one); nothing is sent, nothing is asked for
+      if c.key_env == false or (c.key_env == nil and not preset.key_env) then
+        c.key_env, c.optional_key = nil, true
+      else
+        c.key_env = c.key_env or preset.key_env
+      end
       c.max_tokens_field = c.max_tokens_field or preset.max_tokens_field
       return c
     end

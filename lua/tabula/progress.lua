@@ -61,6 +61,15 @@ function M.add(st, rec)
   st.calls = st.calls + (tonumber(rec.calls) or (rec.usage and 1 or 0))
 end
 
+-- trial_line(rec, n, total, id) -> "[n/total] ID STATUS (REASON)": the line of
+-- one finished trial; no parentheses when the record gives no reason
+function M.trial_line(rec, n, total, id)
+  local why = rec.reason or rec.result
+  why = why ~= nil and tostring(why) or ""
+  return string.format("[%d/%d] %s %s%s", n, total, tostring(rec.trial_id or id),
+    tostring(rec.status or "finished"), why:match("%S") and (" (" .. why .. ")") or "")
+end
+
 -- reporter({ tty, verbose, out, now }) -> update(rec, n, total), finish()
 function M.reporter(o)
   local out, now = o.out or io.stderr, o.now or loop.now
@@ -81,8 +90,7 @@ function M.reporter(o)
       out:write("\r", M.line(st, now()), "\27[K")
       drawn = true
     else
-      out:write(terminal.clean(string.format("[%d/%d] %s %s (%s)", n, total, tostring(rec.trial_id or id),
-        tostring(rec.status or "finished"), tostring(rec.reason or rec.result or ""))), "\n")
+      out:write(terminal.clean(M.trial_line(rec, n, total, id)), "\n")
     end
     out:flush()
   end

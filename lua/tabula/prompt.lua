@@ -42,12 +42,51 @@ function M.hash_files(files)
   return hashes, texts
 end
 
+-- placeholders(text) -> the sorted names of the {{placeholders}} of a template text
+function M.placeholders(text)
+  local seen, out = {}, {}
+  for key in tostring(text):gmatch("{{([%w_]+)}}") do
+    if not seen[key] then seen[key] = true; out[#out + 1] = key end
+  end
+  table.sort(out)
+  return out
+end
+
+-- check_overrides(dir, defaults, files, texts): a template that replaces one of
+-- the folder's (--prompt, --prompt-overlay, --variant) may use the placeholders
+-- the folder's own template of that name gets, and no other: checked when the
+-- set is made (at the scenario's setup, for every variant, before any call),
+-- naming the replacing file
+function M.check_overrides(dir, defaults, files, texts)
+  local names = {}
+  for name in pairs(files) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local path = files[name]
+    if defaults[name] and path ~= defaults[name] then
+      local default_text = fs.read(defaults[name]) or ""
+      local gets = {}
+      for _, key in ipairs(M.placeholders(default_text)) do gets[key] = true end
+      for _, key in ipairs(M.placeholders(texts[name])) do
+        if not gets[key] then
+          local list = M.placeholders(default_text)
+          for i, k in ipairs(list) do list[i] = "{{" .. k .. "}}" end
+          cli.fail("prompt %s (replacing %s/%s): unknown placeholder {{%s}}; template %s gets %s (tabula prompts lists them)",
+            path, dir, name, key, (name:gsub("%.txt$", "")), #list > 0 and table.concat(list, ", ") or "no placeholders")
+        end
+      end
+    end
+  end
+end
+
 function M.set(scenario, dir)
   dir = dir or (host.root .. "/prompts/" .. scenario)
   if fs.kind(dir) ~= "dir" then cli.fail("prompt folder %s does not exist", dir) end
   -- the effective files: the folder's templates under any --prompt/--prompt-overlay overrides (tabula.variants)
-  local self = setmetatable({ dir = dir, cache = {}, files = require("tabula.variants").apply(M.folder_files(dir), dir) }, Set)
+  local defaults = M.folder_files(dir)
+  local self = setmetatable({ dir = dir, cache = {}, files = require("tabula.variants").apply(defaults, dir) }, Set)
   self.hashes, self.texts = M.hash_files(self.files)
+  M.check_overrides(dir, defaults, self.files, self.texts)
   return self
 end
 
@@ -66,7 +105,10 @@ function Set:fill(name, values)
   local t = self:raw(name)
   return (t:gsub("{{([%w_]+)}}", function(key)
     local v = values[key]
-    if v == nil then cli.fail("prompt %s/%s.txt: unknown placeholder {{%s}} (no value for it)", self.dir, name, key) end
+    if v == nil then
+      local file = self.files[name .. ".txt"] or (self.dir .. "/" .. name .. ".txt")   -- the file in effect (an override's own)
+      cli.fail("prompt %s: unknown placeholder {{%s}} (no value for it)", file, key)
+    end
     return tostring(v)
   end))
 end

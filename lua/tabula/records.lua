@@ -12,7 +12,8 @@ local M = {}
 
 -- The index: a writer with {index = true} appends to PATH.idx, after each
 -- record is on disk, one entry { id = trial_id, s = status, b = the byte offset
--- of its line, n = its length (without the newline), h = its checksum } (64
+-- of its line, n = its length (without the newline), h = its checksum, and
+-- x = why, for a record a rebuild found invalid (each_id's check) } (64
 -- bits, 16 hex digits: FNV-1a's constants stepped over the line's 8-byte words;
 -- tabula.c.json.checksum).
 -- Readers check every line that has an entry against it: a line whose bytes
@@ -65,6 +66,7 @@ local function walk(path, fn, opts)
   if idx then advance() end
   local line_opts = { decode = not opts.ids, checksum = idx ~= nil or collect ~= nil, keys = opts.keys, lenient = opts.lenient }
   local id_keys = { keys = { "trial_id", "status" } }
+  for _, k in ipairs(opts.ids and opts.check_keys or {}) do id_keys.keys[#id_keys.keys + 1] = k end
   while true do
     local kind, v, lineno, offset, len, sum = reader:next(line_opts)
     if kind == nil then break end
@@ -78,6 +80,13 @@ local function walk(path, fn, opts)
       if e.n == len and e.h == sum then
         vouch = e
         advance()
+        -- a record its entry marks invalid (x), or (with opts.check) whose id and status fail the check
+        local why = opts.ids and (type(e.x) == "string" and e.x or opts.check and opts.check({ trial_id = e.id, status = e.s }, true))
+        if why then
+          info.bad[#info.bad + 1] = { line = lineno, invalid = true, error = why }
+          keep(e)
+          goto continue
+        end
       else
         local r = reader:decode(id_keys)
         if r == nil or (type(r) == "table" and r.trial_id == e.id) then
@@ -97,6 +106,14 @@ local function walk(path, fn, opts)
       if opts.ids then
         local r, err = reader:decode(id_keys)
         if r ~= nil then kind, v = "record", r else kind, v = "bad", err end
+        local why = kind == "record" and opts.check and opts.check(r)
+        if why then   -- indexed with its mark, so it stays invalid however the index is read
+          info.bad[#info.bad + 1] = { line = lineno, invalid = true, error = why }
+          if collect and type(r) == "table" and r.trial_id ~= nil then
+            keep({ id = r.trial_id, s = r.status, b = offset, n = len, h = sum, x = why })
+          end
+          goto continue
+        end
       end
     end
     if kind == "bad" then
@@ -105,7 +122,7 @@ local function walk(path, fn, opts)
     else
       if vouch then keep(vouch)
       elseif collect and type(v) == "table" and v.trial_id ~= nil then
-        keep({ id = v.trial_id, s = v.status, b = offset, n = len, h = sum })
+        keep({ id = v.trial_id, s = type(v.status) == "string" and v.status or nil, b = offset, n = len, h = sum })
       end
       fn(v, lineno, vouch, opts.text and reader:text() or nil)
     end
@@ -286,17 +303,23 @@ function M.write_file(path, lines, opts)
   end
 end
 
--- each_id(path, fn [, {rebuild = true, quiet = true}]) -> info: fn({ trial_id,
--- status }, lineno) for every record that is not damaged, the lines checked
--- against PATH.idx (see above) and decoded only where no entry vouches for
--- them. Damaged lines are skipped and reported (M.report, unless quiet). With
--- rebuild (the caller holds the run's lock), an index that disagrees with the
--- file or misses lines is rewritten from the file. info as for each.
+-- each_id(path, fn [, {rebuild = true, quiet = true, check = fn, keys = {...}}])
+-- -> info: fn({ trial_id, status }, lineno) for every record that is not
+-- damaged, the lines checked against PATH.idx (see above) and decoded only
+-- where no entry vouches for them. Damaged lines are skipped and reported
+-- (M.report, unless quiet). With check(record [, partial]) -> why | nil, a
+-- record it refuses is a damaged line too (named with why): a decoded line is
+-- checked whole (its trial_id, status and opts.keys), a line an entry vouches
+-- for by its entry's id and status (partial); a line its entry marks invalid
+-- (x = why, written by a rebuild that refused it) is damaged for every reader.
+-- With rebuild (the caller holds the run's lock), an index that disagrees with
+-- the file or misses lines is rewritten from the file, refused records marked.
+-- info as for each.
 function M.each_id(path, fn, opts)
   opts = opts or {}
   local info = walk(path, function(v, lineno, e)
     if e then fn({ trial_id = e.id, status = e.s }, lineno) else fn(v, lineno) end
-  end, { ids = true, collect = opts.rebuild })
+  end, { ids = true, collect = opts.rebuild, check = opts.check, check_keys = opts.keys })
   local rebuilt = false
   if opts.rebuild and (info.stale or info.unindexed > 0) then
     local lines = {}

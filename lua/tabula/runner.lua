@@ -59,14 +59,52 @@ function M.prepare(dir, meta, accept_changes, store)
   if not ok then cli.fail("%s", err) end
   -- only ids and states are read: memory does not grow with the records' size
   local done = {}
-  local file, id = M.store(store)
-  local function seen(r)
+  local file, id, required = M.store(store)
+  local check = M.checker(id, required)
+  local refused = {}   -- records of the other stores that the check refused
+  local function seen(r, lineno)
+    if id ~= "trial_id" then
+      local why = check(r)
+      if why then refused[#refused + 1] = { line = lineno, invalid = true, error = why }; return end
+    end
     if r[id] and r.status ~= "error" then done[r[id]] = r.status or "done" end
   end
-  -- we hold the lock: a stale index is rewritten; M.run reports what was skipped
-  local info = id == "trial_id" and records.each_id(dir .. "/" .. file, seen, { rebuild = true, quiet = true })
-    or records.each(dir .. "/" .. file, seen, { skip_bad = true, quiet = true, keys = { id, "status" } })
+  -- we hold the lock: a stale index is rewritten (records that fail the check
+  -- marked in it); M.run reports what was skipped, naming the first damaged line
+  local info
+  if id == "trial_id" then
+    info = records.each_id(dir .. "/" .. file, seen, { rebuild = true, quiet = true, check = check, keys = required })
+  else
+    local keys = { id, "status" }
+    for _, k in ipairs(required) do keys[#keys + 1] = k end
+    info = records.each(dir .. "/" .. file, seen, { skip_bad = true, quiet = true, keys = keys })
+    for _, b in ipairs(refused) do info.bad[#info.bad + 1] = b end
+    table.sort(info.bad, function(a, b) return a.line < b.line end)
+  end
   return done, info
+end
+
+-- checker(id_field, required) -> check(record [, partial]) -> why | nil: what a
+-- record must hold to count as recorded: its id, a status (the default
+-- records file; a scenario's own file lists "status" among its required fields
+-- if its records carry one) and the scenario's required fields (S.records.required;
+-- partial: only what an index entry holds, id and status). A record refused is
+-- a damaged line: named, and its trial runs again.
+function M.checker(id_field, required)
+  local need_status = id_field == "trial_id"
+  for _, k in ipairs(required) do if k == "status" then need_status = true end end
+  return function(r, partial)
+    if type(r) ~= "table" then return "not a record (a JSON object)" end
+    local id = r[id_field]
+    if id == nil or id == json.null then return string.format("the record has no %s", id_field) end
+    local what = string.format("the record of %s %s", id_field == "trial_id" and "trial" or id_field, tostring(id))
+    if need_status and (type(r.status) ~= "string" or r.status == "") then return what .. " has no status" end
+    if partial then return nil end
+    for _, k in ipairs(required) do
+      if r[k] == nil or r[k] == json.null then return string.format("%s has no %s", what, k) end
+    end
+    return nil
+  end
 end
 
 -- attempt(play, trial, retries, scenario_file, stopped) -> record | nil[, config_error]:
@@ -92,10 +130,15 @@ function M.attempt(play, trial, retries, scenario_file, stopped)
   return { trial_id = trial.id, status = "error", reason = "error", error = err and tostring(err.message) or "unknown" }
 end
 
--- store(spec) -> records file, id field (a scenario's S.records, or the default)
+-- store(spec) -> records file, id field, required fields (a scenario's
+-- S.records = { file, id, required = { field... } }, or the default)
 function M.store(store)
   store = store or {}
-  return store.file or "trials.jsonl", store.id or "trial_id"
+  local required = {}
+  for _, k in ipairs(type(store.required) == "table" and store.required or {}) do
+    if k ~= "trial_id" and k ~= store.id then required[#required + 1] = k end
+  end
+  return store.file or "trials.jsonl", store.id or "trial_id", required
 end
 
 -- run{ dir, meta, trials | planner, total, store, begin, play, concurrency, retries, progress, pool, budget, weight, on_interrupt }
@@ -160,6 +203,8 @@ function M.run(spec)
   local file, id_field = M.store(spec.store)
   local done, info = M.prepare(spec.dir, spec.meta, spec.accept_changes, spec.store)
   if spec.begin then spec.begin() end   -- the directory is locked and its identity checked
+  -- calls an earlier session left unsettled (killed during them) are counted now that the lock is held
+  if spec.budget and spec.budget.reconcile then spec.budget:reconcile() end
   records.report(spec.dir .. "/" .. file, info, "a trial with no other record runs again")
   local pending, planned = {}, {}
   for _, t in ipairs(spec.trials or {}) do

@@ -18,9 +18,9 @@ local json = require "tabula.json"
 local M = {}
 
 M.OPTIONS = {
-  { "prompt", "multi", nil, "NAME=FILE: use FILE for the prompt template NAME (repeatable)" },
+  { "prompt", "multi", nil, "NAME=FILE: use FILE for the prompt template NAME" },
   { "prompt-overlay", "string", nil, "folder of templates that replace the defaults of the same name" },
-  { "variant", "multi", nil, "NAME[=DIR or TEMPLATE:FILE+...]: play every trial once per variant (repeatable)" },
+  { "variant", "multi", nil, "NAME[=DIR or TEMPLATE:FILE+...]: play every trial once per variant" },
 }
 
 -- the overrides in force: { overlay = dir or nil, files = { ["name.txt"] = path } }

@@ -1,10 +1,10 @@
 -- scenarios/chessarena — ChessArena: models play full chess games against
 -- each other and reference players, rated with Glicko-1 (../shared/specs/chessarena.md).
 --
---   tabula run scenarios/chessarena --arena arenas/main --players random,stockfish:skill=0 --games 10
+--   tabula run scenarios/chessarena --arena arenas/main --players random,stockfish:skill=0 --game-count 10
 --   tabula run scenarios/chessarena --arena arenas/main \
---       --players openai:gpt-5.5@blitz+legal,anthropic:claude-opus-4.7@bullet --games 30 --concurrency 4
---   tabula run scenarios/chessarena --arena arenas/main --games 0 --all    # the leaderboard only
+--       --players openai:gpt-5.5@blitz+legal,anthropic:claude-opus-4-7@bullet --game-count 30 --concurrency 4
+--   tabula run scenarios/chessarena --arena arenas/main --game-count 0 --all    # the leaderboard only
 --
 -- Players (one leaderboard row each): "random"; "stockfish:skill=N" (Skill
 -- Level N, depth 8), "stockfish:depth=N", "stockfish:nodes=N"; or a model with a
@@ -52,9 +52,13 @@
 -- directory (locked while a run plays; run.json describes the last run); each
 -- model player's calls go through tabula.agent with the run's budgets,
 -- timeouts and reply limits and are recorded in transcripts/, labelled by
--- player (tabula show ARENA game-00001). Every run adds --games games, numbered
--- after the arena's games. --trials and --variant are refused (--games says how
--- many games; the prompts are one folder, --prompts).
+-- player (tabula show ARENA game-00001). A run plays a plan of --games games,
+-- numbered after the arena's games (ARENA/plan.json keeps where it starts):
+-- re-running the same command after an interruption finishes that plan (the
+-- games not yet recorded), and once it is recorded the same command plays
+-- nothing; --add-games starts a new plan of --games games after it (an
+-- unfinished plan is finished first). --trials and --variant are refused
+-- (--games says how many games; the prompts are one folder, --prompts).
 local chess = require "games.chess"
 local rating = require "tabula.rating"
 local records = require "tabula.records"
@@ -72,7 +76,10 @@ local S = { name = "chessarena", summary = "ChessArena: LLM chess games rated wi
 S.options = {
   { "arena", "string", nil, "arena directory (created if missing; kept across runs)" },
   { "players", "list", nil, "players to add to the arena (see the header)" },
-  { "games", "int", 10, "games to play in this run" },
+  { "game-count", "int", 10, "games of the run's plan: the same command continues an interrupted plan to this many games", min = 0 },
+  { "games", "int", nil, "the old spelling of --game-count (in DECE --games names the games)", min = 0, hidden = true,
+    renamed = "game-count", note = "note: ChessArena's --games N is now --game-count N (--games names the games in DECE); taken as --game-count" },
+  { "add-games", "bool", false, "once the arena's last plan is recorded, start a new one of --game-count games (without it the same command plays nothing more)" },
   { "start", "string", nil, "the player who initiates every game (default: chosen at random)" },
   { "fen", "string", nil, "start games from this position instead of the initial one" },
   { "max-moves", "int", 200, "draw after this many plies (ChessArena's total_moves; 400: 200 full moves)" },
@@ -85,10 +92,19 @@ S.options = {
   { "prompts", "string", nil, "prompt folder (default prompts/chessarena)" },
 }
 S.defaults = { concurrency = 1 }
-S.settle_options = arena_prompts.settle     -- the paper's sampling unless given
-S.records = { file = "games.jsonl", id = "game_id" }
+-- settle_options(opts): the count is --game-count (one name, one meaning:
+-- --games names the games in DECE; ChessArena's --games N, the old spelling,
+-- is taken for it with a note, tabula.cli's renamed); opts.games holds the
+-- count the planner reads; then the paper's sampling unless given
+function S.settle_options(opts)
+  opts.games = opts["game-count"]
+  arena_prompts.settle(opts)
+end
+S.records = { file = "games.jsonl", id = "game_id", required = { "number", "white", "black", "result" } }   -- a record without them is not a game: it is named and played again
 S.refuse = {
-  trials = "ChessArena plays --games games per run (each pairing drawn from the current ratings)",
+  model = "ChessArena's players are --players (a model with its mode: --players openai:gpt-5.5@blitz,random)",
+  out = "the arena directory is the run directory: give --arena DIR",
+  trials = "ChessArena plays --game-count games per run (each pairing drawn from the current ratings)",
   variant = "ChessArena's prompts are one folder (--prompts); run another arena to compare prompt sets",
 }
 S.planner_reason = "each game's pairing is drawn from the ratings of the games finished before it"
@@ -343,25 +359,73 @@ function S.teardown(env)
   if self.analysis then self.analysis:close() end
 end
 
--- planner(opts, env, dir) -> planner(finished), the number of games: each call
--- (once the arena is locked) pairs the next game from the ratings of the arena's
--- games and those finished in this run; colours count the pair's finished games
--- and those started (not yet finished) in this run
+-- plan_of(opts, history) -> first, last, note: the game numbers of the run's
+-- plan (first..last; nil when there is nothing to play) and a line to say.
+-- ARENA/plan.json holds the first number of the arena's current plan: a plan
+-- of --games games unfinished (a run interrupted) is continued by the same
+-- command; a finished one is followed by a new plan only with --add-games.
+-- An arena without plan.json (new, or from before plans) starts one after its
+-- highest game number.
+function S.plan_of(opts, history)
+  local recorded, top = {}, 0
+  for _, g in ipairs(history) do
+    local n = math.tointeger(g.number) or tonumber(tostring(g.game_id):match("(%d+)$"))
+    if n then recorded[n], top = true, math.max(top, n) end
+  end
+  local path = opts.arena .. "/plan.json"
+  local ok, plan = false, nil
+  if fs.kind(path) == "file" then ok, plan = pcall(json.read_file, path) end
+  local first = ok and type(plan) == "table" and math.tointeger(plan.first) or nil
+  if not first then return top + 1, top + opts.games, nil, recorded end
+  local last, have = first + opts.games - 1, 0
+  for n = first, last do if recorded[n] then have = have + 1 end end
+  local range = string.format("game-%05d to game-%05d", first, last)
+  if have < opts.games then
+    return first, last, have > 0 and string.format("continuing the arena's plan (%s): %d of %d games recorded", range, have, opts.games)
+      or nil, recorded
+  end
+  if opts["add-games"] then return top + 1, top + opts.games, nil, recorded end
+  return nil, nil, string.format("the arena's plan of %d games (%s) is recorded; nothing to play (--add-games plays %d more)",
+    opts.games, range, opts.games), recorded
+end
+
+-- planner(opts, env, dir) -> planner(finished), the number of games left to
+-- play: each call pairs the next game of the plan (S.plan_of) that is not
+-- recorded from the ratings of the arena's games and those finished in this
+-- run; colours count the pair's finished games and those started (not yet
+-- finished) in this run. Called once the arena is locked; players.json and
+-- plan.json are written on the first call (after the run's identity is checked).
 function S.planner(opts)
-  local ids, players, history, started, number, base
+  local ids, players, history, started, number, first, last, recorded
+  if opts.games > 0 then
+    -- a record the runner refuses (no number, players or result: a damaged line) is played again
+    local check = require("tabula.runner").checker("game_id", S.records.required)
+    history = {}
+    for _, g in ipairs(select(2, S.load_arena(opts.arena))) do
+      if not check(g) then history[#history + 1] = g end
+    end
+    local note
+    first, last, note, recorded = S.plan_of(opts, history)
+    if note then io.stderr:write("chessarena: ", note, "\n") end
+  end
+  local left = 0
+  for n = first or 1, last or 0 do if not recorded[n] then left = left + 1 end end
   return function(finished)
     if not ids then
       ids, players = S.player_ids(opts)
       fs.write_or_fail(opts.arena .. "/players.json", json.encode(players, { pretty = true }) .. "\n")
-      history = select(2, S.load_arena(opts.arena))
-      base, number, started = #history, 0, {}
+      if not first then return nil end
+      fs.write_or_fail(opts.arena .. "/plan.json", json.encode({ first = first, games = opts.games }, { pretty = true }) .. "\n")
+      number, started = first - 1, {}
     end
-    if number >= opts.games then return nil end
+    if not first then return nil end
+    while number < last and recorded[number + 1] do number = number + 1 end
+    if number >= last then return nil end
     local games = {}
     for _, g in ipairs(history) do games[#games + 1] = g end
     for _, g in ipairs(finished) do games[#games + 1] = g; started[g.number] = nil end
     number = number + 1
-    local n = base + number
+    local n = number
     local t = S.ratings(games, opts["rd-floor"])
     local rng = metrics.rng(opts.seed * 104729 + n)
     local i = opts.start or ids[rng(#ids)]
@@ -369,7 +433,7 @@ function S.planner(opts)
     local white, black = S.colours(i, j, games, started)
     started[n] = { white = white, black = black }
     return { { id = string.format("game-%05d", n), number = n, white = white, black = black } }
-  end, opts.games
+  end, left
 end
 
 -- play(trial, env) -> the game record

@@ -71,11 +71,13 @@ S.options = {
 }
 S.defaults = { concurrency = 4 }
 S.refuse = {
+  model = "DECE's players are its participants: give each model in a --participants file (\"model\": \"openai:gpt-5.5\"; scenarios/dece/participants.example.json)",
   players = "DECE's seats per match are --seats (--players was renamed)",
   trials = "DECE plays each scheduled match once (--matches-per-game sets how many per game)",
   variant = "DECE's prompt sets belong to each participant's harness (give them in the participants file)",
 }
-S.records = { file = "matches.jsonl", id = "match_id", logs = "matches", files = { "schedule.json" } }   -- (tabula merge joins shards)
+S.records = { file = "matches.jsonl", id = "match_id", logs = "matches", files = { "schedule.json" },   -- (tabula merge joins shards)
+  required = { "status", "game", "seats", "ranks" } }   -- a record without them is named and its match played again
 -- the run's identity is the participants' manifests and the schedule (run.json's identity)
 S.identity_options = {}
 
@@ -144,9 +146,28 @@ end
 -- arena(opts) -> { parts, games, schedule }: what every process of the run plans from the
 -- same options (kept per options table: plan, participants and setup share it)
 local arenas = setmetatable({}, { __mode = "k" })
+
+-- the run's sampling options, by setting name: what a model participant's file does not set
+local SAMPLING_OPTIONS = { temperature = "temperature", ["top-p"] = "top_p", ["max-tokens"] = "max_tokens",
+  ["reasoning-effort"] = "reasoning_effort", ["thinking-budget"] = "thinking_budget" }
+local function sampling_defaults(opts)
+  local out = {}
+  for option, setting in pairs(SAMPLING_OPTIONS) do out[setting] = opts[option] end
+  return out
+end
+
 local function arena(opts)
   if arenas[opts] then return arenas[opts] end
-  local parts = participants.load(opts.participants, opts.models)
+  local parts = participants.load(opts.participants, opts.models, sampling_defaults(opts))
+  local run_sampling = false
+  for option in pairs(SAMPLING_OPTIONS) do if opts[option] ~= nil then run_sampling = option end end
+  if run_sampling then   -- taken by a model participant, or refused: never silently ignored
+    local any = false
+    for _, p in ipairs(parts) do if p.kind == "model" then any = true end end
+    if not any then
+      cli.fail("--%s: no participant of this run is a model (the built-in players take no sampling settings)", run_sampling)
+    end
+  end
   local games = load_games(opts.games, opts)
   if not opts.schedule then
     for _, g in ipairs(opts.games) do
@@ -174,7 +195,13 @@ function S.participants(opts)
   for _, p in ipairs(arena(opts).parts) do
     if p.kind == "model" then
       local smp = p.manifest.sampling or {}
-      out[#out + 1] = { name = p.name, model = p.manifest.model, settings = { temperature = smp.temperature, top_p = smp.top_p,
+      -- the settings the run's options gave it (its file did not): refused by its model, an error
+      local explicit = {}
+      for option, setting in pairs(SAMPLING_OPTIONS) do
+        if (p.sampling_from_run or {})[setting] then explicit[option] = true end
+      end
+      out[#out + 1] = { name = p.name, model = p.manifest.model, explicit = explicit,
+        settings = { temperature = smp.temperature, top_p = smp.top_p,
         max_tokens = smp.max_tokens, reasoning_effort = smp.reasoning_effort, thinking_budget = smp.thinking_budget } }
     end
   end

@@ -45,6 +45,76 @@ local TOOLS = { rules = true, state = true, simulate = true }
 local FORMATS = { text = true, json = true }
 local FALLBACKS = { none = true, random = true, heuristic = true }
 
+-- the largest values a built-in player takes: beyond them a match would not end
+-- in any useful time (the paper's ISMCTS: 1024 simulations of 18 steps, 30 s)
+M.MAX_SIMULATIONS, M.MAX_STEPS, M.MAX_TIME_TARGET = 1000000, 10000, 3600
+
+-- the fields each built-in player takes
+local PLAYER_FIELDS = {
+  random = { name = true, player = true },
+  heuristic = { name = true, player = true, epsilon = true },
+  ismcts = { name = true, player = true, epsilon = true, simulations = true, steps = true, time_target = true },
+}
+
+-- shown(v) -> v as the file wrote it, for an error line
+local function shown(v)
+  if type(v) == "string" then return string.format("%q", v) end
+  if type(v) == "table" then return "a " .. (#v > 0 and "list" or "table") end
+  return tostring(v)
+end
+
+-- check_epsilon(v, where) -> the exploration rate: a number in [0, 1], 0.1 when absent
+local function check_epsilon(v, where)
+  if v == nil then return 0.1 end
+  if type(v) ~= "number" or not (v >= 0 and v <= 1) then
+    cli.fail("%s: epsilon must be a number from 0 to 1, not %s", where, shown(v))
+  end
+  return v
+end
+
+-- check_count(v, default, field, max, where) -> a whole number from 1 to max
+local function check_count(v, default, field, max, where)
+  if v == nil then return default end
+  local n = type(v) == "number" and math.tointeger(v) or nil
+  if not n or n < 1 or n > max then
+    cli.fail("%s: %s must be a whole number from 1 to %d, not %s", where, field, max, shown(v))
+  end
+  return n
+end
+
+-- the sampling settings a model participant takes (as the run's --temperature,
+-- --top-p, --max-tokens, --reasoning-effort, --thinking-budget), and its budget per match
+local SAMPLING = { temperature = "number", top_p = "number", max_tokens = "count", reasoning_effort = "string",
+  thinking_budget = "tokens" }
+local BUDGET = { max_output_tokens = "count", max_cost = "amount" }
+
+local function sorted_keys(t)
+  local out = {}
+  for k in pairs(t) do out[#out + 1] = k end
+  table.sort(out)
+  return table.concat(out, ", ")
+end
+
+-- check_fields(t, kinds, what, where): a table of known fields, each of its kind
+local function check_fields(t, kinds, what, where)
+  if type(t) ~= "table" or (next(t) ~= nil and #t > 0) then cli.fail("%s: %s must be an object {...}", where, what) end
+  for k, v in pairs(t) do
+    local kind = kinds[k]
+    if not kind then cli.fail("%s: unknown %s field '%s' (valid: %s)", where, what, tostring(k), sorted_keys(kinds)) end
+    local ok
+    if kind == "number" then ok = type(v) == "number" and v == v and v > -math.huge and v < math.huge
+    elseif kind == "string" then ok = type(v) == "string" and v ~= ""
+    elseif kind == "count" then ok = math.type(v) == "integer" or (type(v) == "number" and math.tointeger(v) ~= nil); ok = ok and v >= 1
+    elseif kind == "tokens" then ok = (type(v) == "number" and math.tointeger(v) ~= nil) and v >= 0
+    elseif kind == "amount" then ok = type(v) == "number" and v >= 0 and v < math.huge end
+    if not ok then
+      local want = ({ number = "a number", string = "a text", count = "a whole number >= 1", tokens = "a whole number >= 0",
+        amount = "a number >= 0" })[kind]
+      cli.fail("%s: %s.%s must be %s, not %s", where, what, k, want, shown(v))
+    end
+  end
+end
+
 local function check_harness(h, where)
   for k in pairs(h) do
     if M.HARNESS_DEFAULTS[k] == nil and k ~= "protocol" then
@@ -87,26 +157,39 @@ local function prompt_hashes(dir, tools)
   return r, path
 end
 
--- normalize(entry, where, models_file) -> participant { name, kind, manifest, id, ... }
-function M.normalize(e, where, models_file)
+-- normalize(entry, where, models_file [, sampling_defaults]) -> participant { name,
+-- kind, manifest, id, sampling_from_run }: sampling_defaults (the run's sampling
+-- options, by setting name) fill what a model participant's "sampling" does not
+-- set; they are part of its manifest (and identity), and sampling_from_run names them
+function M.normalize(e, where, models_file, sampling_defaults)
   if type(e) ~= "table" or type(e.name) ~= "string" or not e.name:match("^[%w_.:@+-]+$") then
     cli.fail("%s: a participant needs a \"name\" (letters, digits, _ . : @ + -)", where)
   end
   where = where .. " (" .. e.name .. ")"
-  local man = { name = e.name }
+  local man, from_run = { name = e.name }, nil
   if e.player then
     if not M.BUILTIN[e.player] then cli.fail("%s: player must be random, heuristic or ismcts, not %s", where, tostring(e.player)) end
     if e.model then cli.fail("%s: give either player or model", where) end
     man.player = e.player
-    if e.player == "heuristic" then man.epsilon = e.epsilon or 0.1 end
+    for k in pairs(e) do
+      if not PLAYER_FIELDS[e.player][k] then
+        local valid = {}
+        for f in pairs(PLAYER_FIELDS[e.player]) do valid[#valid + 1] = f end
+        table.sort(valid)
+        cli.fail("%s: unknown field '%s' for player %s (valid: %s)", where, tostring(k), e.player, table.concat(valid, ", "))
+      end
+    end
+    if e.player == "heuristic" then man.epsilon = check_epsilon(e.epsilon, where) end
     if e.player == "ismcts" then
-      man.simulations = e.simulations or 1024
-      man.steps = e.steps or 18
-      man.epsilon = e.epsilon or 0.1
+      man.simulations = check_count(e.simulations, 1024, "simulations", M.MAX_SIMULATIONS, where)
+      man.steps = check_count(e.steps, 18, "steps", M.MAX_STEPS, where)
+      man.epsilon = check_epsilon(e.epsilon, where)
       -- a wall-time target per decision (seconds; the paper's 30) besides the cap: recorded
       -- only when given, so a configuration without one keeps its identity
       if e.time_target ~= nil then
-        if type(e.time_target) ~= "number" or e.time_target <= 0 then cli.fail("%s: time_target must be a number of seconds > 0", where) end
+        if type(e.time_target) ~= "number" or not (e.time_target > 0 and e.time_target <= M.MAX_TIME_TARGET) then
+          cli.fail("%s: time_target must be a number of seconds > 0 and at most %d, not %s", where, M.MAX_TIME_TARGET, shown(e.time_target))
+        end
         man.time_target = e.time_target
       end
     end
@@ -116,7 +199,16 @@ function M.normalize(e, where, models_file)
     man.provider = models.public(cfg)
     man.prices = cfg.prices or json.null
     man.harness = check_harness(e.harness or {}, where)
-    man.sampling = e.sampling or json.object()
+    check_fields(e.sampling or {}, SAMPLING, "sampling", where)
+    check_fields(e.budget or {}, BUDGET, "budget", where)
+    -- the run's sampling options (--temperature, ...) for what the file does not set
+    local smp = json.object()
+    from_run = {}
+    for k, v in pairs(e.sampling or {}) do smp[k] = (SAMPLING[k] == "count" or SAMPLING[k] == "tokens") and math.tointeger(v) or v end
+    for k, v in pairs(sampling_defaults or {}) do
+      if smp[k] == nil then smp[k], from_run[k] = v, true end
+    end
+    man.sampling = smp
     man.budget = e.budget or json.object()
     man.prompt_sha256 = prompt_hashes(man.harness.prompts, man.harness.protocol == "tools")
     if cfg.provider == "mcp" and man.harness.protocol ~= "tools" then
@@ -126,11 +218,12 @@ function M.normalize(e, where, models_file)
     cli.fail("%s: a participant needs \"player\" (random, heuristic, ismcts) or \"model\"", where)
   end
   local id = fs.sha256(json.canonical(man)):sub(1, 16)
-  return { name = e.name, kind = man.player or "model", manifest = man, id = id }
+  return { name = e.name, kind = man.player or "model", manifest = man, id = id, sampling_from_run = from_run }
 end
 
--- load(path | nil, models_file) -> list of participants (the three baselines without a file)
-function M.load(path, models_file)
+-- load(path | nil, models_file [, sampling_defaults]) -> list of participants (the
+-- three baselines without a file)
+function M.load(path, models_file, sampling_defaults)
   local list, where = M.DEFAULT, "built-in participants"
   if path then
     local doc = json.read_file(path)
@@ -140,7 +233,7 @@ function M.load(path, models_file)
   end
   local out, seen = {}, {}
   for i, e in ipairs(list) do
-    local p = M.normalize(e, string.format("%s: participant %d", where, i), models_file)
+    local p = M.normalize(e, string.format("%s: participant %d", where, i), models_file, sampling_defaults)
     if seen[p.name] then cli.fail("%s: participant name %s appears twice", where, p.name) end
     seen[p.name] = true
     out[#out + 1] = p

@@ -21,7 +21,16 @@ local function counts(polled)
   return " (" .. table.concat(parts, ", ") .. ")"
 end
 
+local SUMMARY = "the batches of a --batch run: tabula batch status RUN, tabula batch cancel RUN"
+local USAGE = "status|cancel RUN"
+
 local function main(_, args)
+  for _, a in ipairs(args) do
+    if a == "--help" or a == "-h" then
+      io.write(cli.help_text({}, { program = "tabula batch", usage = USAGE, summary = SUMMARY }))
+      return 0
+    end
+  end
   local what, dir = args[1], args[2]
   if what ~= "status" and what ~= "cancel" then cli.fail("batch: give status or cancel, then the run directory (tabula batch status RUN)") end
   if not dir then cli.fail("batch %s: give the run directory", what) end
@@ -63,8 +72,8 @@ local function main(_, args)
 end
 
 return {
-  summary = "the batches of a --batch run: tabula batch status RUN, tabula batch cancel RUN",
-  usage = "status|cancel RUN",
+  summary = SUMMARY,
+  usage = USAGE,
   raw_args = true,
   main = main,
 }

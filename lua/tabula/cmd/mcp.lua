@@ -23,6 +23,7 @@ M.usage = "SCENARIO [options]"
 
 M.OPTIONS = {
   { "agent-name", "string", "mcp-client", "the name the run records for the agent program (its model name in run.json and the records)" },
+  { "max-message-bytes", "int", 4 * 1024 * 1024, "the largest client message (one line) read; a longer one is answered with a JSON-RPC error", min = 1 },
 }
 
 -- options(s) -> the scenario's run options (common and its own) and tabula mcp's
@@ -38,12 +39,13 @@ function M.serve(s, opts)
   if cli.given(opts).model then cli.fail("mcp: the agent is the MCP client (--model is not taken; name it with --agent-name)") end
   local name = opts["agent-name"]
   models.mcp = name   -- the model "mcp" (the run's, or a DECE participant's) is the MCP client
-  local session = mcp.session()
+  local session = mcp.session({ max_message_bytes = opts["max-message-bytes"] })
   io.output(io.stderr)   -- stdout is the protocol's
   session:start()
   -- the scenario's own (XiangqiBench: --protocol tools), and one trial at a time
   local forced = { concurrency = 1, workers = 1, ["no-cache"] = true, stream = false, model = "mcp",
     out = opts.out or string.format("runs/%s-mcp-%s", s.name, os.date("%Y%m%d-%H%M%S")) }
+  if s.refuse and s.refuse.model then forced.model = nil end   -- a scenario of participants (DECE): its "mcp" seats
   for k, v in pairs(s.mcp.options or {}) do forced[k] = v end
   local play = s.play
   s.play = function(trial, env)

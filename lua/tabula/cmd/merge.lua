@@ -11,8 +11,11 @@
 -- has it merged the same way, with its per-match event logs and its schedule), the transcripts (texts shared between trials once), spend.jsonl
 -- (every shard's lines: a budget counts them all) and the response caches;
 -- run.json is the unsharded run's, with the shard directories listed under
--- merged_from. Every file is written to a temporary file, fsynced and renamed;
--- a failed write stops with one line naming the file. The records are held in
+-- merged_from. The merge is built in a directory beside the target
+-- (.NAME.merging, every file fsynced) and renamed into place once whole: a
+-- merge that fails midway (a full disk, shards that disagree) stops with one
+-- line naming the file and leaves no target behind, so the same command can be
+-- retried; a leftover of a merge killed midway is cleared by the next one. The records are held in
 -- memory while they are merged. Continuing the merged directory with `tabula
 -- run` (without --shard) runs whatever the shards left unfinished.
 local cli = require "tabula.cli"
@@ -52,6 +55,20 @@ local function difference(a, b)
     if da.options[k] == nil then return "option --" .. k end
   end
   return "run identity"
+end
+
+-- remove_tree(path): path and everything under it (the merge's own staging
+-- directory only)
+local function remove_tree(path)
+  if fs.kind(path) == "dir" then
+    for _, name in ipairs(fs.list(path) or {}) do remove_tree(path .. "/" .. name) end
+  end
+  if fs.kind(path) then fs.remove(path) end
+end
+
+-- staging(out) -> the directory a merge into out is built in: beside it, hidden
+local function staging(out)
+  return fs.dirname(out) .. "/." .. fs.basename(out) .. ".merging"
 end
 
 local function copy_tree(from, to)
@@ -103,15 +120,22 @@ local function refusals(dir, meta)
   end
   local done, recorded = {}, 0
   local file, idf = store(meta)
+  local runner = require "tabula.runner"
+  local required = select(3, runner.store(type(meta.records) == "table" and meta.records or nil))
+  local check = runner.checker(idf, required)   -- a record that lost its status or fields is not recorded
   local function count(r)
     local id = r[idf]
-    if id ~= nil and r.status ~= "error" and not done[id] then
+    if id ~= nil and r.status ~= "error" and not done[id] and not (idf ~= "trial_id" and check(r)) then
       done[id] = true
       recorded = recorded + 1
     end
   end
-  if idf == "trial_id" then records.each_id(dir .. "/" .. file, count)
-  else records.each(dir .. "/" .. file, count, { skip_bad = true, keys = { idf, "status" } }) end
+  if idf == "trial_id" then records.each_id(dir .. "/" .. file, count, { check = check, keys = required })
+  else
+    local keys = { idf, "status" }
+    for _, k in ipairs(required) do keys[#keys + 1] = k end
+    records.each(dir .. "/" .. file, count, { skip_bad = true, keys = keys })
+  end
   local planned = meta.trials_planned or 0
   if recorded < planned then
     why[#why + 1] = string.format("shard %s is unfinished (%d of %d trials recorded)", dir, recorded, planned)
@@ -121,6 +145,7 @@ end
 
 local function main(opts, args)
   local out = args[1] or cli.fail("merge: give the output directory, then the shard directories")
+  if #out > 1 then out = out:gsub("/+$", "") end
   local dirs = { table.unpack(args, 2) }
   if #dirs == 0 then cli.fail("merge: give the shard directories to join after %s", out) end
   for _, f in ipairs({ "trials.jsonl", "matches.jsonl" }) do
@@ -157,6 +182,12 @@ local function main(opts, args)
         id and difference(ident, id) or "unreadable")
     end
   end
+  if fs.kind(out) and fs.kind(out) ~= "dir" then cli.fail("merge: %s is not a directory; give a new directory", out) end
+  for _, name in ipairs(fs.kind(out) == "dir" and fs.list(out) or {}) do
+    if name ~= "run.json" and name ~= ".lock" then
+      cli.fail("merge: %s is not empty (it holds %s); give a new directory", out, name)
+    end
+  end
   -- shards still running or unfinished: refused unless --partial (then recorded)
   local locks, partial, why = {}, {}, {}
   for k = 1, count do
@@ -172,92 +203,119 @@ local function main(opts, args)
     cli.fail("merge: %s; let it finish (or continue it with the same tabula run command), or give --partial to merge what it holds",
       table.concat(why, "; "))
   end
-  mkdir(out)
-  locks[#locks + 1] = failures.lock_dir(out)   -- held until the merge ends
-
-  -- records: copied unchanged, shard by shard; a trial in two shards is refused
-  local file, idf, logs, shared = store(metas[1])
-  local seen, planned, out_lines = {}, 0, {}
-  for k = 1, count do
-    local d = by_k[k]
-    for _, l in ipairs(lines(d .. "/" .. file, { idf })) do
-      local id = type(l[2]) == "table" and l[2][idf]
-      local other = id and seen[id]
-      if other and other ~= d then cli.fail("merge: trial %s is recorded in both %s and %s", id, other, d) end
-      if id then seen[id] = d end
-      out_lines[#out_lines + 1] = l[1]
-    end
+  -- the merge is built in a directory of its own next to the target (its
+  -- leftover from a merge cut short is cleared first) and renamed into place
+  -- once whole: a merge that fails midway leaves the target as it was
+  local tmp = staging(out)
+  mkdir(tmp)
+  locks[#locks + 1] = failures.lock_dir(tmp)   -- held until the merge ends (a second merge into out waits its turn)
+  for _, name in ipairs(fs.list(tmp) or {}) do
+    if name ~= ".lock" then remove_tree(tmp .. "/" .. name) end
   end
-  records.write_file(out .. "/" .. file, out_lines, { index = idf == "trial_id" })
-  -- the scenario's per-trial logs (a log in two shards is refused) and its shared files
-  -- (the same in every shard, since they are part of the run's identity)
-  if logs then
-    local from = {}
+  if fs.kind(out) == "dir" then locks[#locks + 1] = failures.lock_dir(out) end
+  local seen, planned, cached, tlines, spent = {}, 0, 0, {}, { calls = 0, cost = 0 }
+  local ok, err = pcall(function(dst)
+    -- records: copied unchanged, shard by shard; a trial in two shards is refused
+    local file, idf, logs, shared = store(metas[1])
+    local out_lines = {}
     for k = 1, count do
-      local ld = by_k[k] .. "/" .. logs
-      for _, name in ipairs(fs.kind(ld) == "dir" and fs.list(ld) or {}) do
-        if from[name] then cli.fail("merge: %s/%s is in both %s and %s", logs, name, from[name], by_k[k]) end
-        from[name] = by_k[k]
-      end
-      copy_tree(ld, out .. "/" .. logs)
-    end
-  end
-  for _, f in ipairs(shared) do
-    local first = fs.read(by_k[1] .. "/" .. f)
-    for k = 2, count do
-      if fs.read(by_k[k] .. "/" .. f) ~= first then cli.fail("merge: %s differs between %s and %s", f, by_k[1], by_k[k]) end
-    end
-    if first then fs.write_or_fail(out .. "/" .. f, first) end
-  end
-
-  -- transcripts (texts shared between trials are stored once) and images
-  local tlines, texts, shas, transcribed = {}, {}, {}, 0
-  for k = 1, count do
-    local td = by_k[k] .. "/transcripts"
-    if fs.kind(td) == "dir" then
-      transcribed = transcribed + 1
-      for _, l in ipairs(lines(td .. "/trials.jsonl", { "trial_id" })) do tlines[#tlines + 1] = l[1] end
-      for _, l in ipairs(lines(td .. "/texts.jsonl", { "sha" })) do
-        local sha = type(l[2]) == "table" and l[2].sha
-        if sha and not shas[sha] then shas[sha] = true; texts[#texts + 1] = l[1] end
-      end
-      copy_tree(td .. "/images", out .. "/transcripts/images")
-    end
-  end
-  if transcribed > 0 then
-    mkdir(out .. "/transcripts")
-    records.write_file(out .. "/transcripts/trials.jsonl", tlines)
-    records.write_file(out .. "/transcripts/texts.jsonl", texts)
-  end
-
-  -- spending: every shard's lines, so a budget on the merged run counts them all
-  local spend, spent = {}, { calls = 0, cost = 0 }
-  for k = 1, count do
-    for _, l in ipairs(lines(by_k[k] .. "/spend.jsonl")) do
-      spend[#spend + 1] = l[1]
-      if type(l[2]) == "table" then
-        spent.calls = spent.calls + (tonumber(l[2].calls) or 0)
-        spent.cost = spent.cost + (tonumber(l[2].cost) or 0)
+      local d = by_k[k]
+      for _, l in ipairs(lines(d .. "/" .. file, { idf })) do
+        local id = type(l[2]) == "table" and l[2][idf]
+        local other = id and seen[id]
+        if other and other ~= d then cli.fail("merge: trial %s is recorded in both %s and %s", id, other, d) end
+        if id then seen[id] = d end
+        out_lines[#out_lines + 1] = l[1]
       end
     end
-  end
-  if #spend > 0 then records.write_file(out .. "/spend.jsonl", spend) end
+    records.write_file(dst .. "/" .. file, out_lines, { index = idf == "trial_id" })
+    -- the scenario's per-trial logs (a log in two shards is refused) and its shared files
+    -- (the same in every shard, since they are part of the run's identity)
+    if logs then
+      local from = {}
+      for k = 1, count do
+        local ld = by_k[k] .. "/" .. logs
+        for _, name in ipairs(fs.kind(ld) == "dir" and fs.list(ld) or {}) do
+          if from[name] then cli.fail("merge: %s/%s is in both %s and %s", logs, name, from[name], by_k[k]) end
+          from[name] = by_k[k]
+        end
+        copy_tree(ld, dst .. "/" .. logs)
+      end
+    end
+    for _, f in ipairs(shared) do
+      local first = fs.read(by_k[1] .. "/" .. f)
+      for k = 2, count do
+        if fs.read(by_k[k] .. "/" .. f) ~= first then cli.fail("merge: %s differs between %s and %s", f, by_k[1], by_k[k]) end
+      end
+      if first then fs.write_or_fail(dst .. "/" .. f, first) end
+    end
 
-  local cached = 0
-  for k = 1, count do cached = cached + copy_tree(by_k[k] .. "/cache", out .. "/cache") end
+    -- transcripts (texts shared between trials are stored once) and images
+    local texts, shas, transcribed = {}, {}, 0
+    for k = 1, count do
+      local td = by_k[k] .. "/transcripts"
+      if fs.kind(td) == "dir" then
+        transcribed = transcribed + 1
+        for _, l in ipairs(lines(td .. "/trials.jsonl", { "trial_id" })) do tlines[#tlines + 1] = l[1] end
+        for _, l in ipairs(lines(td .. "/texts.jsonl", { "sha" })) do
+          local sha = type(l[2]) == "table" and l[2].sha
+          if sha and not shas[sha] then shas[sha] = true; texts[#texts + 1] = l[1] end
+        end
+        copy_tree(td .. "/images", dst .. "/transcripts/images")
+      end
+    end
+    if transcribed > 0 then
+      mkdir(dst .. "/transcripts")
+      records.write_file(dst .. "/transcripts/trials.jsonl", tlines)
+      records.write_file(dst .. "/transcripts/texts.jsonl", texts)
+    end
 
-  -- run.json: the unsharded run's (written last: a merge cut short has none)
-  local meta = metas[1]
-  for _, m in ipairs(metas) do
-    planned = planned + (m.trials_planned or 0)
-    if m.created and m.created < meta.created then meta.created = m.created end
+    -- spending: every shard's lines, so a budget on the merged run counts them all
+    local spend = {}
+    for k = 1, count do
+      for _, l in ipairs(lines(by_k[k] .. "/spend.jsonl")) do
+        spend[#spend + 1] = l[1]
+        if type(l[2]) == "table" then
+          spent.calls = spent.calls + (tonumber(l[2].calls) or 0)
+          spent.cost = spent.cost + (tonumber(l[2].cost) or 0)
+        end
+      end
+    end
+    if #spend > 0 then records.write_file(dst .. "/spend.jsonl", spend) end
+
+    for k = 1, count do cached = cached + copy_tree(by_k[k] .. "/cache", dst .. "/cache") end
+
+    -- run.json: the unsharded run's (written last: a merge cut short has none)
+    local meta = metas[1]
+    for _, m in ipairs(metas) do
+      planned = planned + (m.trials_planned or 0)
+      if m.created and m.created < meta.created then meta.created = m.created end
+    end
+    meta.options.shard, meta.options_identity.shard = nil, nil
+    meta.trials_planned = planned
+    meta.merged_from = {}
+    for k = 1, count do meta.merged_from[k] = by_k[k] end
+    if #partial > 0 then meta.merged_partial = partial end
+    fs.write_or_fail(dst .. "/run.json", json.encode(meta, { pretty = true }) .. "\n")
+  end, tmp)
+  if not ok then
+    remove_tree(tmp)
+    for _, l in ipairs(locks) do l:unlock() end
+    if cli.is_user_error(err) then   -- named after the target, where the file was going
+      cli.fail("%s", (tostring(err.message):gsub(tmp:gsub("%p", "%%%0"), (out:gsub("%%", "%%%%")))))
+    end
+    error(err, 0)
   end
-  meta.options.shard, meta.options_identity.shard = nil, nil
-  meta.trials_planned = planned
-  meta.merged_from = {}
-  for k = 1, count do meta.merged_from[k] = by_k[k] end
-  if #partial > 0 then meta.merged_partial = partial end
-  fs.write_or_fail(out .. "/run.json", json.encode(meta, { pretty = true }) .. "\n")
+  -- into place: a target left by `merge` before (nothing but run.json and its lock) is replaced
+  if fs.kind(out) == "dir" then
+    for _, name in ipairs({ "run.json", ".lock" }) do
+      if fs.kind(out .. "/" .. name) then fs.remove(out .. "/" .. name) end
+    end
+    local gone, rerr = fs.remove(out)
+    if not gone then remove_tree(tmp); cli.fail("merge: %s", rerr) end
+  end
+  local moved, merr = os.rename(tmp, out)
+  if not moved then remove_tree(tmp); cli.fail("merge: cannot rename %s to %s: %s", tmp, out, tostring(merr)) end
   local n = 0
   for _ in pairs(seen) do n = n + 1 end
   io.write(string.format("merged %d shards into %s: %d trials, %d cached replies, %d transcripts, %d calls spent (%.4g USD)%s\n",

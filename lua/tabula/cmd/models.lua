@@ -24,8 +24,7 @@ return {
     io.write(string.format("%-28s %-12s %-22s %-18s %-8s %s\n", "name", "provider", "model", "family", "key", "base URL"))
     for _, r in ipairs(rows) do
       local key = r[5] == "" and "none" or (models.key(r[6]) and "set" or "MISSING")
-      io.write(string.format("%-28s %-12s %-22s %-18s %-8s %s%s
-", r[1], r[2], r[3], r[7], key, secrets.redact_url(r[4]),
+      io.write(string.format("%-28s %-12s %-22s %-18s %-8s %s%s\n", r[1], r[2], r[3], r[7], key, secrets.redact_url(r[4]),
         r[5] ~= "" and ("  ($" .. r[5] .. ")") or ""))
     end
     io.write("built-in players (no key): engine, random, replay:FILE, human; local:URL:MODEL for any OpenAI-compatible server\n")

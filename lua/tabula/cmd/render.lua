@@ -8,13 +8,20 @@
 local cli = require "tabula.cli"
 local fs = require "tabula.fs"
 
+-- start_fen(fen, start) -> the FEN to draw: "startpos" (as UCI writes it) or no
+-- --fen is the game's initial position
+local function start_fen(fen, start)
+  if fen == nil or fen == "startpos" or fen == "start" then return start end
+  return fen
+end
+
 return {
   summary = "draw a board picture: tabula render jianghu108 --id N --out file.png",
   usage = "jianghu108|xiangqi|chess|go [options]",
   options = {
     { "id", "string", nil, "Jianghu108 problem id" },
     { "data", "string", nil, "Jianghu108 problem file (default ../shared/data/jianghu108/江湖残局.json)" },
-    { "fen", "string", nil, "position to draw (xiangqi, chess)" },
+    { "fen", "string", nil, "position to draw (xiangqi, chess; startpos: the initial position, the default)" },
     { "arrows", "list", nil, "moves to draw as arrows (ICCS for xiangqi, labelled A, B, C, ...; UCI for chess)" },
     { "out", "string", nil, "file to write: PNG (SVG for chess and go)" },
     { "size", "int", 19, "go: board size" },
@@ -41,12 +48,12 @@ return {
       if not png and not err then cli.fail("render: no problem with id %s", tostring(opts.id)) end
     elseif what == "xiangqi" then
       local xq = require "games.xiangqi"
-      local b, e = xq.new(opts.fen or xq.START)
+      local b, e = xq.new(start_fen(opts.fen, xq.START))
       if not b then cli.fail("render: bad FEN: %s", e) end
       png, err = require("tabula.image").xiangqi(b, opts.arrows)
     elseif what == "chess" then
       local chess = require "games.chess"
-      local g, e = chess.new(opts.fen)
+      local g, e = chess.new(start_fen(opts.fen, chess.START))
       if not g then cli.fail("render: bad FEN: %s", e) end
       for _, m in ipairs(opts.arrows or {}) do
         if not m:match("^[a-h][1-8][a-h][1-8][qrbn]?$") then cli.fail("render: arrow '%s' is not a UCI move", m) end

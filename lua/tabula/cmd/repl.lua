@@ -87,6 +87,11 @@ local function interactive(env)
 end
 
 function M.main(args)
+  if args[1] == "--help" or args[1] == "-h" then
+    io.write(cli.help_text({}, { program = "tabula", usage = "repl | -e CODE | - < FILE",
+      summary = "Lua with the tabula library preloaded: tabula repl (interactive), tabula -e CODE, tabula - (read a script from stdin)" }))
+    return 0
+  end
   local env = M.env()
   if args[1] == "-e" then
     if not args[2] then cli.fail("-e needs code: tabula -e 'print(1 + 1)'") end

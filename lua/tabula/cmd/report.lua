@@ -70,6 +70,7 @@ return {
     end
     local dir = args[1] or cli.fail("report: give a run directory")
     if #args > 1 then cli.fail("report: unexpected argument '%s' (one run directory; to compare runs use tabula compare)", args[2]) end
+    if fs.kind(dir) ~= "dir" then cli.fail("report: %s is not a directory", dir) end
     local meta
     if fs.kind(dir .. "/run.json") == "file" then
       meta = json.read_file(dir .. "/run.json")
@@ -78,7 +79,9 @@ return {
     else
       cli.fail("%s is not a run directory (no run.json) nor an arena (no games.jsonl)", dir)
     end
-    io.write(M.write(dir, M.scenario(meta), opts["no-html"]))
+    local s = M.scenario(meta)
+    require("tabula.cmd.run").lib.check_files(dir, s)
+    io.write(M.write(dir, s, opts["no-html"]))
     return 0
   end,
   lib = M,

@@ -132,12 +132,70 @@ function M.spec(s)
     if d ~= nil then o = { o[1], o[2], d, o[4], min = o.min } end
     if not own[o[1]] then spec[#spec + 1] = o end   -- a scenario's own declaration wins
   end
-  for _, o in ipairs(s.options or {}) do spec[#spec + 1] = o end
+  for _, o in ipairs(s.options or {}) do
+    -- a --limit is a count of items: below one it would select nothing (or,
+    -- negative, run a slice backwards); a scenario that forgot says so here
+    if (o[1] or o.name) == "limit" and (o[2] or o.type) == "int" and o.min == nil then
+      local c = {}
+      for k, v in pairs(o) do c[k] = v end
+      c.min = 1
+      o = c
+    end
+    spec[#spec + 1] = o
+  end
   local refused = {}
   for name in pairs(s.refuse or {}) do refused[#refused + 1] = name end
   table.sort(refused)
-  for _, name in ipairs(refused) do spec[#spec + 1] = { name, "string", nil, "not taken here: " .. s.refuse[name] } end
+  -- parsed only to be refused in one line: not listed by --help
+  for _, name in ipairs(refused) do spec[#spec + 1] = { name, "string", nil, "not taken here: " .. s.refuse[name], hidden = true } end
   return spec
+end
+
+-- check_files(dir, s): one line when a file a run reads or writes in its
+-- directory (run.json, the records, their index) is there but is not a
+-- regular file (a directory made by mistake): reading it raised an internal error
+function M.check_files(dir, s)
+  local kind = fs.kind(dir)
+  if kind == nil then return end
+  if kind ~= "dir" then cli.fail("%s is not a directory (a run directory holds run.json and the records)", dir) end
+  local file = s and s.records and s.records.file or "trials.jsonl"
+  for _, name in ipairs({ "run.json", file, file .. ".idx", "spend.jsonl" }) do
+    local k = fs.kind(dir .. "/" .. name)
+    if k ~= nil and k ~= "file" then
+      cli.fail("%s/%s is a %s, not a file: move it out of the run directory%s", dir, name, k == "dir" and "directory" or k,
+        name:match("%.idx$") and " (the index is rebuilt from the records)" or "")
+    end
+  end
+end
+
+-- abandon(dir, existed): after a start that failed, the run directory's lock
+-- is released and, when this run made the directory and wrote nothing in it
+-- (only its lock, empty folders), the directory goes too
+function M.abandon(dir, existed)
+  if runner.lock and runner.locked_dir == dir then
+    runner.lock:unlock()
+    runner.lock, runner.locked_dir = nil, nil
+  end
+  if existed or fs.kind(dir) ~= "dir" then return end
+  local function empty_tree(d)
+    for _, f in ipairs(fs.list(d) or {}) do
+      local p = d .. "/" .. f
+      if fs.kind(p) ~= "dir" or not empty_tree(p) then return false end
+    end
+    return true
+  end
+  for _, f in ipairs(fs.list(dir) or {}) do
+    local p = dir .. "/" .. f
+    if f ~= ".lock" and not (fs.kind(p) == "dir" and empty_tree(p)) then return end   -- something was written: kept
+  end
+  local function remove_tree(d)
+    for _, f in ipairs(fs.list(d) or {}) do
+      local p = d .. "/" .. f
+      if fs.kind(p) == "dir" then remove_tree(p) else fs.remove(p) end
+    end
+    fs.remove(d)
+  end
+  remove_tree(dir)
 end
 
 -- refusals(s, opts): one line for an option the scenario would ignore
@@ -156,9 +214,14 @@ end
 function M.environment(s, opts, out)
   local dry = opts["dry-run"]   -- no model: tabula.dryrun supplies the agent
   -- M.forced_model: the agent a command supplies itself (tabula mcp: the MCP client)
-  local cfg = dry and { name = "dry-run", provider = "builtin" } or M.forced_model or models.resolve(opts.model, opts.models)
+  -- a scenario of participants (each its own model) takes no --model
+  local cfg = dry and { name = "dry-run", provider = "builtin" } or M.forced_model
+    or (s.participants and opts.model == nil and { name = "participants", provider = "builtin" })
+    or models.resolve(opts.model, opts.models)
   local settings = { temperature = opts.temperature, top_p = opts["top-p"], max_tokens = opts["max-tokens"],
     reasoning_effort = opts["reasoning-effort"], thinking_budget = opts["thinking-budget"], think = opts.think }
+  local warned = {}
+  M.warn_ids({ cfg }, warned)
   if cfg.provider ~= "builtin" and not models.key(cfg) and not cfg.optional_key then
     cli.fail("model %s needs the environment variable %s (see tabula models)", cfg.name, cfg.key_env)
   end
@@ -185,13 +248,16 @@ function M.environment(s, opts, out)
     env.agents, env.cfgs = {}, {}
     for _, p in ipairs(s.participants(opts)) do
       local pcfg = models.resolve(p.model, opts.models)
+      M.warn_ids({ pcfg }, warned)
       if pcfg.provider ~= "builtin" and not models.key(pcfg) and not pcfg.optional_key then
         cli.fail("participant %s needs the environment variable %s (see tabula models)", p.name, pcfg.key_env)
       end
       local popts = {}
       for k, v in pairs(agent_opts) do popts[k] = v end
       popts.settings = p.settings or settings
-      if p.settings then popts.explicit = {} end   -- the participant's own settings: defaults, adjusted if refused
+      -- the participant's own settings: defaults, adjusted if refused (and
+      -- recorded); those the command line gave it (p.explicit): an error if refused
+      if p.settings then popts.explicit = p.explicit or {} end
       popts.batch = batched(pcfg)
       env.agents[p.name], env.cfgs[p.name] = agent.new(pcfg, popts), pcfg
     end
@@ -215,6 +281,42 @@ function M.environment(s, opts, out)
   local setup
   trials, setup, env.for_trial = require("tabula.variants").setup(s, opts, env, trials)   -- prompt overrides, variants
   return env, trials, data, setup, cfg, extra
+end
+
+-- warn_ids(cfgs [, seen]): one warning line (on stderr, before any call) per model sent
+-- to a provider's own service under an id the capability table does not list,
+-- naming the closest listed id; said once, by the parent (a worker is quiet)
+function M.warn_ids(cfgs, seen)
+  local ms = require "tabula.model_settings"
+  if ms.quiet then return end
+  seen = seen or {}
+  local names = {}
+  for name in pairs(cfgs) do names[#names + 1] = name end
+  table.sort(names, function(a, b) return tostring(a) < tostring(b) end)
+  for _, name in ipairs(names) do
+    local c = cfgs[name]
+    local preset = models.PRESETS[c.provider]
+    local key = tostring(c.provider) .. ":" .. tostring(c.model)
+    if preset and c.base_url == preset.base_url and not seen[key] then
+      seen[key] = true
+      local line = ms.id_warning(c)
+      if line then io.stderr:write(line, "\n") end
+    end
+  end
+end
+
+-- not_found(err, env, cfg) -> err, its message naming the closest known model
+-- id when the server answered that a model it was sent does not exist
+function M.not_found(err, env, cfg)
+  if not cli.is_user_error(err) then return err end
+  local ms = require "tabula.model_settings"
+  for _, c in pairs(env.cfgs or { cfg }) do
+    if c.provider ~= "builtin" and err.message:find("model " .. tostring(c.name) .. " at", 1, true) then
+      err.message = err.message .. ms.not_found_hint(err.message, c)
+      break
+    end
+  end
+  return err
 end
 
 -- player(s, opts, out, env) -> play(trial), close(): the scenario's play, with
@@ -296,8 +398,12 @@ function M.execute(s, opts, forced)
   if s.participants and opts["dry-run"] then cli.fail("--dry-run: scenario %s plays matches; it has no single first request to show", s.name) end
   if opts["dry-run"] and s.dry_run then return s.dry_run(M.shard(s.plan(opts), opts.shard), opts) end   -- needs no model
   local out = (s.run_dir and s.run_dir(opts)) or opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
+  M.check_files(out, s)
+  local existed = fs.kind(out) ~= nil
   if s.planner then runner.lock_run(out) end   -- the planner reads and writes the run directory
-  local env, trials, data, setup, cfg, extra = M.environment(s, opts, out)
+  local started, env, trials, data, setup, cfg, extra = pcall(M.environment, s, opts, out)
+  if not started then M.abandon(out, existed); error(env, 0) end   -- a failed start leaves nothing behind
+  for _, line in ipairs(cli.notes(opts)) do io.stderr:write(line, "\n") end   -- an old option spelling taken
   if opts["dry-run"] then return require("tabula.dryrun").run(s, trials, env, nil, s.teardown) end
   -- what identifies the run (must match to continue it): everything but the
   -- options that only change how it runs (or the scenario's own list)
@@ -321,7 +427,11 @@ function M.execute(s, opts, forced)
   for k, v in pairs(extra or {}) do if meta[k] == nil then meta[k] = v end end   -- what the scenario's reports read
   meta = require("tabula.secrets").scrub(meta)   -- no URL credential reaches run.json
   local planner, total
-  if s.planner then planner, total = s.planner(opts, env, out) end
+  if s.planner then
+    local ok, p, n = pcall(s.planner, opts, env, out)
+    if not ok then M.abandon(out, existed); error(p, 0) end
+    planner, total = p, n
+  end
   local play, close_play = M.player(s, opts, out, env)
   local progress, finish_progress
   if not opts.quiet then
@@ -361,7 +471,8 @@ function M.execute(s, opts, forced)
   if env.batch then env.batch:close() end
   if not ok then   -- refused before its trials began (another run's identity, ...): the workers go too
     if pool then pool:abort() end
-    error(recorded, 0)
+    M.abandon(out, existed)
+    error(M.not_found(recorded, env, cfg), 0)
   end
   if finish_progress then finish_progress() end
   if s.teardown then s.teardown(env) end

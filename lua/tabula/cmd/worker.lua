@@ -14,8 +14,13 @@ return {
         local run = require("tabula.cmd.run").lib
         local s = run.load(job.scenario)
         require("tabula.model_settings").quiet = true   -- the parent said what it adjusted
-        local env, trials = run.environment(s, job.opts, job.out)
-        local play_trial, close_play = run.player(s, job.opts, job.out, env)
+        -- the parent already said what planning finds (data validation, notes):
+        -- the plan made again here, to find the trials, says nothing more
+        local opts = {}
+        for k, v in pairs(job.opts) do opts[k] = v end
+        opts.quiet = true
+        local env, trials = run.environment(s, opts, job.out)
+        local play_trial, close_play = run.player(s, opts, job.out, env)
         local by_id = {}
         for _, t in ipairs(trials) do by_id[t.id] = t end
         local function play(id, sent)
