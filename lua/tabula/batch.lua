@@ -22,6 +22,16 @@
 -- re-queued (--retries) and the call goes into a new batch; after the last
 -- retry the trial is recorded as error, never scored.
 --
+-- Under a run-wide budget (--max-cost, --max-calls, --max-run-tokens) a
+-- queued call reserves its worst case without waiting (budget.reserve with
+-- nowait): the calls due together go in one batch as far as the budget allows
+-- them, and the first that does not fit stops the run's calls (its trial is
+-- not recorded; continuing the run with a larger budget sends it). Waiting
+-- instead would send the rest one small batch after another, each taking up
+-- to 24 h, as each batch's real cost freed room. Before such a batch goes, one
+-- line says what the budget allows: how many of the calls due, at what worst
+-- case each.
+--
 -- Multi-turn scenarios batch per round: the calls due together (every trial's
 -- next turn) form a batch, so each turn waits for a whole batch (hours per
 -- turn in the worst case). Single-turn scenarios are the main use.
@@ -181,6 +191,42 @@ end
 
 function Queue:changed() if self.on_change then self.on_change() end end
 
+-- notice(line): a line that is said even when the live progress line shows
+-- the batches (above it) or --quiet is given: what the budget lets go
+function Queue:notice(line)
+  if self.out then return self.out(line) end
+  if require("tabula.c.host").isatty(2) then
+    io.stderr:write("\r", line, "\27[K\n")
+    self:changed()   -- the live line again, below it
+  else
+    io.stderr:write(line, "\n")
+  end
+end
+
+-- allowed(due) -> the line: the budget that held calls back, how many of the
+-- calls due it lets go in this batch, and the worst case of one call (the
+-- trials not started yet are not counted: the runner starts none once the
+-- budget refused a call)
+function Queue:allowed(due)
+  local held = self.held
+  self.held = nil
+  local l = budget.active
+  local o = l and l.over
+  local what, each = "the run's budget", ""
+  if o and o.kind == "cost" then
+    what = string.format("the --max-cost budget of %.4g USD", l.limits.cost)
+    each = string.format(" (a call's worst case: up to %.4g USD at batch prices, its input and its whole output limit)", o.need.cost)
+  elseif o and o.kind == "tokens" then
+    what = string.format("the --max-run-tokens budget of %d tokens", l.limits.tokens)
+    each = string.format(" (a call's worst case: up to %d tokens, its input and its whole output limit)", o.need.tokens)
+  elseif o and o.kind == "calls" then
+    what = string.format("the --max-calls budget of %d calls", l.limits.calls)
+  end
+  return string.format("batch: %s allows %d of the calls due%s: %s in one batch, and no later call of this run is sent "
+    .. "(%d refused so far; continue the run with a larger budget or a lower --max-tokens, same --out, to send the rest)",
+    what, due, each, due == 1 and "it goes" or "they go", held)
+end
+
 -- wrap(play) -> play counted as a running trial (the queue submits when every one waits)
 function Queue:wrap(play)
   return function(...)
@@ -213,6 +259,7 @@ function Queue:check()
   local late = self.first_at and loop.now() - self.first_at >= self.wait
   if self.waiting >= self.active or (self.min and due >= self.min) or late then
     self.first_at = nil
+    if self.held then self:notice(self:allowed(due)) end   -- what the budget allows, before the batch goes
     for _, gkey in ipairs(self.order) do
       local g = self.groups[gkey]
       if #g.items > 0 then
@@ -265,8 +312,11 @@ function Queue:wait_for(agent, req, key, cpath)
     same.waiters[#same.waiters + 1] = f
     return f:await()
   end
-  local ticket, refused = budget.reserve(batch_cfg(agent.cfg), req.body)
-  if not ticket then return nil, refused end
+  local ticket, refused = budget.reserve(batch_cfg(agent.cfg), req.body, { nowait = true })
+  if not ticket then   -- counted for the line that says what the budget allows
+    self.held = (self.held or 0) + 1
+    return nil, refused
+  end
   local adapter = wire.adapter(agent.cfg.provider)
   local gkey = table.concat({ agent.cfg.provider, agent.cfg.base_url, agent.cfg.name, req.path }, "\0")
   local g = self.groups[gkey]

@@ -16,8 +16,11 @@
 -- server reported is spent. A call waits while open reservations leave no room
 -- for it, and is refused once no reservation is open and it still does not fit
 -- (spent + its worst case would pass the budget): from then on every call is
--- refused. So a run never spends more than its budget unless a call uses more
--- than its reservation; calls in flight finish and are recorded. Replies
+-- refused. A call of the batch queue (tabula.batch) does not wait: its open
+-- reservations settle only when a batch ends, so it is refused at once, and
+-- the calls due together go in one batch as far as the budget allows. So a
+-- run never spends more than its budget unless a call uses more than its
+-- reservation; calls in flight finish and are recorded. Replies
 -- replayed from the response cache reserve nothing and cost nothing.
 --
 -- A refused call fails with { infra = true, kind = "budget", over_budget = true }:
@@ -77,13 +80,24 @@ local function output_limit(body)
   return tonumber(body.max_tokens or body.max_completion_tokens or body.max_output_tokens or g.maxOutputTokens)
 end
 
+-- worst(cfg, body) -> input, output, bytes, from: the worst case of one call
+-- in tokens (the input estimated from the body's bytes, the output limit) and
+-- where the output limit comes from ("request", "model" or "default")
+function M.worst(cfg, body)
+  local bytes = #json.canonical(body or {})
+  local input = math.ceil(bytes / M.BYTES_PER_TOKEN)
+  local output, from = output_limit(body), "request"
+  if not output then output, from = tonumber(cfg.max_output_tokens), "model" end
+  if not output then output, from = M.DEFAULT_OUTPUT_TOKENS, "default" end
+  return input, output, bytes, from
+end
+
 -- estimate(cfg, body, limits) -> the worst case of one call { calls, tokens, cost }
 -- (tokens and cost only when a budget needs them: encoding the body costs)
 function M.estimate(cfg, body, limits)
   local need = { calls = 1, tokens = 0, cost = 0 }
   if limits and (limits.cost or limits.tokens) then
-    local input = math.ceil(#json.canonical(body or {}) / M.BYTES_PER_TOKEN)
-    local output = output_limit(body) or tonumber(cfg.max_output_tokens) or M.DEFAULT_OUTPUT_TOKENS
+    local input, output = M.worst(cfg, body)
     need.tokens = input + output
     need.cost = models.cost(cfg.prices, { input = input, output = output })
   end
@@ -119,7 +133,11 @@ local NONE = setmetatable({ done = true }, Ticket)   -- no ledger: nothing to co
 
 -- reserve(cfg, body [, how]) -> ticket | nil, refusal: what agent.lua calls
 -- before a model call; how = { cache = the response cache file its reply will
--- be stored in, journal = false (not journalled: see above) }
+-- be stored in, journal = false (not journalled: see above), nowait = true (a
+-- call that does not fit now is refused at once rather than waiting for open
+-- reservations to settle: the batch queue, whose open reservations settle only
+-- when a batch ends, hours later; so the calls due together go in one batch as
+-- far as the budget allows, and the rest are not sent one batch after another) }
 function M.reserve(cfg, body, how)
   local l = M.active
   if not l then return NONE end
@@ -127,6 +145,7 @@ function M.reserve(cfg, body, how)
   if type(how) == "table" then
     need.cache = type(how.cache) == "string" and how.cache or nil
     if how.journal == false then need.journal = false end
+    if how.nowait then need.nowait = true end
   end
   return l:reserve(need)
 end
@@ -228,13 +247,13 @@ end
 
 -- reserve(need) -> ticket | nil, refusal: waits while open reservations leave
 -- no room; refuses (and stops every later call) once none is open and the call
--- still does not fit
+-- still does not fit, or at once when need.nowait
 function Ledger:reserve(need)
   while true do
     if self.over then return nil, M.refusal(self:reached()) end
     local kind = self:passes(need)
     if not kind then break end
-    if self.open == 0 then
+    if self.open == 0 or need.nowait then
       self.over = { kind = kind, need = need }
       self:wake()
       return nil, M.refusal(self:reached())
@@ -367,6 +386,7 @@ function M.serve(ledger, tickets, msg, send, gone)
     if type(msg.need) == "table" then
       need.cache = type(msg.need.cache) == "string" and msg.need.cache or nil
       if msg.need.journal == false then need.journal = false end
+      if msg.need.nowait then need.nowait = true end
     end
     local ticket, refused = ledger:reserve(need)
     if ticket and gone() then ticket:settle(nil); return end

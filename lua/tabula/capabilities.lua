@@ -41,7 +41,8 @@ return {
 
   -- the batch APIs' price factor per provider (tabula.batch; a models-file entry
   -- overrides it with batch_price_factor or gives batch_prices): every service
-  -- bills batch calls at half its price
+  -- bills batch calls at half its price. The prices themselves, and each
+  -- provider's rule for cached input: tabula.prices
   batch = { openai = 0.5, ["openai-chat"] = 0.5, anthropic = 0.5, gemini = 0.5 },
 
   families = {

@@ -126,7 +126,7 @@ function M.resolve(name, models_file)
         c.key_env = c.key_env or preset.key_env
       end
       c.max_tokens_field = c.max_tokens_field or preset.max_tokens_field
-      return c
+      return require("tabula.prices").complete(c)   -- cached and cache-write rates, built-in prices
     end
   end
   local url, model = name:match("^local:(https?://.+):([^:/]+)$")
@@ -145,7 +145,7 @@ function M.resolve(name, models_file)
   end
   local c = copy(preset)
   c.name, c.model = name, rest
-  return c
+  return require("tabula.prices").complete(c)   -- the built-in price table (tabula.prices)
 end
 
 -- key(cfg) -> the key from the environment, or nil
@@ -170,6 +170,8 @@ end
 -- (usage.input counts every input token; cached and cache_write are parts of it).
 -- The write premium: prices.cache_write (5-minute TTL, default 1.25 x input) and
 -- prices.cache_write_1h (one hour, default 2 x input), Anthropic's multipliers.
+-- A resolved model's prices carry the cached rate of its provider's rule
+-- (tabula.prices.complete); without one, cached reads count at the input price.
 function M.cost(prices, usage)
   if not prices then return 0 end
   local p_in = prices.input or 0

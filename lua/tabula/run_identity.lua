@@ -19,6 +19,8 @@ local function show(v)
   return tostring(v)
 end
 
+local PRICES = { prices = true, prices_from = true, batch_prices = true, batch_price_factor = true }
+
 local function short(h) return type(h) == "string" and h:sub(1, 12) or show(h) end
 
 local function sorted_keys(a, b)
@@ -40,7 +42,9 @@ function M.differences(old, new)
   if old.model ~= nil and json.canonical(old.model) ~= json.canonical(new.model) then
     for _, k in ipairs(sorted_keys(old.model, new.model)) do
       local a, b = (old.model or {})[k], (new.model or {})[k]
-      if json.canonical(a) ~= json.canonical(b) then
+      -- prices say what calls cost, not which model answers (tabula.prices
+      -- updates its table): each call's cost is recorded when it is made
+      if json.canonical(a) ~= json.canonical(b) and not PRICES[k] then
         fatal[#fatal + 1] = string.format("model %s: %s in the run, %s now", k, show(a), show(b))
       end
     end

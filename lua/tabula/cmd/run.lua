@@ -35,7 +35,7 @@ M.COMMON = {
   { "max-attempts", "int", 6, "HTTP attempts per call", min = 1 },
   { "quiet", "bool", false, "no progress lines" },
   { "verbose", "bool", false, "a progress line per finished trial (the default when stderr is not a terminal)" },
-  { "dry-run", "bool", false, "print the first request of the first trials and stop (no model is called)" },
+  { "dry-run", "bool", false, "print the first request of the first trials, and per model the planned calls, prompt tokens and worst-case cost; then stop (no model is called)" },
   { "no-transcripts", "bool", false, "do not record what the model was sent and answered (transcripts/)" },
   { "workers", "int", nil, "worker processes playing trials (default: the number of cores for the built-in engine player, else 1)", min = 1 },
   { "shard", "string", nil, "K/N: run only the K-th of N slices of the plan (join the shards with tabula merge)" },
@@ -264,6 +264,17 @@ function M.environment(s, opts, out)
   else
     env.agent = (not dry) and agent.new(cfg, agent_opts)
   end
+  if dry and not s.participants and opts.model then
+    -- --dry-run: the model named is resolved (no key needed) and its agent only
+    -- builds the requests it would be sent, for the estimate (tabula.dryrun)
+    local mcfg = models.resolve(opts.model, opts.models)
+    if mcfg.provider == "builtin" or mcfg.provider == "mcp" then
+      env.dry_builtin = cli.given(opts).model and mcfg.name   -- said when named (the default is the engine)
+    else
+      M.warn_ids({ mcfg }, warned)
+      env.dry_model, env.dry_batch = agent.new(mcfg, agent_opts), (opts.batch or mcfg.batch) and true or nil
+    end
+  end
   -- each trial's own random stream: from the run's seed and the trial's id
   env.rng_for = function(trial)
     local id = trial.variant and require("tabula.variants").base_id(trial.id) or trial.id   -- variants share seeds
@@ -324,7 +335,9 @@ end
 function M.player(s, opts, out, env)
   local vplay = require("tabula.variants").play(s.play, env.for_trial)   -- each variant's own env
   if opts["no-transcripts"] then return function(trial) return vplay(trial, env) end end
-  local recorder = require("tabula.transcripts").recorder(out)
+  -- a scenario whose trials continue from their own event logs (S.records.logs: DECE's
+  -- matches) journals each call, so a trial resumed mid-way keeps the calls made before
+  local recorder = require("tabula.transcripts").recorder(out, { resumes = s.records and s.records.logs ~= nil })
   local play = recorder:recording(vplay)   -- env.agent, or each of env.agents labelled by participant
   return function(trial) return play(trial, env) end, function() recorder:close() end
 end
@@ -396,7 +409,13 @@ function M.execute(s, opts, forced)
     cli.fail("--shard: scenario %s plans as it runs (%s), so its plan cannot be split", s.name, s.planner_reason or "each trial depends on the results before it")
   end
   if s.participants and opts["dry-run"] then cli.fail("--dry-run: scenario %s plays matches; it has no single first request to show", s.name) end
-  if opts["dry-run"] and s.dry_run then return s.dry_run(M.shard(s.plan(opts), opts.shard), opts) end   -- needs no model
+  if opts["dry-run"] and s.dry_run then   -- the scenario's own (needs no model), then the estimate for a model named
+    local rc = s.dry_run(M.shard(s.plan(opts), opts.shard), opts)
+    if rc ~= 0 or not cli.given(opts).model then return rc end
+    local env, trials = M.environment(s, opts, opts.out or "runs/dry-run")
+    if not (env.dry_model or env.dry_builtin) then return rc end
+    return require("tabula.dryrun").estimate_only(s, trials, env, s.teardown)
+  end
   local out = (s.run_dir and s.run_dir(opts)) or opts.out or string.format("runs/%s-%s", s.name, os.date("%Y%m%d-%H%M%S"))
   M.check_files(out, s)
   local existed = fs.kind(out) ~= nil
