@@ -24,7 +24,6 @@ local fs = require "tabula.fs"
 local json = require "tabula.json"
 local cli = require "tabula.cli"
 local items = require "tabula.items"
-local host = require "tabula.c.host"
 
 local S = { name = "chess_puzzles", summary = "chess puzzles: PSA by rating band", defaults = { trials = 1 } }
 S.settle_options = arena_prompts.settle
@@ -41,7 +40,7 @@ S.options = {
 function S.plan(opts)
   local files = opts.puzzles
   if not files then
-    local dir = host.root .. "/../shared/data/chessarena"
+    local dir = fs.shared_data("chessarena")
     files = {}
     for _, f in ipairs(fs.list(dir) or {}) do if f:match("^puzzles_.*%.jsonl$") then files[#files + 1] = dir .. "/" .. f end end
     if #files == 0 then cli.fail("no puzzles: give --puzzles FILE") end

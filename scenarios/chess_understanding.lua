@@ -17,7 +17,6 @@ local metrics = require "tabula.metrics"
 local fs = require "tabula.fs"
 local json = require "tabula.json"
 local cli = require "tabula.cli"
-local host = require "tabula.c.host"
 local selection = require "tabula.items"
 
 local S = { name = "chess_understanding", summary = "chess basic understanding: piece and legal moves on a square",
@@ -43,7 +42,7 @@ function S.plan(opts)
     end
     items, src = tasks.generate(fens, metrics.rng(opts.seed)), opts.fens
   else
-    src = opts.items or (host.root .. "/../shared/data/chessarena/chess_modeling_evaluation.jsonl")
+    src = opts.items or fs.shared_data("chessarena/chess_modeling_evaluation.jsonl")
     if fs.kind(src) ~= "file" then cli.fail("no items at %s (give --items FILE or --fens FILE)", src) end
     for i, it in ipairs(records.read(src, { lenient = true })) do
       local sq = type(it.prompt) == "string" and it.prompt:match("Position:%s*(%a%d)")

@@ -66,4 +66,15 @@ function M.write_or_fail(path, data, what)
   return true
 end
 
+-- shared_data(rel) -> the path of rel in the shared public data: the folder
+-- TABULA_SHARED_DATA names, else ../shared/data beside the project (it may not
+-- exist: a user's machine need not have it). Every default that reads the
+-- shared data goes through here, so that `tabula test --no-shared` can hide it
+-- (tests/test_shared_hygiene.lua keeps it so).
+function M.shared_data(rel)
+  local host = require "tabula.c.host"
+  local base = host.getenv("TABULA_SHARED_DATA") or (host.root .. "/../shared/data")
+  return rel and (base .. "/" .. rel) or base
+end
+
 return M

@@ -107,10 +107,8 @@ end
 
 -- Where the shared public data lives (../shared/data from the project root), or nil.
 function M.shared_data(sub)
-  local host = require "tabula.c.host"
   local fs = require "tabula.fs"
-  local base = host.getenv("TABULA_SHARED_DATA") or (host.root .. "/../shared/data")
-  local p = sub and (base .. "/" .. sub) or base
+  local p = fs.shared_data(sub)
   if fs.kind(p) then return p end
   return nil
 end
@@ -127,6 +125,21 @@ function M.need_program(path)
   local fs = require "tabula.fs"
   if not fs.kind(path) then M.skip(path .. " is not installed (run make deps)") end
   return path
+end
+
+-- browser() -> the test file's one headless Chromium (tabula.chromium),
+-- started on first use and shared by the file's tests (its profile is in the
+-- file's scratch directory); the test is skipped when Chromium is not installed.
+local the_browser
+function M.browser()
+  local chromium = require "tabula.chromium"
+  M.need_program(chromium.PATH)
+  if not the_browser or the_browser.closed then
+    local why
+    the_browser, why = chromium.start()
+    if not the_browser then error("cannot start Chromium: " .. tostring(why)) end
+  end
+  return the_browser
 end
 
 function M.root() return require("tabula.c.host").root end

@@ -42,7 +42,6 @@ local prompt = require "tabula.prompt"
 local fs = require "tabula.fs"
 local cli = require "tabula.cli"
 local items = require "tabula.items"
-local host = require "tabula.c.host"
 
 local S = {
   name = "jianghu108",
@@ -71,7 +70,7 @@ S.THINKING_MAX_TOKENS = 131072
 local LEGALITY_SENTENCE = "保证初始局面为合法局面。"
 
 function S.data_path(opts)
-  local p = opts.data or (host.root .. "/../shared/data/jianghu108/江湖残局.json")
+  local p = opts.data or fs.shared_data("jianghu108/江湖残局.json")
   if fs.kind(p) ~= "file" then
     cli.fail("Jianghu108's problems are not shipped with tabula; give --data FILE (no file at %s)", p)
   end

@@ -70,7 +70,7 @@ local function run_file(path, opts, counts)
   for _, t in ipairs(list) do
     local name, fn = t[1], t[2]
     if not opts.only or (short .. ": " .. name):find(opts.only, 1, true) then
-      local started = os.clock()
+      local started, wall = os.clock(), loop.now()
       local okt, e = xpcall(function() return loop.run(fn) end, function(e)
         if testing.is_skip(e) then return e end
         if type(e) == "table" and e.traceback then return tostring(e.message or e) .. e.traceback end
@@ -80,7 +80,9 @@ local function run_file(path, opts, counts)
       end)
       if okt then
         counts.passed = counts.passed + 1
-        if opts.verbose then io.write(string.format("ok   %s: %s (%.2fs cpu)\n", short, name, os.clock() - started)) end
+        if opts.verbose then
+          io.write(string.format("ok   %s: %s (%.2f s, %.2f s cpu)\n", short, name, loop.now() - wall, os.clock() - started))
+        end
       elseif testing.is_skip(e) then
         counts.skipped = counts.skipped + 1
         counts.skips[#counts.skips + 1] = name .. ": " .. e.reason
