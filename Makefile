@@ -108,7 +108,7 @@ deps:
 	  build-essential pkg-config ca-certificates \
 	  liblua5.4-dev lua5.4 lua-lpeg lua-lpeg-dev libcjson-dev libcurl4-openssl-dev \
 	  libcairo2-dev fonts-wqy-zenhei fonts-dejavu-core \
-	  fairy-stockfish stockfish gnugo nodejs time chromium
+	  fairy-stockfish stockfish gnugo nodejs time chromium python3-numpy
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: the binary in $(PREFIX)/bin, its Lua
 # files, prompts, games, scenarios, examples and docs in $(PREFIX)/share/tabula (where
