@@ -36,15 +36,18 @@ static int l_bootstrap_mean(lua_State *L)
     return 2;
 }
 
-static void push_estimate(lua_State *L, double value, double lo, double hi, size_t cases)
+/* a row's estimate: {value, lo, hi, cases}; lo and hi only when has_ci */
+static void push_estimate(lua_State *L, double value, double lo, double hi, int has_ci, size_t cases)
 {
     lua_createtable(L, 0, 4);
     lua_pushnumber(L, value);
     lua_setfield(L, -2, "value");
-    lua_pushnumber(L, lo);
-    lua_setfield(L, -2, "lo");
-    lua_pushnumber(L, hi);
-    lua_setfield(L, -2, "hi");
+    if (has_ci) {
+        lua_pushnumber(L, lo);
+        lua_setfield(L, -2, "lo");
+        lua_pushnumber(L, hi);
+        lua_setfield(L, -2, "hi");
+    }
     lua_pushinteger(L, (lua_Integer)cases);
     lua_setfield(L, -2, "cases");
 }
@@ -80,9 +83,9 @@ static int l_pass_table(lua_State *L)
         lua_setfield(L, -2, "k");
         lua_pushinteger(L, (lua_Integer)r->cases);
         lua_setfield(L, -2, "cases");
-        push_estimate(L, r->at, r->at_lo, r->at_hi, r->cases);
+        push_estimate(L, r->at, r->at_lo, r->at_hi, 1, r->cases);
         lua_setfield(L, -2, "pass_at");
-        push_estimate(L, r->hat, r->hat_lo, r->hat_hi, r->cases);
+        push_estimate(L, r->hat, r->hat_lo, r->hat_hi, 1, r->cases);
         lua_setfield(L, -2, "pass_hat");
         lua_rawseti(L, -2, k);
     }
@@ -144,21 +147,6 @@ static int l_np_bootstrap_mean(lua_State *L)
     return 3;
 }
 
-static void push_official(lua_State *L, double value, double lo, double hi, int has_ci, size_t cases)
-{
-    lua_createtable(L, 0, 4);
-    lua_pushnumber(L, value);
-    lua_setfield(L, -2, "value");
-    if (has_ci) {
-        lua_pushnumber(L, lo);
-        lua_setfield(L, -2, "lo");
-        lua_pushnumber(L, hi);
-        lua_setfield(L, -2, "hi");
-    }
-    lua_pushinteger(L, (lua_Integer)cases);
-    lua_setfield(L, -2, "cases");
-}
-
 /* official_pass_rows(units, kmax, draws, base_seed) -> rows: units = { {n=, c=}... }
  * (each case's selected trials, at most kmax, and its passes, in the official
  * scorer's case order); rows[k] = { k, cases, pass_at = {value, lo, hi, cases},
@@ -195,9 +183,9 @@ static int l_official_pass_rows(lua_State *L)
         lua_setfield(L, -2, "k");
         lua_pushinteger(L, (lua_Integer)r->cases);
         lua_setfield(L, -2, "cases");
-        push_official(L, r->at, r->at_lo, r->at_hi, r->has_ci, r->cases);
+        push_estimate(L, r->at, r->at_lo, r->at_hi, r->has_ci, r->cases);
         lua_setfield(L, -2, "pass_at");
-        push_official(L, r->hat, r->hat_lo, r->hat_hi, r->has_ci, r->cases);
+        push_estimate(L, r->hat, r->hat_lo, r->hat_hi, r->has_ci, r->cases);
         lua_setfield(L, -2, "pass_hat");
         lua_rawseti(L, -2, k);
     }
