@@ -149,6 +149,15 @@ test("brass: setup: 17 money, income level 0, 8 cards and one face down each, me
     t.eq({ at.warrington or 0, at.nottingham or 0, at.shrewsbury, at.oxford, at.gloucester },
          { n >= 3 and 2 or 0, n >= 4 and 2 or 0, 1, 2, 2 }, n .. " players: Warrington from 3, Nottingham from 4")
     for _, m in ipairs(s.merchants) do t.eq(m.beer, m.tile == "blank" and 0 or 1) end
+    -- which tiles: 2 players 2 blank, cotton, manufacturer, "all three"; 3 players add a blank
+    -- and a pottery; 4 players a cotton and a manufacturer (RULES.md)
+    local tiles = {}
+    for _, m in ipairs(s.merchants) do tiles[#tiles + 1] = tostring(m.tile) end
+    table.sort(tiles)
+    t.eq(tiles, ({ { "any", "blank", "blank", "cotton", "goods" },
+                   { "any", "blank", "blank", "blank", "cotton", "goods", "pottery" },
+                   { "any", "blank", "blank", "blank", "cotton", "cotton", "goods", "goods", "pottery" } })[n - 1],
+         n .. " players: the merchant tiles in play")
     t.eq({ s.coal, s.iron }, { 13, 8 })
     t.eq(G.current_seats(s), { 1 }); t.eq(s.actions_left, 1)
     invariant(s)

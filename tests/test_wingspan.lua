@@ -197,7 +197,20 @@ test("wingspan: data manifest: 26 bonus cards and the birds each one counts; 8 g
   t.eq(D.EGG_COST, { 0, 1, 1, 2, 2 }); t.eq(D.CUBES, { 8, 7, 6, 5 })
   t.eq(#D.DIE_FACES, 6); t.eq(D.DICE, 5)
   t.eq(D.DIE_FACES, { "invertebrate", "seed", "fish", "fruit", "rodent", "invertebrate/seed" })
-  -- the one disputed tier value (RULES.md): the Anatomist's 4+ birds give 7
+  -- each card's scoring as both sources give it (the spreadsheet; ajgreenwell/wingsim's
+  -- bonus_cards.json, read 2026-12-02: all 25 agree with ours); a number is points per bird
+  local scoring = {}
+  for _, c in ipairs(D.BONUS) do if c.id ~= "anatomist" then scoring[c.id] = c.per or c.tiers end end
+  t.eq(scoring, { backyard_birder = { { 5, 3 }, { 7, 6 } }, bird_counter = 2, bird_feeder = { { 5, 3 }, { 8, 7 } },
+    breeding_manager = 1, cartographer = { { 2, 3 }, { 4, 7 } }, ecologist = 2, enclosure_builder = { { 4, 4 }, { 6, 7 } },
+    falconer = 2, fishery_manager = { { 2, 3 }, { 4, 8 } }, food_web_expert = 2, forester = { { 3, 4 }, { 5, 8 } },
+    historian = 2, large_bird_specialist = { { 4, 3 }, { 6, 6 } }, nest_box_builder = { { 4, 4 }, { 6, 7 } },
+    omnivore_specialist = 2, oologist = { { 7, 3 }, { 9, 6 } }, passerine_specialist = { { 4, 3 }, { 6, 6 } },
+    photographer = { { 4, 3 }, { 6, 6 } }, platform_builder = { { 4, 4 }, { 6, 7 } }, prairie_manager = { { 2, 3 }, { 4, 8 } },
+    rodentologist = 2, visionary_leader = { { 5, 4 }, { 8, 7 } }, viticulturalist = { { 2, 3 }, { 4, 7 } },
+    wetland_scientist = { { 3, 3 }, { 5, 7 } }, wildlife_gardener = { { 4, 4 }, { 6, 7 } } })
+  -- the one disputed tier value (RULES.md, audit line W-C2b): the Anatomist's 4+ birds give 7
+  -- in the spreadsheet, 6 in the simulator; we use 7
   t.eq(G.BONUS.anatomist.tiers, { { 2, 3 }, { 4, 7 } })
 end)
 
