@@ -111,7 +111,9 @@ end)
 test("dece participants: defaults, manifest hash identity, one-line errors", function()
   local ps = participants.load(nil)
   t.eq(#ps, 3)
-  t.eq(ps[3].manifest, { name = "ismcts", player = "ismcts", simulations = 1024, steps = 18, epsilon = 0.1 })
+  -- the default ISMCTS is sized for a default run of a few minutes (the paper's 1024 is an entry's default)
+  t.eq(ps[3].manifest, { name = "ismcts", player = "ismcts", simulations = 32, steps = 18, epsilon = 0.1 })
+  t.eq(participants.normalize({ name = "x", player = "ismcts" }, "x").manifest.simulations, 1024)
   local a = participants.normalize({ name = "m", model = "random", harness = { format = "json" } }, "x")
   local b = participants.normalize({ name = "m", model = "random", harness = { format = "json" } }, "x")
   local c = participants.normalize({ name = "m", model = "random", harness = { format = "json", memory = "last:3" } }, "x")
@@ -321,7 +323,7 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   local page = fs.read(dir .. "/run/report.html")
   t.contains(page, "azul: PWS with 95% bootstrap intervals")
   t.contains(page, "splendor: Elo–cost staircase V(B)")
-  t.contains(page, "Azul, round 1. You are player 1 of 3.")
+  t.contains(page, "You are player 1 of 3.")   -- the text observation, kept in pieces (tabula.view.frames)
   t.contains(page, "step 1: seat 1 (")
   -- the scores are computed once for report.md and report.html, and again when a record changes
   local R = require "scenarios.dece.report"
@@ -352,11 +354,21 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   t.eq(#out.missing, 1)
 end)
 
-test("dece run: the five games by default; --seats within each game's own range", function()
+test("dece run: the benchmark's ten games by default; --seats within each game's own range", function()
   local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/dece.lua")
-  for _, o in ipairs(S.options) do
-    if o[1] == "games" then t.eq(o[3], { "azul", "splendor", "century", "7wonders", "carcassonne" }) end
+  local games
+  for _, o in ipairs(S.options) do if o[1] == "games" then games = o[3] end end
+  t.eq(games, { "azul", "splendor", "century", "7wonders", "carcassonne", "arknova", "brass", "burgundy", "harmonies", "wingspan" })
+  -- each a complete game of the interface, taking the default three seats
+  for _, g in ipairs(games) do
+    local G = require("games." .. g)
+    t.eq(G.incomplete, nil, g)
+    t.ok(G.players.min <= 3 and G.players.max >= 3, g .. " takes three seats")
   end
+  -- the default run plans one block of each: every participant once in each seat, 30 matches
+  local opts = require("tabula.cli").parse(require("tabula.cmd.run").lib.spec(S), { "--out", tmpdir() .. "/plan" })
+  local planned = S.plan(opts)
+  t.eq(#planned, 30)
   local dir = tmpdir()
   local five = {}
   for i = 1, 5 do five[i] = { name = "r" .. i, player = "random" } end

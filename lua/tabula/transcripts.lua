@@ -15,18 +15,29 @@
 --       or more, stored once per session of the run (system prompts, long boards);
 --       a message refers to it as { ref = sha }.
 --   RUN/transcripts/images/SHA.png  images sent to the model, stored once.
+--   RUN/transcripts/open/SHA.jsonl  a trial's call journal, in a run whose trials
+--       continue from their own event logs (recorder(dir, { resumes = true }): DECE's
+--       matches, S.records.logs): each call is appended (fsynced) as it returns, after
+--       a line { trial_id, attempt } for each attempt that makes one. Such a trial killed (or failed)
+--       mid-way continues where its log ends and does not ask again what the log holds,
+--       so the calls made before the interruption would be in no transcript: the next
+--       attempt carries them, its line holding the calls of every attempt in order
+--       (`carried`: how many of them the earlier attempts made). The journal is removed
+--       once the trial has a line that is not an error; until then load() shows it
+--       (status "interrupted"). Elsewhere a re-run trial replays its earlier calls from
+--       the response cache, and its last line is its transcript.
 --
 -- Writing (the runner does this for every trial unless --no-transcripts):
 --   local rec = transcripts.recorder(run_dir)
 --   local t = rec:trial(trial_id)           -- t:wrap(agent) records every reply() call
 --   env.agent = t:wrap(env.agent)            -- a ctx.board (with :fen()) or ctx.fen is kept per call
---   t:finish(status)                         -- appends the trial's line
+--   t:finish(status)                         -- appends the trial's line (carrying earlier attempts' calls)
 --   env.agents[n] = t:wrap(env.agents[n], n) -- a match: each participant's calls labelled n
 --   play = rec:recording(play)               -- or all of it around a scenario's play(trial, env)
 --                                            -- (env.agent and every agent of env.agents)
 --   rec.totals                               -- { calls, input, output, cost } recorded so far
 -- Reading:
---   transcripts.load(run_dir, trial_id) -> { trial_id, status, calls = { {
+--   transcripts.load(run_dir, trial_id) -> { trial_id, status, carried, calls = { {
 --       messages = full request (role, content: text or parts), reply = { text,
 --       reasoning, finish, usage, cost, cached, seconds }, fen, sample } } } | nil, why
 --   transcripts.ids(run_dir) -> trial ids with a transcript, in file order
@@ -67,12 +78,30 @@ end
 local Recorder = {}
 Recorder.__index = Recorder
 
--- recorder(dir) -> the run's recorder. A continued run does not read what earlier
--- sessions stored (its start must not grow with the run): a text they stored
--- may be stored once more (the same sha and text; readers take either), an
--- image is rewritten under the same name.
-function M.recorder(dir)
-  return setmetatable({ dir = tdir(dir), seen = {}, totals = { calls = 0, input = 0, output = 0, cost = 0 } }, Recorder)
+-- recorder(dir [, { resumes = true }]) -> the run's recorder; resumes: the run's
+-- trials continue from their own event logs (their calls are journalled, see
+-- above). A continued run does not read what earlier sessions stored (its start
+-- must not grow with the run; a trial reads its own journal only): a text they
+-- stored may be stored once more (the same sha and text; readers take either),
+-- an image is rewritten under the same name.
+function M.recorder(dir, opts)
+  return setmetatable({ dir = tdir(dir), seen = {}, totals = { calls = 0, input = 0, output = 0, cost = 0 },
+    resumes = opts and opts.resumes or nil }, Recorder)
+end
+
+-- journal_path(tdir, id) -> where a trial's call journal is kept
+local function journal_path(td, id) return td .. "/open/" .. short_sha(tostring(id)) .. ".jsonl" end
+
+-- read_journal(path) -> { trial_id, calls, attempts } | nil: what a journal holds
+-- (a line torn by a kill is left out)
+local function read_journal(path)
+  if fs.kind(path) ~= "file" then return nil end
+  local out = { calls = {}, attempts = 0 }
+  for _, l in ipairs((records.read(path, { skip_bad = true, quiet = true }))) do
+    if l.attempt then out.attempts = out.attempts + 1; out.trial_id = l.trial_id
+    elseif type(l.call) == "table" then out.calls[#out.calls + 1] = l.call end
+  end
+  return out
 end
 
 -- open(): the files, on the first trial (so a refused --out is left untouched)
@@ -151,14 +180,35 @@ end
 local Trial = {}
 Trial.__index = Trial
 
--- trial(id) -> a recorder for one trial attempt
+-- trial(id) -> a recorder for one trial attempt; in a run whose trials resume,
+-- it starts with the calls its earlier attempts journalled
 function Recorder:trial(id)
   self:open()
-  return setmetatable({ rec = self, id = id, calls = {}, prevs = {} }, Trial)
+  local t = setmetatable({ rec = self, id = id, calls = {}, prevs = {} }, Trial)
+  if self.resumes then
+    t.journal_path = journal_path(self.dir, id)
+    local earlier = read_journal(t.journal_path)
+    if earlier then
+      for i, c in ipairs(earlier.calls) do t.calls[i] = c end
+      t.carried = #earlier.calls
+    end
+    t.attempt = (earlier and earlier.attempts or 0) + 1
+  end
+  return t
 end
 
--- record(conv, ctx, reply [, participant]): one model call
-function Trial:record(conv, ctx, reply, participant)
+-- journal_call(call): a call appended to the trial's journal (opened at its first call;
+-- a torn last line an earlier kill left is cut off)
+function Trial:journal_call(call)
+  if not self.journal then
+    self.journal = records.writer(self.journal_path)
+    self.journal:write({ trial_id = self.id, attempt = self.attempt })
+  end
+  self.journal:write({ call = call })
+end
+
+-- record(conv, ctx, reply [, participant [, error]]): one model call (error: why it has no reply)
+function Trial:record(conv, ctx, reply, participant, err)
   local before = self.prevs[participant or 1] or {}
   local keep = 0
   while keep < #conv and keep < #before and message_key(conv[keep + 1]) == before[keep + 1] do
@@ -166,7 +216,7 @@ function Trial:record(conv, ctx, reply, participant)
   end
   local add = {}
   for i = keep + 1, #conv do add[#add + 1] = self.rec:message(conv[i]) end
-  local call = { keep = keep, add = add, sample = ctx and ctx.sample, participant = participant }
+  local call = { keep = keep, add = add, sample = ctx and ctx.sample, participant = participant, error = err }
   if ctx and ctx.board and ctx.board.fen then call.fen = ctx.board:fen()
   elseif ctx and type(ctx.fen) == "string" then call.fen = ctx.fen end
   local tot = self.rec.totals
@@ -180,6 +230,7 @@ function Trial:record(conv, ctx, reply, participant)
       tool_calls = calls_of(reply.tool_calls) }
   end
   self.calls[#self.calls + 1] = call
+  if self.journal_path then self:journal_call(call) end
   local prev = {}
   for i, m in ipairs(conv) do prev[i] = message_key(m) end
   if reply and reply.text then prev[#prev + 1] = message_key({ role = "assistant", content = reply.text, tool_calls = reply.tool_calls }) end
@@ -192,15 +243,19 @@ function Trial:wrap(agent, participant)
   local t = self
   return setmetatable({ reply = function(_, conv, ctx)
     local reply, err = agent:reply(conv, ctx)
-    t:record(conv, ctx, reply, participant)
-    if not reply then t.calls[#t.calls].error = err and err.message end
+    t:record(conv, ctx, reply, participant, not reply and err and err.message or nil)
     return reply, err
   end }, { __index = agent })
 end
 
--- finish(status [, error]): append this attempt's line (the last line of a trial id wins)
+-- finish(status [, error]): append this attempt's line (the last line of a trial id wins);
+-- a journalled trial's journal is removed once its line is not an error (an error
+-- is tried again, and its next attempt carries the calls)
 function Trial:finish(status, err)
-  self.rec.trials:write({ trial_id = self.id, status = status, error = err, calls = self.calls })
+  self.rec.trials:write({ trial_id = self.id, status = status, error = err, calls = self.calls,
+    carried = (self.carried or 0) > 0 and self.carried or nil })
+  if self.journal then self.journal:close(); self.journal = nil end
+  if self.journal_path and status ~= "error" then os.remove(self.journal_path) end   -- (none if no call was made)
 end
 
 -- ---- reading ----
@@ -213,12 +268,38 @@ local function read_texts(dir)
   return texts
 end
 
--- ids(dir) -> trial ids with a transcript (first appearance order)
+-- journals(dir) -> trial_id -> what its call journal holds (the trials interrupted
+-- and not finished since, in a run whose trials resume)
+local function journals(dir)
+  local out, od = {}, tdir(dir) .. "/open"
+  if fs.kind(od) ~= "dir" then return out end
+  for _, f in ipairs(fs.list(od)) do
+    local j = f:match("%.jsonl$") and read_journal(od .. "/" .. f)
+    if j and j.trial_id ~= nil then out[j.trial_id] = j end
+  end
+  return out
+end
+
+-- latest(id, line, journal) -> the line that shows the trial: its journal when that
+-- holds calls its last line does not (an attempt interrupted since), else the line
+local function latest(id, line, j)
+  if j and (not line or #j.calls > #(line.calls or {})) then
+    return { trial_id = id, status = "interrupted", calls = j.calls }
+  end
+  return line
+end
+
+-- ids(dir) -> trial ids with a transcript (first appearance order; then those
+-- whose only transcript is their journal)
 function M.ids(dir)
   local out, seen = {}, {}
   for _, t in ipairs((records.read(tdir(dir) .. "/trials.jsonl", { skip_bad = true }))) do
     if t.trial_id and not seen[t.trial_id] then seen[t.trial_id] = true; out[#out + 1] = t.trial_id end
   end
+  local rest = {}
+  for id in pairs(journals(dir)) do if not seen[id] then rest[#rest + 1] = id end end
+  table.sort(rest, function(a, b) return tostring(a) < tostring(b) end)
+  for _, id in ipairs(rest) do out[#out + 1] = id end
   return out
 end
 
@@ -244,7 +325,7 @@ function M.expand(dir, line, texts)
     end
     return { role = m.role, content = parts }
   end
-  local out = { trial_id = line.trial_id, status = line.status, error = line.error, calls = {} }
+  local out = { trial_id = line.trial_id, status = line.status, error = line.error, calls = {}, carried = line.carried }
   local prevs = {}   -- each participant's previous request (one conversation without participants)
   for _, c in ipairs(line.calls or {}) do
     local prev = prevs[c.participant or 1] or {}
@@ -270,16 +351,18 @@ function M.load(dir, trial_id)
   for _, t in ipairs((records.read(tdir(dir) .. "/trials.jsonl", { skip_bad = true }))) do
     if t.trial_id == trial_id then found = t end
   end
+  found = latest(trial_id, found, journals(dir)[trial_id])
   if not found then return nil, string.format("%s has no transcript for trial %s", dir, tostring(trial_id)) end
   return M.expand(dir, found)
 end
 
--- load_all(dir) -> trial_id -> transcript (last attempt of each)
+-- load_all(dir) -> trial_id -> transcript (last attempt of each, or its journal as load() takes it)
 function M.load_all(dir)
   local texts, last = read_texts(dir), {}
   for _, t in ipairs((records.read(tdir(dir) .. "/trials.jsonl", { skip_bad = true }))) do
     if t.trial_id then last[t.trial_id] = t end
   end
+  for id, j in pairs(journals(dir)) do last[id] = latest(id, last[id], j) end
   local out = {}
   for id, t in pairs(last) do out[id] = M.expand(dir, t, texts) end
   return out

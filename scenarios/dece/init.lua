@@ -1,7 +1,9 @@
 -- scenarios/dece — DECE: an arena of multi-player Eurogames for complete agent
 -- configurations (../shared/specs/dece.md; seed paper ../shared/seeds/002_*.txt).
 --
---   tabula run scenarios/dece                                   # Random, Heuristic, ISMCTS on the five games
+--   tabula run scenarios/dece                                   # Random, Heuristic, ISMCTS on the ten games
+--     (one block: 30 matches; ISMCTS at 32 simulations, participants.lua's DEFAULT; measured 240 s of
+--     CPU with `time ./tabula run scenarios/dece --out /tmp/x`, about two minutes on two free cores)
 --   tabula run scenarios/dece --participants parts.json --games azul,splendor --matches-per-game 48
 --   tabula run scenarios/dece --participants parts.json --schedule schedule.json --out runs/x
 --   tabula run scenarios/dece --participants parts.json --matched A,B --anchors X,Y --scenarios 12
@@ -57,7 +59,8 @@ local S = { name = "dece", summary = "DECE: multi-player Eurogames arena (PWS, B
 
 S.options = {
   { "participants", "string", nil, "participants file (JSON; default: Random, Heuristic, ISMCTS)" },
-  { "games", "list", { "azul", "splendor", "century", "7wonders", "carcassonne" }, "games (modules games/<name>/)" },
+  { "games", "list", { "azul", "splendor", "century", "7wonders", "carcassonne", "arknova", "brass", "burgundy", "harmonies", "wingspan" },
+    "games (modules games/<name>/; default: the benchmark's ten)" },
   { "matches-per-game", "int", nil, "matches per game (a multiple of the number of participants; default: one block)" },
   { "seats", "int", 3, "seats per match (within the player range of every game chosen)" },
   { "schedule", "string", nil, "a schedule file (JSON, as written to RUN/schedule.json) instead of generating one" },

@@ -35,10 +35,14 @@ M.BUILTIN = { random = true, heuristic = true, ismcts = true }
 M.HARNESS_DEFAULTS = { prompts = "prompts/dece", format = "text", legal_actions = true, tools = {},
   max_tools = 3, memory = "none", retries = 0, fallback = "none" }
 
+-- the participants of a run without --participants: sized so that the default run (the ten
+-- games, one block of three matches each) takes a few minutes on two cores (README.md); the
+-- paper's ISMCTS (1024 simulations of 18 steps, the default of an "ismcts" entry that gives
+-- none) is one participants file away
 M.DEFAULT = {
   { name = "random", player = "random" },
   { name = "heuristic", player = "heuristic", epsilon = 0.1 },
-  { name = "ismcts", player = "ismcts", simulations = 1024, steps = 18 },
+  { name = "ismcts", player = "ismcts", simulations = 32, steps = 18 },
 }
 
 local TOOLS = { rules = true, state = true, simulate = true }

@@ -16,7 +16,10 @@
 --    paper's rule (options.lua) from the reference tree's wrong first moves,
 --    the local solver's refuted first moves (--solver-distractor-nodes), the
 --    open-root MCTS proposals and GNU Go's move, then mapped through each
---    transform; the option sets go into run.json.
+--    transform; the option sets go into run.json. They are prepared in
+--    parallel with a progress line and kept in a cache keyed by each problem's
+--    content (scenarios/tsugo/prepare.lua; --prepared-cache), so a second run
+--    over the same problems, and each worker process, reads them.
 --  * Trees are extracted from responses to symbolic prompts without a
 --    transform (the paper computes process metrics on Symbolic input);
 --    responses whose reasoning is hidden (reasoning tokens billed, none shown)
@@ -60,10 +63,8 @@ local prompt = require "tabula.prompt"
 local host = require "tabula.c.host"
 local models = require "tabula.models"
 local agent = require "tabula.agent"
-local engine = require "tabula.engine"
 local go = require "games.go"
 local gnugo = require "games.go.gnugo"
-local solve = require "games.go.solve"
 local trees = require "scenarios.tsugo.trees"
 local tm = require "scenarios.tsugo.metrics"
 local tp = require "scenarios.tsugo.prompts"
@@ -77,6 +78,7 @@ local extract = require "scenarios.tsugo.extract"
 local replay = require "scenarios.tsugo.replay"
 local problems = require "scenarios.tsugo.problems"
 local closed_loop = require "scenarios.tsugo.closed_loop"
+local prepare = require "scenarios.tsugo.prepare"
 
 local S = {
   name = "tsugo",
@@ -102,11 +104,15 @@ S.options = {
   { "engine-playouts", "int", 1000, "playouts of the built-in engine player's MCTS when its solver gives up" },
   { "gnugo", "string", "/usr/games/gnugo", "GNU Go binary (none: no GNU Go)" },
   { "gnugo-frame", "bool", true, "put a tsumego frame around the problem before asking GNU Go (games/go/frame.lua)" },
+  { "prepared-cache", "string", nil, "folder where each problem's prepared K=4 options and solver refutations are kept, so a later run does not prepare them again (default: TMPDIR/tabula-tsugo-prepared)" },
   { "closed-loop", "bool", false, "play on after the first move against the reference tree's defence (GNU Go off the tree) until the goal is decided" },
   { "image-detail", "string", nil, "image detail hint for providers that take one (low, high, auto)" },
   { "dry-run", "bool", false, "print the assembled prompts and exit" },
   { "prompts", "string", nil, "prompt folder (default prompts/tsugo)" },
 }
+
+-- options that change how the run goes, not its results (not part of its identity)
+S.how = { ["prepared-cache"] = true }
 
 local SIDE = { black = "B", white = "W" }
 
@@ -129,74 +135,7 @@ local function check_opts(opts)
   end
 end
 
--- gnugo_pool(opts) -> a pool of one GNU Go, or nil
-local function gnugo_pool(opts)
-  if opts.gnugo == "none" or fs.kind(opts.gnugo) ~= "file" then return nil end
-  return engine.pool(function() return gnugo.start({ path = opts.gnugo, level = 10 }) end, 1)
-end
-
--- the first moves the local solver proves wrong (SGF): the suite's own proven
--- wrong moves, else a search of every local point at a small budget
-local function solver_refuted(p, s, opts)
-  if p.convention == "solver proof" and p.wrong then return p.wrong end
-  local n = opts["solver-distractor-nodes"]
-  if n <= 0 or not s.query then return {} end
-  local q = {}
-  for k, v in pairs(s.query) do q[k] = v end
-  q.nodes = n
-  local out = {}
-  for _, m in ipairs(solve.first_moves(p, q, { moves = s.points }).moves) do
-    if m.result == "loss" then out[#out + 1] = m.move end
-  end
-  return out
-end
-
--- the K=4 option set of a problem (original frame, SGF), by the paper's rule
-local function option_set(p, opts, pool, seed)
-  local s = mcts.setting(p)
-  local accepted = {}
-  for _, c in ipairs(p.correct) do accepted[c] = true end
-  local local_set = {}
-  for _, pt in ipairs(s.points) do local_set[pt] = true end
-  local function gtp(list) local o = {} for i, v in ipairs(list) do o[i] = go.to_gtp(v, p.size) end return o end
-  local r = mcts.run(p, { seed = seed, playouts = opts["mcts-playouts"] })
-  local ranked = {}
-  for _, e in ipairs(r.root) do ranked[#ranked + 1] = e end
-  table.sort(ranked, function(a, b) return a.visits > b.visits end)
-  local proposals = {}
-  for i = 1, math.min(5, #ranked) do proposals[i] = ranked[i].point end
-  local sources = { { name = "tree", points = gtp(p.wrong or {}) }, { name = "solver", points = gtp(solver_refuted(p, s, opts)) },
-    { name = "mcts", points = gtp(proposals) } }
-  local gnugo_error
-  if pool then
-    local ok, g = pcall(pool.with, pool, function(e) return refs.gnugo(e, p, s, nil, opts["gnugo-frame"]) end)
-    if not ok then
-      gnugo_error = gnugo.message(g)
-      io.stderr:write("tsugo: problem ", p.id, ": no GNU Go proposal for the options: ", gnugo_error, "\n")
-    elseif g.open then sources[#sources + 1] = { name = "gnugo", points = { go.to_gtp(g.open, p.size) } } end
-  end
-  local acc_gtp = {}
-  for c in pairs(accepted) do acc_gtp[go.to_gtp(c, p.size)] = true end
-  local o, log = options.choose({
-    canonical = go.to_gtp(p.correct[1], p.size), accepted = acc_gtp, sources = sources, size = p.size,
-    rng = require("tabula.metrics").rng(seed),
-    usable = function(pt)
-      local sgf = go.from_gtp(pt, p.size)
-      if not sgf then return false, "off the board" end
-      if s.game:get(sgf) then return false, "occupied" end
-      if not s.game:is_legal(sgf, p.to_play) then return false, "illegal for the side to play" end
-      if not local_set[sgf] then return false, "outside the local region" end
-      return true
-    end,
-  })
-  if not o then return nil, log end
-  local sgf = { order = {} }
-  for i, l in ipairs(options.LETTERS) do
-    sgf[l] = go.from_gtp(o[l], p.size)
-    sgf.order[i] = sgf[l]
-  end
-  return sgf, log
-end
+local gnugo_pool = prepare.gnugo_pool
 
 function S.plan(opts)
   check_opts(opts)
@@ -221,10 +160,12 @@ function S.plan(opts)
   for _, c in ipairs(opts.candidates) do if c == "4" then want4 = true end end
   local tlist = { "identity" }
   for _, t in ipairs(opts.transform) do tlist[#tlist + 1] = t end
+  local seeds = {}
+  for _, p in ipairs(list) do seeds[p.id] = opts.seed * 1000003 + tonumber(fs.sha256(p.id):sub(1, 8), 16) end
+  -- each problem's K=4 options, prepared once and kept (scenarios/tsugo/prepare.lua)
+  option_sets, option_logs = prepare.all(list, seeds, opts, pool)
   for _, p in ipairs(list) do
-    local seed = opts.seed * 1000003 + tonumber(fs.sha256(p.id):sub(1, 8), 16)
-    local o, log = option_set(p, opts, pool, seed)
-    option_sets[p.id], option_logs[p.id] = o, log
+    local seed, o = seeds[p.id], option_sets[p.id]
     if opts.references then
       trials[#trials + 1] = { id = p.id .. "/reference", kind = "reference", problem = p, options = o, seed = seed, index = 1 }
     end
