@@ -281,4 +281,25 @@ test("extract_move: every legal move of 2,000 random-play positions written in l
   t.eq({ got, kind }, { nil, "parse" }, "no knight on c3")
 end)
 
+-- a promotion in free-text UCI with an equals sign or a capital is that promotion (issue 43:
+-- "e7e8=Q" once read as "e7e8", no legal move); the plain forms keep their reading
+test("extract_move: free-text UCI promotions e7e8=Q, f2e1=B, e7e8Q read as the promotion", function()
+  local w = assert(chess.new("3n3k/4P3/8/8/8/8/8/K7 w - - 0 1"))
+  local b = assert(chess.new("7k/8/8/8/8/8/5p2/K3R3 b - - 0 1"))
+  local cases = {
+    { w, "I promote with e7e8=Q and win.", "e7e8q" },
+    { w, "e7e8=N", "e7e8n" },
+    { w, "The move is e7e8=q.", "e7e8q" },
+    { w, "e7e8Q", "e7e8q" },
+    { w, "e7e8q", "e7e8q" },
+    { w, "e7d8=R!", "e7d8r" },
+    { b, "f2e1=B", "f2e1b" },
+    { b, "I take: f2e1=Q+", "f2e1q" },
+    { b, "h8g7 first? no: f2e1=N", "f2e1n" },
+  }
+  for _, c in ipairs(cases) do t.eq(chess.extract_move(c[1], c[2]), c[3], c[2]) end
+  local got, kind = chess.extract_move(w, "e7e8 then")
+  t.eq({ got, kind }, { nil, "illegal" }, "a promotion with no piece named is still no move")
+end)
+
 return T

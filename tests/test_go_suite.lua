@@ -2,7 +2,9 @@
 -- every problem's allowed moves cover its whole local region (occupied points
 -- included, so a point freed by a capture can be played again), and re-solved
 -- there, its correct set is exactly the key and every other listed move fails.
--- (games.go.admit.recheck; all 150 problems take about 7 s of CPU).
+-- (games.go.admit.recheck; all 150 problems take about 7 s of CPU). And the
+-- proof holds on the board the model sees: no attacker chain of the wall can be
+-- brought near atari by moves outside the area (games.go.generate.wall_faults).
 local t = require "tabula.testing"
 local admit = require "games.go.admit"
 local gen = require "games.go.generate"
@@ -19,6 +21,32 @@ test("every suite problem's allowed moves are its full local region, occupied po
       t.ok(allowed[pt], string.format("%s: %s is in the local region but not allowed", p.id, pt))
     end
   end
+end)
+
+test("no suite problem's attacker wall is capturable from outside the area", function()
+  local bad = {}
+  for _, p in ipairs(suite()) do
+    for _, f in ipairs(gen.wall_faults(p)) do bad[#bad + 1] = p.id .. ": " .. f end
+  end
+  t.eq(bad, {})
+end)
+
+-- the suite's problem tabula-go-0028 before issue 43: White's ac+bc, cut off
+-- from the band, has 3 liberties, ad and bd outside the area; a Black stone at
+-- ad or bd (outside the area) changed the answer
+test("wall_faults finds a wall chain with few liberties outside the area (the old tabula-go-0028)", function()
+  local p = { size = 19, to_play = "black", target = "bb",
+    stones = { black = { "bb", "cb", "cc", "dc", "eb", "fa", "fb" },
+               white = { "aa", "ac", "bc", "cd", "db", "dd", "ec", "ed", "fc", "ga", "gb", "gc" } },
+    allowed = { "aa", "ab", "ba", "bb", "ca", "cb", "cc", "da", "db", "dc", "ea", "eb", "fa", "fb" } }
+  local faults = gen.wall_faults(p)
+  t.ok(#faults >= 1, "a fault")
+  t.contains(table.concat(faults, "; "), "attacker chain ac+bc has 2 liberties outside the area (ad bd)")
+  -- the same position with the band closed (White at ad and bd join ac+bc to cd and the rest): no fault there
+  local closed = { size = 19, to_play = "black", target = "bb", allowed = p.allowed,
+    stones = { black = p.stones.black, white = { "aa", "ac", "ad", "bc", "bd", "cd", "db", "dd", "ec", "ed", "fc", "ga", "gb", "gc" } } }
+  local rest = gen.wall_faults(closed)
+  t.ok(not table.concat(rest, "; "):find("ac+", 1, true), table.concat(rest, "; "))
 end)
 
 test("the suite: at least 150 problems in all four tiers, tiers following the documented rule", function()

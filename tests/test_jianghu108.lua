@@ -167,6 +167,52 @@ test("extraction: a hedged answer (<box>A, C</box>, \"A or C\") is no answer", f
   end
 end)
 
+-- the hedge family (issue 43): two letters joined by any short connective, with
+-- filler words between, in English or Chinese, inside or outside the answer box,
+-- is no answer; a letter after a rejection or an explanation is still the answer
+test("extraction: letters joined by a short connective in either language are a hedge, in or out of the box", function()
+  local hedges = {
+    "选项A和选项C都可以",
+    "选项A和选项C都可以。",
+    "我觉得选项B或者选项D",
+    "答案是A还是C，难以决定",
+    "A与C都对",
+    "A跟C都可以",
+    "答案：A以及C",
+    "选A或选C",
+    "Options A and C both work",
+    "option A and/or option C",
+    "I'd pick A or maybe C",
+    "either A or else C",
+    "A as well as C",
+    "A (or perhaps C)",
+    "A + C",
+    "<box>选项A和选项C都可以</box>",
+    "<box>A和C</box>",
+    "<box>Ａ或Ｃ</box>",
+    "<box>A and/or C</box>",
+    "<box>option B or option D</box>",
+  }
+  for _, text in ipairs(hedges) do
+    t.eq({ jh.extract(text) }, { nil, "hedged" }, text)
+  end
+  local answers = {
+    { "选项A不行，选项C可以", "C" },
+    { "A看似可行，但答案是C", "C" },
+    { "Not A; the answer is C", "C" },
+    { "A fails, so C", "C" },
+    { "A loses the chariot. C wins", "C" },
+    { "A or C? Neither: E", "E" },
+    { "A。C", "C" },
+    { "<box>C</box> (A and C looked alike)", "C" },
+    { "选项A和选项C都可以, 但最好是<box>C</box>", "C" },
+    { "A or order C", "C" },
+  }
+  for _, c in ipairs(answers) do
+    t.eq((jh.extract(c[1])), c[2], c[1])
+  end
+end)
+
 local function run_mock(extra, rules)
   local mock = require "tests.mock"
   local s = mock.start(rules)

@@ -212,7 +212,8 @@ function Game:pgn(headers, start_fen)
 end
 
 -- extract_move(game, text) -> uci | nil, kind ("parse" | "illegal"), why
--- The move inside the last <move>…</move>; else the last UCI-looking token; else the last
+-- The move inside the last <move>…</move>; else the last UCI-looking token ("e7e8q",
+-- "e7e8=Q", "e7e8Q": the promotion); else the last
 -- SAN-looking token, long algebraic included ("Ng1-f3", "e7-e8=Q", read whole: never its
 -- "f3"), by position (ChessArena's order).
 local LONG = "%f[%w]([KQRBNPkqrbnp]?[a-h][1-8][%-x][a-h][1-8]=?[qrbnQRBN]?)%f[%W]"
@@ -232,7 +233,8 @@ local function last_san(text)
 end
 local FINDERS = {
   function(text) local last; for m in text:gmatch("<move>%s*(.-)%s*</move>") do last = m end; return last end,
-  function(text) local last; for m in text:gmatch("%f[%w]([a-h][1-8][a-h][1-8][qrbn]?)%f[%W]") do last = m end; return last end,
+  -- UCI, its promotion also written with an equals sign or a capital ("e7e8=Q", "f2e1B")
+  function(text) local last; for m in text:gmatch("%f[%w]([a-h][1-8][a-h][1-8]=?[qrbnQRBN]?)%f[%W]") do last = m end; return last end,
   last_san,
 }
 

@@ -20,18 +20,103 @@ local OPTIONS = {
   { "shared", "string", nil, "with --generate: refuse copies (up to symmetry, colour and translation) of the problems in these SGF folders (comma-separated)" },
 }
 
--- confirm_with(path) -> confirm(p) for the generator: GNU Go's owl reader on
--- the framed board (games.go.frame) must answer with one of the key moves
-local function confirm_with(e)
+-- confirm_with(e, nodes) -> confirm(p), stats: the generator's check by GNU
+-- Go's owl reader on the framed board (games.go.frame), for the position the
+-- model is shown. It must answer with one of the key moves; and every move
+-- scored wrong must not work for it: each listed wrong move, and each empty
+-- point of the problem's box (the region and its margin, where an open answer
+-- may land) outside the allowed area, played for the side to move and then
+-- read by owl with the opponent moving first. A move GNU Go finds working (or
+-- working through a ko) is a disagreement, settled by the local solver in
+-- the enlarged area (the allowed points and the whole box, occupied points
+-- included): the problem is kept when the solver proves the move fails there,
+-- dropped otherwise. stats: problems (checked), wrong, box (moves checked),
+-- illegal (box points GNU Go refuses), key (rejected: GNU Go's move not a
+-- key), settled / dropped (disagreements), and by[p] = { wrong, box,
+-- settled = {moves} } for each problem that passed.
+local function confirm_with(e, nodes)
   local go = require "games.go"
   local gnugo = require "games.go.gnugo"
-  return function(p)
+  local frame = require "games.go.frame"
+  local solve = require "games.go.solve"
+  local stats = { problems = 0, wrong = 0, box = 0, illegal = 0, key = 0, settled = 0, dropped = 0, by = {} }
+  -- the solver in the enlarged area: does move m fail?
+  local function fails_enlarged(p, m)
+    local area, seen = {}, {}
+    local b = frame.box(p)
+    for _, pt in ipairs(p.allowed) do seen[pt] = true; area[#area + 1] = pt end
+    for x = b[1], b[3] do
+      for y = b[2], b[4] do
+        local pt = go.xy_sgf(x, y)
+        if not seen[pt] then seen[pt] = true; area[#area + 1] = pt end
+      end
+    end
+    table.sort(area)
+    local q = assert(solve.query({ size = p.size, stones = p.stones, to_play = p.to_play, target = p.target,
+      allowed = area, goal = p.goal }, { nodes = nodes, depth = 21 }))
+    q.method = "id"
+    local r = solve.first_moves(p, q, { moves = { m } })
+    return r.moves[1] ~= nil and r.moves[1].result == "loss"
+  end
+  local function confirm(p)
     local attacker = go.other(p.goal == "live" and p.to_play or go.other(p.to_play))
     gnugo.setup(e, p, attacker)
     local code, pt = (p.goal == "kill" and gnugo.owl_attack or gnugo.owl_defend)(e, p.target)
-    for _, c in ipairs(p.correct) do if code > 0 and pt == c then return true end end
-    return false, string.format("framed GNU Go answers %s, not a key move", code > 0 and tostring(pt) or "nothing")
+    local key = false
+    for _, c in ipairs(p.correct) do if code > 0 and pt == c then key = true end end
+    if not key then
+      stats.key = stats.key + 1
+      return false, string.format("framed GNU Go answers %s, not a key move", code > 0 and tostring(pt) or "nothing")
+    end
+    -- the moves scored wrong: listed ones, then the box's empty points outside the area
+    local moves, allowed, occupied = {}, {}, {}
+    for _, m in ipairs(p.wrong) do moves[#moves + 1] = { m, "wrong" } end
+    for _, m in ipairs(p.allowed) do allowed[m] = true end
+    for _, c in ipairs({ "black", "white" }) do for _, s in ipairs(p.stones[c]) do occupied[s] = true end end
+    local b = frame.box(p)
+    for y = b[2], b[4] do
+      for x = b[1], b[3] do
+        local m = go.xy_sgf(x, y)
+        if not allowed[m] and not occupied[m] then moves[#moves + 1] = { m, "box" } end
+      end
+    end
+    local mine = { wrong = 0, box = 0, settled = {} }
+    local disputed = {}
+    for _, mv in ipairs(moves) do
+      local m, kind = mv[1], mv[2]
+      if gnugo.play(e, p.to_play, m) then
+        mine[kind] = mine[kind] + 1
+        local works
+        if not gnugo.color(e, p.target) then
+          works = true                                    -- the target was captured
+        elseif p.goal == "kill" then
+          works = gnugo.owl_defend(e, p.target) ~= 1      -- the defender cannot live outright
+        else
+          works = gnugo.owl_attack(e, p.target) ~= 1      -- the attacker cannot kill outright
+        end
+        gnugo.undo(e)
+        if works then disputed[#disputed + 1] = m end
+      elseif kind == "box" then
+        stats.illegal = stats.illegal + 1
+      else
+        return false, "framed GNU Go refuses the listed wrong move " .. m
+      end
+    end
+    for _, m in ipairs(disputed) do
+      if not fails_enlarged(p, m) then
+        stats.dropped = stats.dropped + 1
+        return false, string.format("framed GNU Go finds %s working and the solver in the enlarged area does not prove it fails", m)
+      end
+      mine.settled[#mine.settled + 1] = m
+    end
+    stats.problems = stats.problems + 1
+    stats.wrong = stats.wrong + mine.wrong
+    stats.box = stats.box + mine.box
+    stats.settled = stats.settled + #mine.settled
+    stats.by[p] = mine
+    return true
   end
+  return confirm, stats
 end
 
 -- fingerprints(dirs) -> set of the shared problems' fingerprints, count, their near-copy index
@@ -151,7 +236,7 @@ local function self_near(list)
   return n
 end
 
-local function card(path, list, opts, tries, rejected)
+local function card(path, list, opts, tries, rejected, walls, checks)
   local by_tier, by_goal = {}, {}
   for _, p in ipairs(list) do
     by_tier[p.tier] = (by_tier[p.tier] or 0) + 1
@@ -172,6 +257,10 @@ local function card(path, list, opts, tries, rejected)
     string.format("%d problems from %d candidates (seed %d). Every problem: 19x19, a corner or top-side", #list, tries, opts.seed),
     "position; the defender's band with its eye space and the attacker's band outside it, which has",
     "open liberties beyond the moves considered, so only the group at stake (`target`) can die.",
+    string.format("The wall is checked on the board the model sees (games.go.generate.wall_faults): every attacker chain "
+      .. "with a stone outside the allowed area next to it has at least %d liberties outside the area, so no sequence "
+      .. "inside the area brings it to atari, and the defender needs %d moves outside before one can.",
+      require("games.go.generate").WALL_LIBS, require("games.go.generate").WALL_LIBS - 1),
     "The solver searches moves inside the attacker's band (`allowed`: the whole local region,",
     "occupied points included, so a point freed by a capture is played again) plus pass; the defender",
     "wins when the target is unconditionally alive (Benson) or both pass with it on the board",
@@ -182,18 +271,43 @@ local function card(path, list, opts, tries, rejected)
     "main-line depth: Easy <= 3, Intermediate <= 5, Medium <= 7, Hard > 7, one tier harder when",
     string.format("branching >= %d.", require("games.go.generate").WIDE),
     "Duplicates up to the 8 symmetries and colour are removed. "
-      .. (opts.gnugo ~= "none" and string.format("Every key is confirmed by GNU Go %s (level 10) on the framed board (games/go/frame.lua): its owl reader's move is a key move. ", tostring(opts.gnugo_version)) or "")
+      .. (opts.gnugo ~= "none" and string.format("Every key is confirmed by GNU Go %s (level 10) on the framed board (games/go/frame.lua): its owl reader's move is a key move; "
+        .. "and every move scored wrong is checked there too: each listed wrong move, and each empty point of the problem's box "
+        .. "(its region and the frame's margin) outside the allowed area, played and read by owl with the opponent moving first, "
+        .. "must not work (alive, or dead, outright). A move GNU Go finds working is a disagreement, settled by the local solver "
+        .. "in the enlarged area (the allowed points and the whole box): kept when the solver proves the move fails there, "
+        .. "dropped otherwise. ", tostring(opts.gnugo_version)) or "")
       .. (opts.known_count and string.format("No problem is a copy (up to symmetry, colour and translation) of the %d problems in %s, "
         .. "nor a near copy (at most %d points differ, a recoloured stone counting two, under a symmetry and colour, "
         .. "where the stones stand or moved to the corner). ", opts.known_count, opts.shared, require("games.go.generate").NEAR) or "")
-      .. string.format("Proven candidates rejected: %d as copies of shared problems, %d by GNU Go, %d as near copies of shared problems. ",
-        rejected.copy, rejected.confirm, rejected.near)
+      .. string.format("Proven candidates rejected: %d for a capturable wall, %d as copies of shared problems, %d by GNU Go, %d as near copies of shared problems. ",
+        rejected.wall, rejected.copy, rejected.confirm, rejected.near)
       .. string.format("Among themselves %d problems are near copies of an earlier one (the generator's bands repeat; not removed). ",
         self_near(list))
       .. "License: CC0.",
     "",
-    "| tier | problems |", "|---|---|",
+    "## Checks on the board the model sees",
+    "",
+    string.format("- Walls: %d proven candidates checked for a capturable wall; %d dropped; %d of the %d problems are repaired "
+      .. "(their band steps up, where the generator before issue 43 left the band's lower run a separate chain, "
+      .. "often with few liberties outside the area; a stone now closes it). Every problem's wall passes the check.",
+      walls.checked, rejected.wall, walls.repaired, #list),
   }
+  if checks then
+    local wrong, box, settled, where = 0, 0, 0, {}
+    for _, p in ipairs(list) do
+      local c = checks.by[p]
+      wrong, box, settled = wrong + c.wrong, box + c.box, settled + #c.settled
+      for _, m in ipairs(c.settled) do where[#where + 1] = p.id .. " " .. m end
+    end
+    lines[#lines + 1] = string.format("- GNU Go on the suite: %d listed wrong moves and %d empty box points outside the area checked; "
+      .. "%d disagreements, each settled by the solver in the enlarged area (the move proven to fail)%s.",
+      wrong, box, settled, #where > 0 and (": " .. table.concat(where, ", ")) or "")
+    lines[#lines + 1] = string.format("- GNU Go on all proven candidates: %d rejected as GNU Go's move is not a key; %d dropped "
+      .. "for a disagreement the solver did not settle; %d box points GNU Go refused as illegal (not checked).",
+      checks.key, checks.dropped, checks.illegal)
+  end
+  for _, l in ipairs({ "", "| tier | problems |", "|---|---|" }) do lines[#lines + 1] = l end
   for _, t in ipairs { "Easy", "Intermediate", "Medium", "Hard" } do lines[#lines + 1] = string.format("| %s | %d |", t, by_tier[t] or 0) end
   lines[#lines + 1] = ""
   lines[#lines + 1] = "| goal | problems |"
@@ -213,9 +327,9 @@ function M.main(args)
     local gen = require "games.go.generate"
     local known, nknown, near
     if opts.shared then known, nknown, near = fingerprints(opts.shared) end
-    local list, tries, rejected
+    local list, tries, rejected, walls, checks
     local function generate(confirm)
-      list, tries, rejected = gen.run({ count = opts.generate, seed = opts.seed, nodes = opts.nodes, confirm = confirm,
+      list, tries, rejected, walls = gen.run({ count = opts.generate, seed = opts.seed, nodes = opts.nodes, confirm = confirm,
                                         known = known, near = near },
         function(line) io.stderr:write(line, "\n") end)
     end
@@ -224,7 +338,9 @@ function M.main(args)
       require("tabula.loop").run(function()
         local e = require("games.go.gnugo").start({ path = opts.gnugo, level = 10 })
         opts.gnugo_version = e:command("version")
-        local ok, err = pcall(generate, confirm_with(e))
+        local confirm
+        confirm, checks = confirm_with(e, opts.nodes)
+        local ok, err = pcall(generate, confirm)
         e:close()
         if not ok then error(err, 0) end
       end)
@@ -236,7 +352,7 @@ function M.main(args)
     for i, p in ipairs(list) do out[i] = json.canonical(p) end
     local text = table.concat(out, "\n") .. "\n"
     if opts.out then fs.write_or_fail(opts.out, text) else io.write(text) end
-    if opts.card then card(opts.card, list, opts, tries, rejected) end
+    if opts.card then card(opts.card, list, opts, tries, rejected, walls, checks) end
     io.stderr:write(string.format("%d problems from %d candidates\n", #list, tries))
     return #list == opts.generate and 0 or 1
   end

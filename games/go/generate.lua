@@ -6,8 +6,9 @@
 --   local problems = gen.run({ count = 40, seed = 1, nodes = 60000 }, log)
 --
 -- A candidate: on a 19x19 board, a defender band along the corner (or the top
--- side) with its eye space inside, the attacker's band just outside it (with
--- open liberties beyond the allowed area, so it cannot be captured), then a few
+-- side) with its eye space inside, the attacker's band just outside it (one
+-- chain with open liberties beyond the allowed area, so it cannot be captured:
+-- checked by M.wall_faults), then a few
 -- random changes (a defender stone removed, an attacker stone or a defender
 -- stone put inside). It is kept when the side to play wins, the other side
 -- would win if it moved first, one or two first moves work (the pass does
@@ -73,9 +74,23 @@ local function candidate(r)
   end
   for y = 0, d[last] + 1 do put(x0 + last + 2, y, attacker) end
   if side then for y = 0, d[0] + 1 do put(x0 - 2, y, attacker) end end
-  -- fill attacker band gaps where the height changes
-  for x = 0, last do
-    if x > 0 and d[x] ~= d[x - 1] then put(x0 + x, math.max(d[x], d[x - 1]) + 1, attacker) end
+  -- close the attacker's band where the height changes: a stone above the
+  -- higher side on both columns, so the band is one chain. (The band's runs
+  -- on either side of a step up touch only diagonally without the one on the
+  -- lower column; that run was a chain of its own with a few liberties outside
+  -- the area, capturable on the board the model sees. `closed` counts those
+  -- stones: a candidate that needed one is a repaired one.)
+  local closed = 0
+  for x = 1, last do
+    if d[x] ~= d[x - 1] then
+      local h = math.max(d[x], d[x - 1]) + 1
+      for _, cx in ipairs({ x - 1, x }) do
+        if board[go.xy_sgf(x0 + cx, h)] ~= attacker then
+          put(x0 + cx, h, attacker)
+          if cx == x - 1 then closed = closed + 1 end
+        end
+      end
+    end
   end
   -- random changes inside
   local inside = {}
@@ -106,7 +121,7 @@ local function candidate(r)
   for y = 0, d[last] do inner[#inner + 1] = go.xy_sgf(x0 + last + 1, y) end
   if side then for y = 0, d[0] do inner[#inner + 1] = go.xy_sgf(x0 - 1, y) end end
   table.sort(inner)
-  return stones, defender, attacker, inner
+  return stones, defender, attacker, inner, closed
 end
 
 -- the key of a position up to the 8 symmetries and colour (side to play = black)
@@ -237,6 +252,51 @@ local function pv_from(g, q, limit)
   return line
 end
 
+-- The attacker's wall must be safe on the board the model sees, where moves
+-- may also go outside the solver's area. A liberty argument: moves inside the
+-- area never take a liberty outside it, so an attacker chain with L >= 2
+-- liberties outside the area is never in atari after any sequence inside it,
+-- and only after L - 1 defender moves outside the area (tempo the attacker may
+-- spend inside it) can a sequence inside bring it to atari. M.WALL_LIBS is
+-- the least L every wall chain must have. (The generator before issue 43 left
+-- chains with 1 to 4 such liberties in 46 of its 150 problems.)
+M.WALL_LIBS = 5
+
+-- wall_faults(p) -> list of faults (empty when safe): every attacker chain
+-- with a stone outside p.allowed next to an allowed point, with fewer than
+-- M.WALL_LIBS liberties outside p.allowed
+function M.wall_faults(p)
+  local g = go.position(p.size or 19, p.stones, p.to_play)
+  local allowed = {}
+  for _, pt in ipairs(p.allowed) do allowed[pt] = true end
+  local attacker = go.other(g:get(p.target))
+  local seen, faults = {}, {}
+  for _, pt in ipairs(p.stones[attacker]) do
+    if not seen[pt] then
+      local chain, libs = g:group(pt)
+      local outside_stone, touches = false, false
+      for _, s in ipairs(chain) do
+        seen[s] = true
+        if not allowed[s] then outside_stone = true end
+        local x, y = go.sgf_xy(s)
+        for _, n in ipairs({ { x - 1, y }, { x + 1, y }, { x, y - 1 }, { x, y + 1 } }) do
+          if n[1] >= 0 and n[2] >= 0 and allowed[go.xy_sgf(n[1], n[2])] then touches = true end
+        end
+      end
+      if outside_stone and touches then
+        local out = {}
+        for _, l in ipairs(libs) do if not allowed[l] then out[#out + 1] = l end end
+        if #out < M.WALL_LIBS then
+          table.sort(chain); table.sort(out)
+          faults[#faults + 1] = string.format("attacker chain %s has %d liberties outside the area (%s), fewer than %d",
+            table.concat(chain, "+"), #out, table.concat(out, " "), M.WALL_LIBS)
+        end
+      end
+    end
+  end
+  return faults
+end
+
 -- one proven problem from a candidate, or nil
 local function prove(stones, defender, attacker, box, to_play, opts)
   local g = go.position(19, stones, to_play)
@@ -303,22 +363,34 @@ end
 -- confirm(p) -> true | false, why (e.g. framed GNU Go agrees with the key),
 -- known (set of fingerprints not to reproduce, e.g. the shared collections'),
 -- near (a near_index of problems not to come within M.NEAR points of).
--- Returns the problems, the candidates tried and the proven candidates rejected
--- { copy = n, confirm = n, near = n } (checked in that order)
+-- Returns the problems, the candidates tried, the proven candidates rejected
+-- { wall = n, copy = n, confirm = n, near = n } (checked in that order), and
+-- { checked = proven candidates whose wall was checked, repaired = problems
+-- kept whose band needed a closing stone (see candidate) }
 function M.run(opts, log)
   local r = rng(opts.seed or 1)
   local out, seen, tries = {}, {}, 0
-  local rejected = { copy = 0, near = 0, confirm = 0 }
+  local rejected = { copy = 0, near = 0, confirm = 0, wall = 0 }
+  local walls = { checked = 0, repaired = 0 }
   local max_tries = opts.tries or opts.count * 400
   while #out < opts.count and tries < max_tries do
     tries = tries + 1
-    local stones, defender, attacker, box = candidate(r)
+    local stones, defender, attacker, box, closed = candidate(r)
     local to_play = r(1, 2) == 1 and defender or attacker
     local key = M.identity({ size = 19, stones = stones, to_play = to_play, correct = {}, tree = {} })
     if not seen[key] then
       seen[key] = true
       local p = prove(stones, defender, attacker, box, to_play, opts)
       local why
+      if p then
+        walls.checked = walls.checked + 1
+        local faults = M.wall_faults(p)
+        if #faults > 0 then
+          p, why = nil, "capturable wall: " .. faults[1]
+          rejected.wall = rejected.wall + 1
+        end
+      end
+      if p then p.region = require("games.go.problem").region_of(p) end   -- the frame GNU Go is asked in
       if p and opts.known and opts.known[M.fingerprint(p.stones)] then
         p, why = nil, "a copy of a shared problem"
         rejected.copy = rejected.copy + 1
@@ -347,13 +419,13 @@ function M.run(opts, log)
         p.correct_gtp = {}
         for i, pt in ipairs(p.correct) do p.correct_gtp[i] = go.to_gtp(pt, 19) end
         p.grid = go.position(19, p.stones, p.to_play):grid()
-        p.region = require("games.go.problem").region_of(p)
+        if closed > 0 then walls.repaired = walls.repaired + 1 end
         out[#out + 1] = p
         if log then log(string.format("%s: %s to play and %s, depth %d, %s (try %d)", p.id, p.to_play, p.goal, p.depth, table.concat(p.correct_gtp, " "), tries)) end
       end
     end
   end
-  return out, tries, rejected
+  return out, tries, rejected, walls
 end
 
 return M

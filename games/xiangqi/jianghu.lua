@@ -200,9 +200,46 @@ end
 local FULLWIDTH = { ["Ａ"] = "A", ["Ｂ"] = "B", ["Ｃ"] = "C", ["Ｄ"] = "D", ["Ｅ"] = "E",
   ["ａ"] = "A", ["ｂ"] = "B", ["ｃ"] = "C", ["ｄ"] = "D", ["ｅ"] = "E" }
 
--- what joins two letters into a hedge ("A or C", "A/C", "A、C", "A或C")
-local HEDGE = { ["or"] = true, ["/"] = true, [","] = true, ["，"] = true, ["、"] = true, ["或"] = true,
-  ["或者"] = true, ["还是"] = true, ["and"] = true, ["和"] = true, ["|"] = true, ["&"] = true, ["or maybe"] = true }
+-- What may stand between two letters of a hedge ("A or C", "A/C", "A、C",
+-- "选项A和选项C都可以", "option A and/or option C"): a short run made only of
+-- connectives, filler words and punctuation, with at least one connective.
+-- Words are matched whole (an ASCII word must not run on into letters).
+M.HEDGE_MAX = 40        -- bytes between the two letters, at most
+local CONNECTIVE = { "or maybe", "or else", "as well as", "and/or", "either", "both", "plus", "nor", "or", "and",
+  "/", "|", "&", ",", "+", ";",
+  "或者是", "或者", "或是", "或许", "还是", "以及", "要么", "或", "和", "与", "跟", "及", "同", "，", "、", "；", "／", "＆" }
+local FILLER = { "options", "option", "choices", "choice", "answers", "answer", "letters", "letter", "maybe",
+  "perhaps", "possibly", "also", "either", "too", "both",
+  "选项", "答案", "选择", "都可以", "也可以", "可以", "也许", "可能", "选", "项", "也", "都", "行", "对" }
+
+-- hedge_between(s) -> true when s (the text between two different letters) joins them as a hedge
+local function hedge_between(s)
+  if #s > M.HEDGE_MAX then return false end
+  s = s:lower()
+  local i, joined = 1, false
+  local function word(list, at)
+    for _, w in ipairs(list) do
+      if s:sub(at, at + #w - 1) == w then
+        local tail = s:sub(at + #w, at + #w)
+        if not (w:match("%a$") and tail:match("%a")) then return #w end
+      end
+    end
+  end
+  while i <= #s do
+    local c = s:sub(i, i)
+    local n = word(CONNECTIVE, i)
+    if n then
+      joined = true
+      i = i + n
+    else
+      n = word(FILLER, i)
+      if n then i = i + n
+      elseif c:match("[%s%(%)%[%]%*\"':%-]") then i = i + 1
+      else return false end
+    end
+  end
+  return joined
+end
 
 -- isolated(text) -> list of { pos, letter }: capitals A-E with no ASCII letter or digit on
 -- either side
@@ -223,7 +260,8 @@ end
 -- has no ASCII letter or digit on either side.
 -- A hedge is no answer (how = "hedged"): a last box naming two different letters
 -- ("<box>A, C</box>", "<box>A or C</box>"), or, outside a box, a last letter joined to the
--- letter before it by "or", "/", ",", "、", "或", "还是", "and", "和" ("A or C"). With hedged
+-- letter before it by a short connective (see hedge_between: "A or C", "A/C", "A、C",
+-- "选项A和选项C都可以", "option A and/or option C"). With hedged
 -- = "last-letter", a hedged box is read like a reply without the format (the last isolated
 -- letter of the whole text) and a hedge outside a box gives its last letter.
 function M.extract(reply, hedged)
@@ -245,8 +283,7 @@ function M.extract(reply, hedged)
   local final, previous = hits[#hits], hits[#hits - 1]
   if not final then return nil, "none" end
   if previous and previous[2] ~= final[2] and not lenient then
-    local between = text:sub(previous[1] + 1, final[1] - 1):gsub("^%s+", ""):gsub("%s+$", ""):lower()
-    if HEDGE[between] then return nil, "hedged" end
+    if hedge_between(text:sub(previous[1] + 1, final[1] - 1)) then return nil, "hedged" end
   end
   return final[2], "letter"
 end
