@@ -130,6 +130,26 @@ test("trials beyond the earliest 3 are reported in their own labelled table", fu
   t.ok(not report.markdown(sm3):find("All scored trials", 1, true))
 end)
 
+-- the simulation gap as the paper gives it (issue 43): illegal stops as a share
+-- of accepted simulations, defender replies differing from the simulated line
+-- as a share of adopted lines, each with its counts
+test("the simulation gap is printed as the paper's percentages with their counts", function()
+  local recs = trial_set()
+  local line = { "h2e2", "h9e9" }
+  recs[1].simulations = { { outcome = "complete", length = 2, ply = 0, requested = line } }
+  recs[1].moves = { { ply = 1, by = "agent", move = "h2e2" }, { ply = 2, by = "defender", move = "h7e7" } }   -- differs
+  recs[2].simulations = { { outcome = "complete", length = 2, ply = 0, requested = line } }
+  recs[2].moves = { { ply = 1, by = "agent", move = "h2e2" }, { ply = 2, by = "defender", move = "h9e9" } }   -- as simulated
+  recs[3].simulations = { { outcome = "illegal", length = 3, ply = 0, requested = { "a0a1", "i9i8", "a1a9" } },
+                          { outcome = "terminal", length = 1, ply = 2, requested = { "b0c2" } } }
+  local sm = report.compute(recs, { options = {} })
+  t.eq({ sm.simulation.accepted, sm.simulation.illegal_stops, sm.simulation.adopted, sm.simulation.diverged,
+         sm.simulation.defender_diverged }, { 4, 0.25, 2, 1, 0.5 })
+  local md = report.markdown(sm)
+  t.contains(md, "Illegal stops: 25.0% of accepted simulations (1 of 4).")
+  t.contains(md, "differed from the assumed one in 50.0% (1 of 2).")
+end)
+
 -- one scripted trial (a mate in one) with extra options; returns the run directory
 local function run(extra)
   local dir = t.tmpdir()

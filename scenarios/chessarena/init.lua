@@ -477,6 +477,38 @@ end
 
 local function rate(a, b) return b > 0 and string.format("%.1f%%", 100 * a / b) or "-" end
 
+-- robustness(games, names) -> the robustness appendix (tabula.robustness) of the players'
+-- score share (points per game): a game is a unit; the n-th game of two players with one of
+-- them White and the n-th with the other White are a cluster (a colour-swapped pair); White's
+-- points per game are the colour covariate. names: the players ranked (default: every player)
+function S.robustness(games, names)
+  local units, seen, all = {}, {}, {}
+  for _, g in ipairs(games) do
+    local w = ({ ["1-0"] = 1, ["0-1"] = 0, ["1/2-1/2"] = 0.5 })[g.result]
+    if w then
+      local a, b = g.white, g.black
+      if b < a then a, b = b, a end
+      local key = a .. "\0" .. b .. "\0" .. g.white
+      seen[key] = (seen[key] or 0) + 1
+      local contrib = { ["@white"] = { w, 1 } }
+      all[g.white], all[g.black] = true, true
+      for _, x in ipairs({ { g.white, w }, { g.black, 1 - w } }) do
+        local e = contrib[x[1]] or { 0, 0 }
+        e[1], e[2] = e[1] + x[2], e[2] + 1
+        contrib[x[1]] = e
+      end
+      units[#units + 1] = { id = g.game_id or tostring(g.number), cluster = string.format("%s vs %s #%d", a, b, seen[key]), contrib = contrib }
+    end
+  end
+  if not names then
+    names = {}
+    for id in pairs(all) do names[#names + 1] = id end
+    table.sort(names)
+  end
+  return require("tabula.robustness").analyse({ units = units, names = names, unit = "games",
+    cluster = "colour-swapped pairs", covariates = { { key = "@white", label = "White's points per game (colour effect)", null = 0.5 } } })
+end
+
 -- report(dir [, all, floor]) -> the leaderboard text; without all and floor,
 -- those of the arena's last run (run.json), else RD <= 100 and floor 50
 function S.report(dir, all, floor)
@@ -512,9 +544,14 @@ function S.report(dir, all, floor)
       #s.won_plies > 0 and string.format("%.1f", metrics.mean(s.won_plies)) or "-",
       #s.lost_plies > 0 and string.format("%.1f", metrics.mean(s.lost_plies)) or "-")
   end
+  local names = {}
+  for i, r in ipairs(rows) do names[i] = r.id end
+  local robust = S.robustness(games, names)
+  L[#L + 1] = ""
+  for _, line in ipairs(require("tabula.robustness").markdown(robust, "Robustness (score share: points per game)")) do L[#L + 1] = line end
   local text = table.concat(L, "\n") .. "\n"
   fs.write_or_fail(dir .. "/leaderboard.md", text)
-  local summary = { leaderboard = t:leaderboard(true), stats = st, games = #games }
+  local summary = { leaderboard = t:leaderboard(true), stats = st, games = #games, robustness = robust }
   fs.write_or_fail(dir .. "/summary.json", json.encode(summary, { pretty = true }) .. "\n")
   return text
 end

@@ -70,6 +70,7 @@ function M.overview(src, kit)
       xlabel = "game", ylabel = "rating", series = series })) },
     -- parse errors, illegal, forbidden and legal: shares of all attempts (100% together)
     { title = "Move quality by player", html = html.table({ "player", "parse errors", "illegal", "forbidden", "legal", "legal first try", "top-3" }, srows) },
+    require("tabula.robustness").panel(src.scenario.robustness(src.recs), html, "Robustness (score share: points per game, every player)"),
   }
 end
 
@@ -101,7 +102,14 @@ function M.trial(g, kit)
       msgs[#msgs + 1] = { role = "player", title = who, text = tostring(m.move or "(no move)"), frame = at }
     end
   end
+  -- the verdict in words: who beat whom, and how
+  local w, b, how = tostring(g.white), tostring(g.black), g.termination and tostring(g.termination):gsub("_", " ") or "?"
+  local words = g.result == "1-0" and string.format("%s (White) beat %s (Black) by %s", w, b, how)
+    or g.result == "0-1" and string.format("%s (Black) beat %s (White) by %s", b, w, how)
+    or g.result == "1/2-1/2" and string.format("%s (White) and %s (Black) drew by %s", w, b, how)
+    or string.format("%s (White) vs %s (Black): %s (%s)", w, b, tostring(g.result), how)
   return { frames = frames, messages = msgs, legend = M.LEGEND,
+    verdict = { outcome = tostring(g.result or "?"), { "result", words } },
     facts = { { "players", tostring(g.white) .. " (White) vs " .. tostring(g.black) .. " (Black)" },
       { "result", tostring(g.result) .. " (" .. tostring(g.termination) .. ")" }, { "plies", g.plies },
       { "PGN", g.pgn } } }

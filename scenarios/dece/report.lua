@@ -12,6 +12,7 @@ local records = require "tabula.records"
 local models = require "tabula.models"
 local json = require "tabula.json"
 local fs = require "tabula.fs"
+local robustness = require "tabula.robustness"
 
 local M = {}
 
@@ -56,6 +57,32 @@ local function decision_stats(ms)
   local d, tt = S.sorted(Ds), S.sorted(turns)
   return { median = S.quantile(d, 0.5), q1 = S.quantile(d, 0.25), q3 = S.quantile(d, 0.75),
            turns_median = S.quantile(tt, 0.5), matches = #ms }
+end
+
+-- robustness_of(matches, sch, names) -> the robustness appendix (tabula.robustness) of the
+-- overall PWS: a match is a unit, its game the stratum; matches that share randomness are a
+-- cluster: a scenario's matches (one setup seed: matched studies, baseline cohorts), else a
+-- balanced schedule's seat-rotation block (the k matches of one permutation in a game)
+local function robustness_of(matches, sch, names)
+  local block, seen = {}, {}
+  for _, m in ipairs(sch.matches) do
+    seen[m.game] = (seen[m.game] or 0) + 1
+    block[m.id] = m.scenario or string.format("%s-block%d", m.game, (seen[m.game] - 1) // #names + 1)
+  end
+  local units = {}
+  for i, m in ipairs(matches) do
+    local u = S.pws(m.ranks)
+    local contrib = { ["@seat1"] = { u[1], 1 } }
+    for s, nme in ipairs(m.seats) do
+      local e = contrib[nme] or { 0, 0 }
+      e[1], e[2] = e[1] + u[s], e[2] + 1
+      contrib[nme] = e
+    end
+    units[i] = { id = m.match_id, cluster = block[m.match_id] or m.match_id, stratum = m.game, contrib = contrib }
+  end
+  return robustness.analyse({ units = units, names = names, unit = "matches",
+    cluster = sch.kind == "balanced" and "seat-rotation blocks" or "scenarios (one setup seed each)",
+    covariates = { { key = "@seat1", label = "First-seat PWS (seat effect; mean over games)", null = 0.5 } } })
 end
 
 -- compute(dir) -> the scores of a run directory. The last result is kept while the
@@ -177,6 +204,7 @@ compute = function(dir)
     out.overall[nme] = { pws = c > 0 and s / c or nil, lo = lo, hi = hi, games = c }
   end
   out.loeo = S.loeo(per_game_pws, names)
+  out.robustness = robustness_of(matches, sch, names)
   -- the means over held-out games (equal-game) and over the games' split-half τ_b
   local function mean_of(field, list)
     local s, c = 0, 0
@@ -335,6 +363,8 @@ function M.write(dir)
     for _, x in ipairs(r.matched) do line(string.format("Δ̂ %s − %s (%d scenarios)", x.a, x.b, x.scenarios), x) end
     if r.interaction then line(string.format("interaction Î = Δ̂(%s) − Δ̂(%s)", r.interaction.a, r.interaction.b), r.interaction) end
   end
+  add("")
+  for _, line in ipairs(robustness.markdown(r.robustness, "Robustness (overall PWS)")) do add("%s", line) end
   local text = table.concat(L, "\n") .. "\n"
   fs.write_or_fail(dir .. "/report.md", text)
   fs.write_or_fail(dir .. "/summary.json", json.encode(r, { pretty = true, lenient = true }) .. "\n")

@@ -211,6 +211,26 @@ end
 
 local function rate(num, den) return den > 0 and num / den or nil end
 
+-- robustness(bycase, order) -> the robustness appendix (tabula.robustness) of the settings'
+-- success rate over all scored trials: a trial is a unit, a case's trials (of every setting)
+-- are a cluster, and drop-k removes whole cases
+function M.robustness(bycase, order)
+  local units, cases = {}, {}
+  for _, s in ipairs(order) do for id in pairs(bycase[s]) do cases[id] = true end end
+  local ids = {}
+  for id in pairs(cases) do ids[#ids + 1] = id end
+  table.sort(ids)
+  for _, id in ipairs(ids) do
+    for _, s in ipairs(order) do
+      local u = bycase[s][id]
+      for i = 1, u and u.n or 0 do
+        units[#units + 1] = { id = id .. "#" .. i, cluster = id, contrib = { [s] = { i <= u.c and 1 or 0, 1 } } }
+      end
+    end
+  end
+  return require("tabula.robustness").analyse({ units = units, names = order, unit = "trials", cluster = "cases", drop = "cluster" })
+end
+
 -- accumulator(meta) -> acc: acc:add(rec) for each final record (any order of
 -- arrival as in trials.jsonl), then acc:finish(errors) -> the summary. Only
 -- counters and per-trial numbers are kept, never the records, so a report's
@@ -341,6 +361,7 @@ function M.Accumulator:finish(errors)
   for i = 2, #order do
     out.differences[#out.differences + 1] = { a = order[i], b = order[1], diff = M.difference(selected[order[i]], selected[order[1]]) }
   end
+  out.robustness = M.robustness(bycase, order)
   out.standard, out.nonstandard = M.standard(self.meta)
   out.defender_line = M.defender_line(self.meta)
   out.conversion = { first_move_is_reference = rate(self.same, self.same + self.other), trials_with_a_move = self.same + self.other,
@@ -350,8 +371,11 @@ function M.Accumulator:finish(errors)
     local e = self.by_len[b[3]]
     legality[b[3]] = e and { n = e.n, full_line_legal = rate(e.legal, e.n) } or { n = 0 }
   end
+  local accepted = 0
+  for _, n in pairs(self.outcomes) do accepted = accepted + n end
   out.simulation = { outcomes = self.outcomes, legality_by_length = legality, adopted = self.adopted,
-    defender_diverged = rate(self.diverged, self.adopted) }
+    defender_diverged = rate(self.diverged, self.adopted), diverged = self.diverged,
+    accepted = accepted, illegal_stops = rate(self.outcomes.illegal or 0, accepted) }
   out.failures = { total = self.nfail, classes = self.classes }
   out.command_mix = self.mix
   local rel = self.rel
@@ -493,6 +517,8 @@ function M.markdown(sm)
   local o = sm.simulation.outcomes
   add(string.format("Accepted simulations: %d complete legal lines, %d stopped on an illegal ply, %d reached a terminal position or the cap.",
     o.complete or 0, o.illegal or 0, (o.terminal or 0) + (o.cap or 0)))
+  add(string.format("Illegal stops: %s of accepted simulations (%d of %d).", pct(sm.simulation.illegal_stops), o.illegal or 0,
+    sm.simulation.accepted or 0))
   add("")
   add("| requested length | simulations | full line legal |")
   add("|---|---|---|")
@@ -501,8 +527,8 @@ function M.markdown(sm)
     add(string.format("| %s | %d | %s |", b, e.n, pct(e.full_line_legal)))
   end
   add("")
-  add(string.format("Adopted lines (first move of a fully legal line then played): %d; the defender's real reply differed from the assumed one in %s.",
-    sm.simulation.adopted, pct(sm.simulation.defender_diverged)))
+  add(string.format("Adopted lines (first move of a fully legal line then played): %d; the defender's real reply differed from the assumed one in %s (%d of %d).",
+    sm.simulation.adopted, pct(sm.simulation.defender_diverged), sm.simulation.diverged or 0, sm.simulation.adopted))
   add("")
   add("## Failure classes")
   add("")
@@ -534,6 +560,7 @@ function M.markdown(sm)
   local t = sm.per_trial
   add(string.format("Per trial: %.1f calls, %.0f input tokens (%.0f cached), %.0f output tokens (%.0f reasoning), $%.4f. Total cost $%.4f.",
     t.calls or 0, t.input or 0, t.cached or 0, t.output or 0, t.reasoning or 0, t.cost or 0, sm.total_cost))
+  if sm.robustness then add(""); add(table.concat(require("tabula.robustness").markdown(sm.robustness, "Robustness (success rate over all scored trials)"), "\n")) end
   return table.concat(L, "\n") .. "\n"
 end
 

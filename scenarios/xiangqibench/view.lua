@@ -76,6 +76,7 @@ function M.overview(src, kit)
       (sim.outcomes.terminal or 0) + (sim.outcomes.cap or 0)) },
     { "adopted lines; defender diverged", string.format("%d; %s", sim.adopted, html.pct(sim.defender_diverged)) },
   }) }
+  panels[#panels + 1] = require("tabula.robustness").panel(sm.robustness, html, "Robustness (success rate over all scored trials)")
   return panels
 end
 
