@@ -21,7 +21,11 @@ local NCARDS = 212
 
 -- a match after its setup choices (each seat discards its first four cards, keeps its first
 -- final-scoring card); seat 1 to play its first turn
+-- the rule tests place buildings on our own layout (opts.map = "ours", where their hex names were
+-- chosen) unless they name a map; Plan A, the default, has tests of its own
 local function fresh(n, seed, opts)
+  opts = opts or {}
+  if opts.map == nil then opts = setmetatable({ map = "ours" }, { __index = opts }) end
   local s = G.setup(n or 3, seed or 1, opts)
   while s.step.k ~= "turn" do
     local seat = G.current_seats(s)[1]
@@ -143,6 +147,24 @@ test("arknova: data manifest: 58-hex map, 10 buildings, 128 animals by class, 64
   local sizes = {}
   for _, b in ipairs(D.BUILDINGS) do sizes[#sizes + 1] = #b.shape end
   t.eq(sizes, { 1, 2, 3, 4, 5, 1, 1, 3, 5, 5 })
+  -- each shape by the steps between its hexes (the same under any turn): 3 a triangle, 4 a
+  -- rhombus, the Petting Zoo a bent row of 3, and so on (RULES.md: the shapes of an open
+  -- implementation); a moved hex changes these
+  local sig = {}
+  for _, b in ipairs(D.BUILDINGS) do
+    local ds = {}
+    for i = 1, #b.shape do
+      for j = i + 1, #b.shape do
+        ds[#ds + 1] = 0
+        local dq, dr = b.shape[i][1] - b.shape[j][1], b.shape[i][2] - b.shape[j][2]
+        ds[#ds] = (math.abs(dq) + math.abs(dr) + math.abs(dq + dr)) // 2
+      end
+    end
+    table.sort(ds)
+    sig[b.id] = table.concat(ds, " ")
+  end
+  t.eq(sig, { e1 = "", e2 = "1", e3 = "1 1 1", e4 = "1 1 1 1 1 2", e5 = "1 1 1 1 1 1 1 2 2 2", kiosk = "", pavilion = "",
+    petting = "1 1 2", reptile = "1 1 1 1 1 1 2 2 2 2", aviary = "1 1 1 1 1 1 2 2 2 2" })
   local animals, sponsors, by_class, by_cont, nums = 0, 0, {}, {}, {}
   local cost, appeal, levels = 0, 0, 0
   local projects = 0
@@ -207,6 +229,17 @@ end)
 -- playouts -----------------------------------------------------------------------------------
 test("arknova: 24 fast random playouts (2-4 players) conserve the 212 cards, keep limits, the map and monotone tracks", function()
   rt.playouts(G, { games = 24, seed = 7, light = true, invariant = invariant, max_steps = 4000 })
+  -- an empty deck is refilled from the shuffled discard pile (AN-K5)
+  local s = fresh(3, 9)
+  local p = s.players[1]
+  set_hand(s, 1, {})
+  for _, c in ipairs(s.deck) do s.discard[#s.discard + 1] = c end
+  s.deck = {}
+  slots(s, 1, { "animals", "cards", "build", "association", "sponsors" })
+  assert(G.apply(s, 1, "cards"))   -- strength 2: draw 1
+  t.eq(#p.hand, 1, "drawn from the reshuffled discard pile"); t.ok(#s.deck > 0 and #s.discard == 0)
+  -- the tracks stop at their ends (AN-T4)
+  p.cp = 40; G.gain_cp(s, 1, 3); t.eq(p.cp, D.MAX_CP)
 end)
 
 test("arknova: full checks (actions, illegal ids, serialization, hidden information, determinism) on 3 playouts", function()
@@ -220,6 +253,7 @@ test("arknova: setup: 8 cards kept down to 4, 2 final cards down to 1, 25 money,
   for i = 1, 3 do
     local p = s.players[i]
     t.eq(#p.hand, 8); t.eq(#p.finals, 2); t.eq(p.money, 25); t.eq(p.slots[1], "animals"); t.eq(p.workers, 1)
+    t.eq({ p.rep, p.cp }, { 0, 0 }, "reputation and conservation start at 0 (SOURCES.md)")
   end
   t.eq(G.current_seats(s), { 1 })
   t.eq(count(s, 1, "^discard:"), 8)
@@ -241,6 +275,7 @@ test("arknova: action strength is the slot (+1 per X spent); a used card goes to
   local p = s.players[1]
   p.x = 2
   set_hand(s, 1, {})
+  for k, a in ipairs(p.slots) do t.eq(G.strength(p, a), k, "slot " .. k .. ": strength " .. k) end
   -- the cards card at slot 3, with 0..2 X: strengths 3, 4, 5
   t.ok(has(G.legal_actions(s, 1), "cards") and has(G.legal_actions(s, 1), "cards+1") and has(G.legal_actions(s, 1), "cards+2"))
   t.ok(not has(G.legal_actions(s, 1), "cards+3"), "no more X than held")
@@ -441,6 +476,14 @@ test("arknova: build: later buildings touch one already built; rock, water and c
   for _, a in ipairs(G.legal_actions(s, 1)) do places[#places + 1] = a.id end
   table.sort(places)
   t.eq(places, { "place:b3:0", "place:c2:0", "place:d3:0", "place:d4:0" })
+  -- not upgraded: the i-column (Build II) hexes next to h5 are not offered
+  s = fresh(3, 4)
+  p = s.players[1]; p.money = 100
+  put(s, 1, "e1", { "h5" })
+  slots(s, 1, { "animals", "cards", "association", "sponsors", "build" })
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:e1"))
+  t.ok(not has(G.legal_actions(s, 1), "place:i4:0") and not has(G.legal_actions(s, 1), "place:i5:0") and has(G.legal_actions(s, 1), "place:h4:0"),
+    "Build-II hexes need the upgraded Build card")
   -- upgraded: the aviary and reptile house appear, i-column hexes become buildable
   s = fresh(3, 4)
   p = s.players[1]; p.money = 100; p.up.build = true
@@ -496,6 +539,13 @@ test("arknova: build: kiosks at least 3 apart; one Petting Zoo per zoo; a pavili
   for _, x in ipairs(types) do t.ok(x ~= "petting", "a second petting zoo") end
   -- one footprint per distinct set of hexes: 1-hex buildings 58, size 2 at most 3 turns per hex
   t.eq(#G.FOOT.e1, 58); t.eq(#G.FOOT.kiosk, 58)
+  -- a shape without symmetry covers an inner hex in 6 turns x its size ways (each of its hexes on
+  -- it, in each turn; a mirror image would double that)
+  for _, typ in ipairs({ "e5", "petting", "aviary" }) do
+    local n = 0
+    for _, f in ipairs(G.FOOT[typ]) do for _, h in ipairs(f.hexes) do if h == G.HEXID.e3 then n = n + 1 end end end
+    t.eq(n, 6 * #G.BUILD[typ].shape, typ .. ": six turns over e3")
+  end
   t.ok(#G.FOOT.e2 < 58 * 3 + 1 and #G.FOOT.e2 > 100)
   s = fresh(3, 4)
   slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
@@ -524,6 +574,7 @@ test("arknova: animals: size, rock and water next to the enclosure, petting zoo,
   t.ok(G.fits(p, C.a519, pz) and not G.fits(p, C.a519, e3), "a goat only in the petting zoo")
   t.ok(not G.fits(p, C.a420, pz), "a stoat not in the petting zoo")
   t.ok(G.fits(p, C.a469, rh) and not G.fits(p, C.a470, av), "reptiles in the reptile house, not the aviary")
+  t.ok(not G.fits(p, C.a494, rh), "a bird not in the reptile house")
   t.ok(G.fits(p, C.a494, av) and not G.fits(p, C.a497, av), "ostrich may live in the aviary, flamingo not")
   t.ok(not G.fits(p, C.s201, e3), "a sponsor is no animal")
   p.buildings[e3].animals = { "a404" }
@@ -607,12 +658,14 @@ test("arknova: sponsors action: I one sponsor of level <= strength, II several u
   local s = fresh(3, 8)
   local p = s.players[1]
   waive(s)
-  set_hand(s, 1, { "s205", "s231", "s201", "a401" })  -- levels 3, 3, 5
+  set_hand(s, 1, { "s205", "s231", "s201", "s210", "a401" })  -- levels 3, 3, 5, 4
   slots(s, 1, { "animals", "build", "sponsors", "association", "cards" })
   assert(G.apply(s, 1, "sponsors"))          -- strength 3
-  t.eq(ids(G.legal_actions(s, 1)), { "sponsor:s205", "sponsor:s231", "break" })
+  t.eq(ids(G.legal_actions(s, 1)), { "sponsor:s205", "sponsor:s231", "break" }, "not the level-4 Expert on the Americas")
+  local m0, x0, ap0 = p.money, p.x, p.appeal
   assert(G.apply(s, 1, "sponsor:s205"))
   t.eq(p.cp, 1); t.eq(p.rep, 2); t.eq(G.count_icon(p, "science"), 1)
+  t.eq({ p.money, p.x, p.appeal }, { m0, x0, ap0 }, "Gorilla Field Research: its printed numbers only, no effect")
   t.eq(G.current_seats(s), { 2 }, "side I: one sponsor")
   s = fresh(3, 8); p = s.players[1]
   p.up.sponsors = true
@@ -623,6 +676,8 @@ test("arknova: sponsors action: I one sponsor of level <= strength, II several u
   assert(G.apply(s, 1, "sponsor:s231"))
   t.eq(G.current_seats(s), { 2 }, "1 level left and s205 is level 3: the action ends")
   t.eq(G.count_icon(p, "primate"), 0, "a sponsorship card shows no icon (two of three sources)")
+  p.sponsors[#p.sponsors + 1] = "s210"
+  t.eq(G.count_icon(p, "AM"), 1, "a sponsor's continent icon counts (Expert on the Americas)")
   s = fresh(3, 8); p = s.players[1]
   p.up.sponsors = true
   waive(s)
@@ -656,9 +711,17 @@ test("arknova: association: tasks by strength (2 rep, 3 partner zoo, 4 universit
   t.eq(ids(G.legal_actions(s, 1)), { "rep", "partner:AF", "partner:EU", "partner:AS", "partner:AM", "partner:AU", "uni:u1", "uni:u2", "uni:u3" })
   assert(G.apply(s, 1, "uni:u2"))
   t.eq(p.unis, { "u2" }); t.eq(p.busy, 1); t.eq(G.hand_limit(p), 5); t.eq(G.current_seats(s), { 2 })
-  -- no free worker: the association card is not usable (the X-token action still is)
+  t.eq(G.count_icon(p, "science"), 1)
+  p.unis = { "u3" }; t.eq(G.count_icon(p, "science"), 2, "the third university shows two science icons"); p.unis = { "u2" }
+  -- no free worker: the association card is not usable even at strength 5 (the X-token action still is)
   s.turn = 1; s.step = { k = "turn" }
+  slots(s, 1, { "animals", "build", "cards", "sponsors", "association" })
   t.ok(not has(G.legal_actions(s, 1), "association") and has(G.legal_actions(s, 1), "x:association"))
+  -- a free worker, the card in slot 1: no task needs strength 1 (side I: no donation), so the
+  -- action is offered only with an X-token (strength 2: reputation)
+  p.busy = 0; p.x = 1
+  slots(s, 1, { "association", "animals", "build", "cards", "sponsors" })
+  t.ok(not has(G.legal_actions(s, 1), "association") and has(G.legal_actions(s, 1), "association+1"), "offered only where it can do something")
   -- side II: several different tasks within the strength, one donation per action
   s = fresh(3, 9); p = s.players[1]
   p.up.association = true; p.workers = 3; p.money = 30
@@ -671,6 +734,11 @@ test("arknova: association: tasks by strength (2 rep, 3 partner zoo, 4 universit
   assert(G.apply(s, 1, "partner:EU"))
   t.eq(G.current_seats(s), { 2 }, "strength used up")
   t.eq(D.DONATIONS[2], 5)
+  -- after two donations the next costs 7
+  s = fresh(3, 9); p = s.players[1]
+  p.up.association = true; p.money = 30; s.donations = 2
+  slots(s, 1, { "animals", "build", "cards", "sponsors", "association" })
+  assert(G.apply(s, 1, "association")); assert(G.apply(s, 1, "donate")); t.eq(p.money, 23, "the third donation costs 7")
   -- partner zoos: two on side I
   p.partners = { "EU", "AF" }; p.up.association = false; p.busy = 0
   t.eq(#G.assoc_tasks(s, 1, 5, {}) - #G.assoc_tasks(s, 1, 2, {}), 3, "only the universities beyond reputation")
@@ -692,14 +760,15 @@ test("arknova: conservation projects: icons needed per level (predators 5/4/2 fo
   assert(G.apply(s, 1, "association")); assert(G.apply(s, 1, "project:p110:2"))
   t.eq(p.cp, 4); t.eq(s.projects[1].levels, { 0, 1, 0 }); t.eq(p.supported, { "p110" })
   local none = {}
+  p.busy = 0   -- a free worker: only the project rule keeps the tasks out
   for _, x in ipairs(G.assoc_tasks(s, 1, 5, {})) do if x:find("^project") then none[#none + 1] = x end end
   t.eq(none, {}, "not the same project twice")
   local q = s.players[2]
-  q.zoo = { "a403", "a410" }
-  for i, c in ipairs(q.zoo) do put(s, 2, "e4", { ({ "a1", "a3" })[i] }, { c }) end
+  q.zoo = { "a403", "a410", "a413", "a420" }    -- four predators: enough for level 2, which is taken
+  for i, c in ipairs(q.zoo) do put(s, 2, "e4", { ({ "a1", "a3", "a5", "c1" })[i] }, { c }) end
   local theirs = {}
   for _, x in ipairs(G.assoc_tasks(s, 2, 5, {})) do if x:find("^project") then theirs[#theirs + 1] = x end end
-  t.eq(theirs, { "project:p110:3" }, "level 2 is taken, level 3 needs 2")
+  t.eq(theirs, { "project:p110:3" }, "level 2 is taken by seat 1, level 1 needs 5")
 end)
 
 -- break --------------------------------------------------------------------------------------
@@ -736,6 +805,11 @@ end)
 test("arknova: the end: markers meet (appeal + CP value >= 114); the other seats play once more; final cards add CP; score and tie-break", function()
   local s = fresh(3, 12)
   local p = s.players[2]
+  -- the rulebook's final-scoring example (p. 19; SOURCES.md): 22 CP, lowest appeal of that scoring
+  -- area 58, 54 appeal: -4; 23 CP, area from 55, 64 appeal: 9; 64 appeal and 20 CP meet
+  p.appeal, p.cp = 54, 22; t.eq(G.score_of(p), -4, "Blue: 54 appeal, 22 CP")
+  p.appeal, p.cp = 64, 23; t.eq(G.score_of(p), 9, "Red: 64 appeal, 23 CP")
+  p.appeal, p.cp = 64, 20; t.ok(G.score_of(p) >= 0, "64 appeal and 20 CP: the counters meet")
   p.appeal, p.cp = 93, 10                      -- 93 + 20 = 113: not yet (the conservation marker at 10 stands on appeal 94)
   s.turn = 2
   assert(G.apply(s, 2, "x:animals"))
@@ -1246,6 +1320,9 @@ test("arknova: sponsors at once: a worker, patents (CP per science, money to the
   s = fresh(3, 27); p = s.players[1]; p.unis = { "u1", "u3" }
   m = p.money
   sponsor_play(s, "s203"); t.eq(p.money, m + 5, "2 universities: 5 money")
+  s = fresh(3, 27); p = s.players[1]; p.unis = { "u1", "u2", "u3" }
+  m = p.money
+  sponsor_play(s, "s203"); t.eq(p.money, m + 10, "3 universities: 10 money")
   -- Science Lab: take a card, from the deck or in range
   s = fresh(3, 27); p = sponsor_play(s, "s201")
   t.eq(ids(G.legal_actions(s, 1)), { "draw", "take:1" })
@@ -1264,6 +1341,12 @@ test("arknova: sponsors ongoing: icons played into any zoo pay money, into one's
   s.turn = 1; s.step = { k = "turn" }
   sponsor_play(s, "s223")                      -- two science icons
   t.eq(p.rep, rep + 2); t.eq(p.cp, cp + 2); t.eq(s.players[3].money, m3 + 4)
+  -- the Spokesperson alone: reputation per science icon, no CP
+  s = fresh(3, 28); p = s.players[1]
+  own_sponsors(s, 1, { "s202" })
+  rep, cp = p.rep, p.cp
+  sponsor_play(s, "s223")
+  t.eq(p.rep, rep + G.CARD.s223.rep + 2, "1 reputation per science icon"); t.eq(p.cp, cp + G.CARD.s223.cp)
   -- costs
   s = fresh(3, 28); p = s.players[1]
   own_sponsors(s, 1, { "s229" })
@@ -1325,11 +1408,13 @@ test("arknova: sponsors at the break (money, CP, X, money by class icons, a card
   own_sponsors(s, 1, { "s201" })
   G.do_break(s)
   t.eq(G.current_seats(s), { 1 }, "Science Lab: a card at the break")
+  t.eq(#s.pend, 1); t.eq(s.pend[1].f, "take-card", "the Science Lab's card at the break")
   t.ok(has(G.legal_actions(s, 1), "draw"))
   -- end-game CP
   s = fresh(3, 29); p = s.players[1]
   own_sponsors(s, 1, { "s201" })
   t.eq(G.sponsor_end_cp(p), 0)
+  p.unis = { "u3" }; t.eq(G.sponsor_end_cp(p), 1, "3 science: 2 and the lab's own")
   p.unis = { "u1", "u3" }; t.eq(G.sponsor_end_cp(p), 1, "3 science + the lab's own")
   own_sponsors(s, 1, { "s223" }); t.eq(G.sponsor_end_cp(p), 2, "6 science")
   own_sponsors(s, 1, { "s216" }); p.rep = 9; t.eq(G.sponsor_end_cp(p), 3, "reputation 9")
@@ -1337,6 +1422,7 @@ test("arknova: sponsors at the break (money, CP, X, money by class icons, a card
   p.unis = { "u1", "u2", "u3" }; t.eq(G.sponsor_end_cp(p), 2 + 1 + 1, "8 science 2, reputation 1, 3 universities 1")
   s = fresh(2, 29); p = s.players[1]
   own_sponsors(s, 1, { "s226", "s261", "s211" })
+  put(s, 1, "e1", { "e6" })                    -- an empty 1-hex enclosure does not count
   for i, h in ipairs({ "a1", "a3", "a5", "c1", "c3" }) do
     t.eq(G.sponsor_end_cp(p), 0, "occupied 1-hex enclosures " .. (i - 1))
     put(s, 1, "e1", { h }, { "a405" })
@@ -1436,27 +1522,36 @@ test("arknova: RULES-AUDIT.md names existing tests; every card family covered or
   end
   for f in pairs(fams) do t.contains(text, "ability: " .. f .. " ", "family " .. f .. " in the audit") end
   t.ok(counts.PASS >= 40, "rules audited: " .. counts.PASS)
-  -- the mutations kept beside the audit (games/arknova/mutations.lua): each names a PASS line and
-  -- a text found exactly once in its file, replaced by a different one
+  -- the mutations kept beside the audit (games/arknova/mutations.tsv, run by
+  -- bench/audit_mutations.lua): every PASS line has one; each names a PASS line and a text found
+  -- exactly once in its file, replaced by a different one
   local test_of = {}
   for line in text:gmatch("[^\n]+") do
     local id, name = line:match("^| *(AN%-[%w%.%-]+) *| *.- *| *`(.-)` *| *PASS *|$")
     if id then test_of[id] = name end
   end
-  local muts = dofile(t.root() .. "/games/arknova/mutations.lua")
-  t.ok(#muts >= 15, "mutations kept")
-  for _, m in ipairs(muts) do
-    t.ok(test_of[m.id], m.id .. ": a PASS line")
-    local src = assert(io.open(t.root() .. "/" .. m.file)):read("a")
-    local n, at = 0, 1
-    while true do
-      local i = src:find(m.from, at, true)
-      if not i then break end
-      n, at = n + 1, i + 1
+  local tsv = assert(io.open(t.root() .. "/games/arknova/mutations.tsv")):read("a")
+  local has_mut = {}
+  for line in tsv:gmatch("[^\n]+") do
+    if not line:match("^#") then
+      local f = {}
+      for field in (line .. "\t"):gmatch("([^\t]*)\t") do f[#f + 1] = (field:gsub("\\n", "\n")) end
+      t.eq(#f, 4, "four fields: " .. line:sub(1, 40))
+      local m = { id = f[1], file = f[2], from = f[3], to = f[4] }
+      t.ok(test_of[m.id], m.id .. ": a PASS line")
+      has_mut[m.id] = true
+      local src = assert(io.open(t.root() .. "/" .. m.file)):read("a")
+      local n, at = 0, 1
+      while true do
+        local i = src:find(m.from, at, true)
+        if not i then break end
+        n, at = n + 1, i + 1
+      end
+      t.eq(n, 1, m.id .. ": the mutated text once in " .. m.file)
+      t.ok(m.to ~= m.from, m.id)
     end
-    t.eq(n, 1, m.id .. ": the mutated text once in " .. m.file)
-    t.ok(m.to ~= m.from, m.id)
   end
+  for id in pairs(test_of) do t.ok(has_mut[id], id .. ": a PASS line without a mutation") end
 end)
 
 -- conservation projects (games/arknova/projects.lua) ------------------------------------------
@@ -1531,6 +1626,7 @@ test("arknova: base projects count what they name: different classes and contine
   t.eq(PJ.count(E, q, "water"), 2 + 1)        -- Sumatran Tiger 2, fur seal 1
   t.eq(PJ.count(E, q, "rock"), 2 + 1)         -- ibex 2, fur seal 1
   t.eq(PJ.count(E, q, "small"), 3)            -- ibex 2, fennec 1, stoat 1
+  t.eq(PJ.count(E, { zoo = { "a403" } }, "small"), 0, "a size-3 animal is not small")
   t.eq(PJ.count(E, q, "large"), 3)            -- tigers 4 and 5, fur seal 5
   own_sponsors(s, 2, { "s223" }); q.unis = { "u3" }
   t.eq(PJ.count(E, q, "science"), 4)
@@ -1993,6 +2089,9 @@ test("arknova: multiplier: a token on the named action card; its next use may be
   t.ok(not G.fits(p, G.CARD.a439, pred), "not with a predator")
   t.ok(not G.fits(p, G.CARD.a439, small), "a 1-space enclosure is under flock 2")
   t.ok(not G.fits(p, G.CARD.a405, big), "the Fennec Fox has no flock")
+  local two = put(s, 1, "e2", { "e1", "e2" }, { "a444" })          -- Alpine Ibex (herbivore), 2 spaces
+  t.ok(G.fits(p, G.CARD.a439, two), "a 2-space enclosure is enough for flock 2")
+  p.buildings[two].animals = {}
   assert(G.apply(s, 1, "animals")); assert(G.apply(s, 1, "play:a439:" .. big))
   t.eq(p.buildings[big].animals, { "a428", "a439" })
 end)
@@ -2028,7 +2127,52 @@ test("arknova: map option: the printed map 7 (opts.map = plan7): its rock, water
   local o = G.observation(s7, 1)
   t.eq(o.map, "plan7"); t.contains(G.render(o), "Ice Cream Parlors"); t.contains(G.render(o), "h4 after the action any action card to slot 1")
   t.contains(G.svg(o), "<svg")
-  t.raises(function() G.setup(3, 1, { map = "plan9" }) end, "map must be one of ours, plan7, not plan9")
+  t.raises(function() G.setup(3, 1, { map = "plan9" }) end, "map must be one of planA, ours, plan7, not plan9")
+end)
+
+test("arknova: the default map is the printed Plan A: rock, water, Build-II spaces and bonuses as SOURCES.md's two sources give them; 14 free border spaces; its +2 reputation, worker and 10 money bonuses", function()
+  t.eq(G.setup(3, 1).map, "planA", "the default")
+  t.eq(D.DEFAULT_MAP, "planA")
+  -- every space of Plan A against the `check map` lines of SOURCES.md (the two sources' values)
+  local src = assert(io.open(t.root() .. "/games/arknova/SOURCES.md")):read("a")
+  local checks = {}
+  for key, vals in src:gmatch("\n%s*check (map [%w_]+): ([^\n]+)") do checks[key] = vals end
+  local A = D.MAPS.planA
+  local function sorted(list) local c = {} for i, v in ipairs(list) do c[i] = v end table.sort(c) return table.concat(c, " ") end
+  t.eq(sorted(A.rock), checks["map rock"], "Plan A rock")
+  t.eq(sorted(A.water), checks["map water"], "Plan A water")
+  t.eq(sorted(A.build2), checks["map build2"], "Plan A Build-II spaces")
+  local bn = {}
+  for n, b in pairs(A.bonus) do bn[#bn + 1] = n .. "=" .. b end
+  t.eq(sorted(bn), checks["map bonus"], "Plan A placement bonuses")
+  -- the first kiosk goes on the border: 26 spaces less b1, b7, d1 (rock), c1, c6, d7, e1, h1, i1, i2
+  -- (water) and h7, i6 (Build II)
+  local s = fresh(3, 74, { map = "planA" })
+  local p = s.players[1]
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:kiosk"))
+  local l = G.legal_actions(s, 1, true)
+  t.eq(#l, 14, "free border spaces for a kiosk on Plan A")
+  t.ok(has(l, "place:a1:0") and not has(l, "place:b1:0") and not has(l, "place:i6:0"), "a1 free, b1 rock, i6 Build II")
+  local rep = p.rep
+  assert(G.apply(s, 1, "place:a1:0")); t.eq(p.rep, rep + 2, "a1: +2 reputation")
+  s = fresh(3, 75, { map = "planA" }); p = s.players[1]
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  local money = p.money
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:kiosk")); assert(G.apply(s, 1, "place:i3:0"))
+  t.eq(p.money, money - 2 + 10, "i3: 10 money (the kiosk cost 2)")
+  s = fresh(3, 76, { map = "planA" }); p = s.players[1]
+  put(s, 1, "e1", { "g2" })
+  slots(s, 1, { "build", "animals", "cards", "association", "sponsors" })
+  local workers = p.workers
+  assert(G.apply(s, 1, "build")); assert(G.apply(s, 1, "build:kiosk")); assert(G.apply(s, 1, "place:h2:0"))
+  t.eq(p.workers, workers + 1, "h2: an association worker")
+  local o = G.observation(s, 1)
+  t.eq(o.map, "planA"); t.contains(G.render(o), "Plan A"); t.contains(G.render(o), "i3 +10 money")
+  t.contains(G.svg(o), "<svg")
+  -- a state recorded before opts.map existed (no map) was played on our layout, and still is
+  s.map = nil
+  t.contains(G.render(G.observation(s, 1)), "plan A (our layout)")
 end)
 
 test("arknova: the supply of enclosures and kiosks is not limited (rulebook: a substitute when one runs out): a 29th 1-space enclosure can be built", function()
@@ -2097,6 +2241,9 @@ test("arknova: map connectivity sponsors: Hydrologist and Geologist (appeal by i
   s = fresh(3, 79); p = s.players[1]
   into_zoo(s, 1, { "a444", "a403" })
   sponsor_play(s, "s242"); t.eq(p.appeal, 3)
+  s = fresh(3, 79); p = s.players[1]
+  into_zoo(s, 1, { "a444", "a403", "a440" })   -- and a Mountain Tapir: 4 rock icons, two pairs
+  sponsor_play(s, "s242"); t.eq(G.count_icon(p, "rock"), 4); t.eq(p.appeal, 6)
   -- Native Seabirds: g2 (by g1) and g3 (by f4) connected: 2 appeal; h3 and d7 not: 1 CP
   s = fresh(3, 80); p = s.players[1]
   put(s, 1, "e1", { "g1" }); put(s, 1, "e1", { "f4" })
@@ -2270,7 +2417,7 @@ test("arknova: Breeding Cooperation / Breeding Program (215, 218): 2 tokens, exa
   sponsor_play(s, "s215")
   t.eq(p.icon_tokens, 2)
   t.eq(ptasks(s, 1, "p110"), { "project:p110:3:token" }, "one token makes up the second icon, not two (level 2 needs 4)")
-  give(s, 1, { "c124" })                                    -- a project card in hand: no token for it
+  give(s, 1, { "c124", "c130" })                            -- project cards in hand: no token for them (Small Animals: 1 of 2)
   for _, x in ipairs(ptasks(s, 1)) do t.ok(not (x:find("^project:c") and x:find(":token$")), x) end
   local cp = p.cp
   support(s, "project:p110:3:token")
@@ -2307,6 +2454,7 @@ test("arknova: WAZA Large Animal Program (263): a free 5-hex enclosure at once; 
   p.sponsors = keep
   p.zoo = { p.zoo[1] }
   t.eq(PRE.ok(G.PENV, p, G.CARD.a402), false, "two icons missing: not ignored")
+  t.eq(PRE.ok(G.PENV, p, G.CARD.a420), false, "a small animal (the Stoat, size 1) may not miss its Europe icon")
 end)
 
 return T

@@ -21,7 +21,7 @@ end
 -- axial neighbour steps; turning a step one sixth clockwise maps (dq, dr) to (-dr, dq + dr)
 D.DIRS = { { 1, 0 }, { 0, 1 }, { -1, 1 }, { -1, 0 }, { 0, -1 }, { 1, -1 } }
 
--- The evaluated map (RULES.md: the paper names none; this is our layout on the published grid):
+-- Our own layout on the published grid (opts.map = "ours"; the default map until Plan A was entered):
 -- rock and water spaces (never built on), spaces that need the upgraded Build card, and the
 -- placement bonuses gained by covering a space.
 D.MAP = {
@@ -31,15 +31,30 @@ D.MAP = {
   build2 = { "i1", "i2", "i3", "i4", "i5", "i6", "h7" },
   bonus = { b1 = "rep", f6 = "x", d2 = "money5", h1 = "card", a6 = "rep" },
 }
-D.BONUS_WORDS = { rep = "+1 reputation", x = "+1 X-token", money5 = "+5 money", card = "draw 1 card",
+D.BONUS_WORDS = { rep = "+1 reputation", rep2 = "+2 reputation", x = "+1 X-token", money5 = "+5 money",
+  money10 = "+10 money", worker = "+1 association worker", card = "draw 1 card",
   take = "a card from the deck or within reputation range", clever = "after the action any action card to slot 1" }
--- The zoo maps that setup offers (opts.map): ours (the default, above) and the printed map 7 "Ice
+-- The printed Plan A, the map of the standard game (every seat the same map; the player aid:
+-- "All players use Map A for standard game"): its 7 rock, 9 water and 2 Build-II spaces and 12
+-- placement bonuses are the same, space for space, in two open sources (SOURCES.md, "The default
+-- map"). Its printed starting enclosure and kiosk (the lower left corner) are not modelled
+-- (RULES-AUDIT AN-B17): the sources give their anchor spaces but not the enclosure's footprint.
+D.PLAN_A = {
+  name = "Plan A (the printed map of the standard game)",
+  rock = { "b1", "b2", "b7", "c2", "d1", "f3", "g5" },
+  water = { "c1", "c6", "d7", "e1", "f5", "g4", "h1", "i1", "i2" },
+  build2 = { "h7", "i6" },
+  bonus = { a1 = "rep2", a2 = "x", c3 = "take", c5 = "money5", d2 = "money5", e4 = "x", f1 = "x", f4 = "take",
+    f6 = "take", h2 = "worker", h6 = "rep2", i3 = "money10" },
+}
+-- The zoo maps that setup offers (opts.map): Plan A (the default), ours (above) and the printed map 7 "Ice
 -- Cream Parlors" of the base game, whose rock, water and Build-II spaces two open implementations
 -- give alike (one ported from a game framework, one fitted to logged online games); its placement
 -- bonuses are the second one's (the first has only a3's, which agrees). Its kiosk spaces (b2, f3,
 -- f6: an income rule), its d4 sponsor bonus and the bonus spaces beside the printed map are out of
 -- scope (RULES-AUDIT AN-B17).
 D.MAPS = {
+  planA = D.PLAN_A,
   ours = D.MAP,
   plan7 = {
     name = "map 7 (Ice Cream Parlors; its special rule not modelled)",
@@ -50,7 +65,8 @@ D.MAPS = {
       i5 = "x" },
   },
 }
-D.MAP_NAMES = { "ours", "plan7" }
+D.MAP_NAMES = { "planA", "ours", "plan7" }
+D.DEFAULT_MAP = "planA"
 
 -- Buildings: shape as axial offsets (turned in sixths, never mirrored), cost, capacity for animals,
 -- whether it needs the upgraded Build card and whether a zoo may hold only one.

@@ -80,6 +80,7 @@ local TERRAIN, B2, BONUS = {}, {}, {}
 -- the map of the match (opts.map, D.MAPS): these three tables hold the active one; every entry
 -- point sets them from the state's map first (use_map), so matches on different maps can interleave
 local active_map
+-- (a state or observation without a map comes from before opts.map existed: our layout, "ours")
 local function use_map(name)
   name = name or "ours"
   if name == active_map then return end
@@ -91,7 +92,7 @@ local function use_map(name)
   for n, b in pairs(m.bonus) do BONUS[HEXID[n]] = b end
   active_map = name
 end
-use_map("ours")
+use_map(D.DEFAULT_MAP)
 G.use_map = use_map
 G.TERRAIN, G.B2, G.BONUS = TERRAIN, B2, BONUS
 
@@ -332,7 +333,7 @@ function G.setup(n, seed, opts)
     max_breaks = (opts and opts.max_breaks) or G.MAX_BREAKS, max_turns = (opts and opts.max_turns) or G.MAX_TURNS }
   local function rand(k) return kit.rand(s, k) end
   if s.deck_scope ~= "full" and s.deck_scope ~= "animals" then error("deck must be full or animals, not " .. tostring(s.deck_scope), 2) end
-  s.map = (opts and opts.map) or "ours"
+  s.map = (opts and opts.map) or D.DEFAULT_MAP
   if not D.MAPS[s.map] then error("map must be one of " .. table.concat(D.MAP_NAMES, ", ") .. ", not " .. tostring(s.map), 2) end
   use_map(s.map)
   for _, c in ipairs(D.CARDS) do
@@ -991,6 +992,9 @@ local function cover_bonus(s, seat, h)
   if not b then return end
   local p = s.players[seat]
   if b == "rep" then gain_rep(s, seat, 1)
+  elseif b == "rep2" then gain_rep(s, seat, 2)
+  elseif b == "worker" then if p.workers < D.MAX_WORKERS then p.workers = p.workers + 1 end
+  elseif b == "money10" then p.money = p.money + 10
   elseif b == "x" then if p.x < D.MAX_X then p.x = p.x + 1 end
   elseif b == "money5" then p.money = p.money + 5
   elseif b == "card" then draw_to_hand(s, p, 1)
@@ -1913,7 +1917,7 @@ function G.render(o)
   local map = D.MAPS[o.map or "ours"]
   for _, n in ipairs(map.rock) do terr[#terr + 1] = n .. " rock" end
   for _, n in ipairs(map.water) do terr[#terr + 1] = n .. " water" end
-  L[#L + 1] = "Map (every zoo" .. (o.map and o.map ~= "ours" and (", " .. map.name) or "") ..
+  L[#L + 1] = "Map (every zoo, " .. map.name ..
     "): columns a-i, a/c/e/g/i of 6 hexes, b/d/f/h of 7; " .. table.concat(terr, ", ") ..
     "; Build II only: " .. table.concat(map.build2, ",") .. "; bonuses: "
   local bn, names = {}, {}
