@@ -161,7 +161,8 @@ end)
 test("a run directory whose index (or records) is a directory: one line from run and report", function()
   local dir = t.tmpdir()
   local run = dir .. "/run"
-  local rc, out = tabula({ "run", "scenarios/xiangqibench", "--model", "random", "--limit", "1", "--trials", "1", "--out", run, "--quiet" })
+  local rc, out = tabula({ "run", "scenarios/xiangqibench", "--model", "random", "--limit", "1", "--trials", "1", "--defender-nodes", "3000",
+    "--out", run, "--quiet" })
   t.eq(rc, 0, out)
   os.remove(run .. "/trials.jsonl.idx")
   fs.mkdir_p(run .. "/trials.jsonl.idx")
@@ -169,7 +170,8 @@ test("a run directory whose index (or records) is a directory: one line from run
   t.eq(rc, 2, out)
   one_line(out, "report")
   t.contains(out, "trials.jsonl.idx is a directory, not a file")
-  rc, out = tabula({ "run", "scenarios/xiangqibench", "--model", "random", "--limit", "1", "--trials", "1", "--out", run, "--quiet" })
+  rc, out = tabula({ "run", "scenarios/xiangqibench", "--model", "random", "--limit", "1", "--trials", "1", "--defender-nodes", "3000",
+    "--out", run, "--quiet" })
   t.eq(rc, 2, out)
   one_line(out, "run")
   t.contains(out, "trials.jsonl.idx is a directory, not a file")

@@ -45,7 +45,7 @@ local function tabula(args)
   return code, text
 end
 
-local XB = { "--limit", "3", "--trials", "2", "--quiet", "--concurrency", "4" }
+local XB = { "--limit", "3", "--trials", "2", "--quiet", "--concurrency", "4", "--defender-nodes", "3000" }   -- a small defender: these tests compare runs, not play
 local function xb(extra)
   local args = { "run", "scenarios/xiangqibench.lua" }
   for _, a in ipairs(XB) do args[#args + 1] = a end

@@ -170,7 +170,8 @@ end)
 test("view: tabula compare writes compare.html linking each flipped trial to both trial views", function()
   local dir = tmpdir()
   for _, m in ipairs({ "engine", "random" }) do
-    t.run_scenario("scenarios/xiangqibench.lua", { "--model", m, "--trials", "1", "--limit", "2", "--out", dir .. "/" .. m, "--quiet" })
+    t.run_scenario("scenarios/xiangqibench.lua", { "--model", m, "--trials", "1", "--limit", "2", "--defender-nodes", "3000",
+      "--out", dir .. "/" .. m, "--quiet" })
   end
   local h = io.popen(string.format("cd %s && %s compare engine random 2>&1; echo rc=$?", dir, t.tabula_bin()))
   local out = h:read("a"); h:close()
@@ -531,7 +532,8 @@ test("view pages: the chess puzzles, understanding and XiangqiBench pages: plots
     "--out", dir .. "/und", "--quiet" })
   t.run_scenario("scenarios/chess_puzzles.lua", { "--puzzles", dir .. "/puzzles.jsonl", "--model", "random", "--limit", "3",
     "--out", dir .. "/puz", "--quiet" })
-  t.run_scenario("scenarios/xiangqibench.lua", { "--model", "random", "--limit", "2", "--trials", "2", "--out", dir .. "/xq", "--quiet" })
+  t.run_scenario("scenarios/xiangqibench.lua", { "--model", "random", "--limit", "2", "--trials", "2", "--defender-nodes", "3000",
+    "--out", dir .. "/xq", "--quiet" })
   for _, name in ipairs({ "und", "puz", "xq" }) do
     t.contains(t.sh(t.tabula_bin() .. " report " .. dir .. "/" .. name), "rc=0")
     local recs = records.read(dir .. "/" .. name .. "/trials.jsonl")
