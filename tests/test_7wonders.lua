@@ -5,6 +5,7 @@
 -- examples computed by hand (science with a wildcard, guilds counting neighbours, commercial
 -- age III cards, the coin tie-break), determinism, serialization, and private hands and
 -- pending choices.
+-- slow: random playouts of the rules and an arena run (left out by make check)
 local t = require "tabula.testing"
 local G = require "games.7wonders"
 local kit = require "games.kit"

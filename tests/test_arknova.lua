@@ -7,6 +7,7 @@
 -- observation size, the heuristic against Random, heuristic matches ending by the crossing, the
 -- drawing, a match with a model over the mock server, the arena run with the three baselines, and
 -- the rules audit (RULES-AUDIT.md).
+-- slow: full Ark Nova matches through the arena and random playouts (long games: D >= 150) (left out by make check)
 local t = require "tabula.testing"
 local G = require "games.arknova"
 local D = require "games.arknova.data"

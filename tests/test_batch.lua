@@ -4,6 +4,7 @@
 -- before waiting, a killed run resumed without resubmitting, failed, expired
 -- and cancelled items re-queued then recorded as errors, budgets, limits,
 -- per-round batches of a multi-turn scenario, and what the mock refuses.
+-- slow: batch runs against the mock server's batch endpoints for each provider (left out by make check)
 local t = require "tabula.testing"
 local mock = require "tests.mock"
 local child = require "tests.child"

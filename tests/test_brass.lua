@@ -7,6 +7,7 @@
 -- scout), the tie-break, replay, the perturbation and determinization tests of hidden
 -- information, the observation size, the heuristic against Random, the drawing, a full arena
 -- match of the three baselines, and the rules audit (RULES-AUDIT.md).
+-- slow: full matches through the arena and random playouts (left out by make check)
 local t = require "tabula.testing"
 local G = require "games.brass"
 local D = require "games.brass.data"

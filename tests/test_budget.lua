@@ -1,6 +1,7 @@
 -- Run-wide budgets bind per model call (tabula.budget): no call starts whose
 -- worst case would pass the budget, in one process and across worker
 -- processes, and a continued run counts what earlier sessions spent.
+-- slow: budgets checked under concurrency, with workers and across a resume (left out by make check)
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local records = require "tabula.records"

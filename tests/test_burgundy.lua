@@ -6,6 +6,7 @@
 -- the perturbation and determinization tests of hidden information, the observation size, the
 -- heuristic against Random, the drawing, a model match over the mock server, a full arena run
 -- through the command line, and the rules audit (RULES-AUDIT.md).
+-- slow: full matches through the arena and random playouts (left out by make check)
 local t = require "tabula.testing"
 local G = require "games.burgundy"
 local D = require "games.burgundy.data"

@@ -5,6 +5,7 @@
 -- features at the end), a tile with no legal place set aside, determinism, serialization,
 -- the stack order never in an observation; a full arena match between built-in players
 -- and one with a model over the mock server.
+-- slow: random playouts of the rules over 2-5 players (left out by make check)
 local t = require "tabula.testing"
 local G = require "games.carcassonne"
 local kit = require "games.kit"

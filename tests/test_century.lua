@@ -3,6 +3,7 @@
 -- upgrades and repeated trades, coins, the caravan limit, the end of the game after the round
 -- with hand-computed scores and the tie-break, determinism, serialization, nothing hidden
 -- but the deck orders; a full arena match and one with a model over the mock server.
+-- slow: full rule checks over playouts and an arena run (left out by make check)
 local t = require "tabula.testing"
 local G = require "games.century"
 local kit = require "games.kit"

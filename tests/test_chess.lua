@@ -1,6 +1,7 @@
 -- Chess rules: perft on the standard positions, a differential test against
 -- Stockfish, SAN round trips on the 1000 ChessArena puzzles, tricky SAN inputs,
 -- game endings, FEN errors, PGN.
+-- slow: perft on the standard positions and move writing on 2,000 random positions (left out by make check)
 local t = require "tabula.testing"
 local chess = require "games.chess"
 local records = require "tabula.records"

@@ -1,5 +1,6 @@
 -- The fine-grained ChessArena tasks: ground truth, answer parsing and the
 -- scorers on small hand-checked sets; puzzle files in every layout; scripted runs.
+-- slow: the fine-grained tasks run through each play mode against the mock server (left out by make check)
 local t = require "tabula.testing"
 local tasks = require "scenarios.chessarena.tasks"
 local records = require "tabula.records"

@@ -1,6 +1,7 @@
 -- ChessArena: Glicko-1 against values computed from the formulas, the RD
 -- floor, competition sampling, and scripted games for every ending, forfeits,
 -- bullet's rule and blindfold's conversation.
+-- slow: ChessArena games against Stockfish and the mock server at several concurrencies (left out by make check)
 local t = require "tabula.testing"
 local rating = require "tabula.rating"
 local fs = require "tabula.fs"

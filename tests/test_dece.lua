@@ -2,6 +2,7 @@
 -- manifest hashes, full matches between built-in players, a model participant over the mock
 -- server (invalid answers: forfeit by default, fallback when asked), a killed match resumed
 -- from its events to the same result, and a whole run with its report.
+-- slow: a full match of every game between built-in players, and whole arena runs (left out by make check)
 local t = require "tabula.testing"
 local schedule = require "scenarios.dece.schedule"
 local participants = require "scenarios.dece.participants"
@@ -324,7 +325,9 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   t.contains(page, "azul: PWS with 95% bootstrap intervals")
   t.contains(page, "splendor: Elo–cost staircase V(B)")
   t.contains(page, "You are player 1 of 3.")   -- the text observation, kept in pieces (tabula.view.frames)
-  t.contains(page, "step 1: seat 1 (")
+  local dv = require "scenarios.dece.view"      -- the captions, kept in pieces in the page (tabula.view.frames)
+  local dsrc = dv.load(dir .. "/run")
+  t.contains(dv.trial(dsrc.recs[1], nil, dsrc).frames[1].label, "step 1: seat 1 (")
   -- the scores are computed once for report.md and report.html, and again when a record changes
   local R = require "scenarios.dece.report"
   local first = R.compute(dir .. "/run")

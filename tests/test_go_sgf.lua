@@ -1,6 +1,7 @@
 -- SGF (games.go.sgf) and problem conversion (games.go.problem): syntax,
 -- charsets, malformed input, round trips, and every shared Go file with the
 -- problems and correct moves found per marking convention.
+-- slow: converts the shared SGF collections (left out by make check)
 local t = require "tabula.testing"
 local sgf = require "games.go.sgf"
 local problem = require "games.go.problem"

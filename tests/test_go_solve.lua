@@ -1,6 +1,7 @@
 -- The local life-and-death solver (src/gosolve.c, games.go.solve), the
 -- generated suite (games/go/suite.jsonl: checks, proofs, byte-for-byte
 -- regeneration) and the solver against the reference answers of shared problems.
+-- slow: the solver's searches on random fights, shapes, the shared collections' samples and the suite's regeneration (left out by make check)
 local t = require "tabula.testing"
 local go = require "games.go"
 local solve = require "games.go.solve"

@@ -5,6 +5,7 @@
 -- (games.go.admit.recheck; all 150 problems take about 7 s of CPU). And the
 -- proof holds on the board the model sees: no attacker chain of the wall can be
 -- brought near atari by moves outside the area (games.go.generate.wall_faults).
+-- slow: every shipped problem is re-solved in the full local game (left out by make check)
 local t = require "tabula.testing"
 local admit = require "games.go.admit"
 local gen = require "games.go.generate"

@@ -4,6 +4,7 @@
 -- legal-action counts, the end trigger and the final round, the tie-break, replay, no stuck
 -- state, the perturbation and determinization tests of hidden information, the observation
 -- size, the heuristic against Random, the drawing, and the rules audit (RULES-AUDIT.md).
+-- slow: random playouts of the rules and a full arena run (left out by make check)
 local t = require "tabula.testing"
 local G = require "games.harmonies"
 local D = require "games.harmonies.data"

@@ -1,6 +1,7 @@
 -- Jianghu108: the validator (real file and hand-made broken problems), golden
 -- prompts, answer extraction, scripted runs through the mock server with and
 -- without the image, and the image itself.
+-- slow: the engine player judges every option of the 108 problems; the reference bench script runs (left out by make check)
 local t = require "tabula.testing"
 local jh = require "games.xiangqi.jianghu"
 local fs = require "tabula.fs"

@@ -5,6 +5,7 @@
 -- made for the same seeds (tests/data/old_runs), and old run directories re-report
 -- identically. A damaged DECE event line is one line naming file and line, and
 -- --discard-damaged restarts that match from its seed.
+-- slow: DECE and ChessArena runs in child processes, killed, resumed, sharded and re-reported (left out by make check)
 local t = require "tabula.testing"
 local records = require "tabula.records"
 local json = require "tabula.json"

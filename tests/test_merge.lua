@@ -1,6 +1,7 @@
 -- tabula merge refuses what it cannot merge safely (a shard still running or
 -- unfinished, a target holding another run), carries everything a run needs
 -- (transcripts, spending), and never leaves a half-written file in place.
+-- slow: sharded runs (DECE matches included) merged and compared with unsharded ones (left out by make check)
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local json = require "tabula.json"

@@ -1,5 +1,6 @@
 -- tabula new: the generated scenario runs at once (engine, random, a replayed
 -- model) and its generated test passes, for each game; mistakes are one line.
+-- slow: generated scenarios are run end to end (left out by make check)
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local test, T = t.suite()

@@ -4,6 +4,7 @@
 -- case, or at its real cost when its reply reached the response cache. So
 -- spend.jsonl counts at least every request the server saw, and a run killed
 -- again and again cannot pass its budget.
+-- slow: runs killed three times with calls in flight to a slow mock server (left out by make check)
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local json = require "tabula.json"

@@ -3,6 +3,7 @@
 -- clusters, every subset for drop-k, max-t rank sets by hand and from enumerated draws), the
 -- same input giving byte-identical output, and the appendix in report.md and summary.json of
 -- a DECE run, a ChessArena arena and a XiangqiBench run.
+-- slow: a DECE run, a ChessArena arena and a XiangqiBench run each reported with the appendix (left out by make check)
 local t = require "tabula.testing"
 local R = require "tabula.robustness"
 local metrics = require "tabula.metrics"

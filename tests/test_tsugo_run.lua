@@ -3,6 +3,7 @@
 -- and the own suite when present), offline runs, scripted runs through the
 -- mock server for every modality, an extractor model over the mock server,
 -- a resumed run, and GNU Go as the reference.
+-- slow: TsuGO runs over the fixture problems and the suite's first 30 (left out by make check)
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local json = require "tabula.json"

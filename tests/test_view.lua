@@ -1,6 +1,7 @@
 -- report.html: the SVG boards, escaping, no external references, and the page
 -- in a real browser (headless Chromium: the trial list, one board per ply,
 -- the transcript, the scrubber, model text shown as text).
+-- slow: every report page is opened in headless Chromium (one browser for the file) after real runs of each scenario (left out by make check)
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local records = require "tabula.records"

@@ -6,6 +6,7 @@
 -- decisions out of turn), hidden information (perturbation and determinization), the
 -- observation size, the heuristic against Random, the drawing, an arena run, a model over the
 -- mock server, and the rules audit (RULES-AUDIT.md) with its bird coverage.
+-- slow: full matches through the arena and random playouts (left out by make check)
 local t = require "tabula.testing"
 local G = require "games.wingspan"
 local D = require "games.wingspan.data"

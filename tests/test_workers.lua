@@ -2,6 +2,7 @@
 -- (tabula.workers): the protocol has its own pipes, a killed parent leaves no
 -- worker and no call behind, a stopped or silent worker is killed and its
 -- trials re-queued.
+-- slow: worker processes killed and replaced during runs (left out by make check)
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local records = require "tabula.records"

@@ -2,6 +2,7 @@
 -- it at once (one line naming the URL), and Ctrl-C (SIGINT) says what is
 -- recorded, kills the workers, writes report.html of the recorded trials and
 -- exits 130.
+-- slow: runs interrupted by signals and dying servers, with worker processes (left out by make check)
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local records = require "tabula.records"

@@ -1,5 +1,6 @@
 -- XiangqiBench: estimators, scripted trials that hit every ending and budget
 -- (through replay: and the mock server), golden prompts, and resume after a kill.
+-- slow: scripted XiangqiBench runs against the mock server, killed and resumed (left out by make check)
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local json = require "tabula.json"

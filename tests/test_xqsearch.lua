@@ -1,5 +1,6 @@
 -- The built-in search: forced-mate proofs on the reference suite, mate scores
 -- with distance, longest resistance, determinism, budgets, the fallback defender.
+-- slow: the forced-mate search proves every reference case (left out by make check)
 local t = require "tabula.testing"
 local xq = require "games.xiangqi"
 local records = require "tabula.records"
