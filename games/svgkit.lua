@@ -24,9 +24,13 @@ function M.rect(x, y, w, h, a) return string.format('<rect x="%s" y="%s" width="
 function M.circle(x, y, r, a) return string.format('<circle cx="%s" cy="%s" r="%s"%s/>', n(x), n(y), n(r), attrs(a)) end
 function M.line(x1, y1, x2, y2, a) return string.format('<line x1="%s" y1="%s" x2="%s" y2="%s"%s/>', n(x1), n(y1), n(x2), n(y2), attrs(a)) end
 function M.path(d, a) return string.format('<path d="%s"%s/>', d, attrs(a)) end
+-- the smallest text a drawing holds, in its own units: the viewer draws a picture at
+-- its own size, so no text reads smaller than this (the report's legibility test)
+M.MIN_FONT = 11
+
 function M.text(x, y, s, a)
   a = a or {}
-  a.font_size = a.font_size or 11
+  a.font_size = math.max(a.font_size or M.MIN_FONT, M.MIN_FONT)
   return string.format('<text x="%s" y="%s"%s>%s</text>', n(x), n(y), attrs(a), M.esc(s))
 end
 
@@ -87,6 +91,18 @@ function M.token(x, y, r, fill, label, cls, dark)
     M.circle(x, y, r, { fill = fill, stroke = "#333" }),
     label and M.text(x, y + r * 0.38, label, { font_size = r * 1.05, text_anchor = "middle", font_weight = "bold",
       fill = dark and "#fff" or "#111" }) or "" })
+end
+
+-- you(o, i) -> whether seat i is the one the drawing is for: its own observation,
+-- not a spectator's view (o.spectator: the viewer's public drawing, where no seat's
+-- private holdings are drawn)
+function M.you(o, i) return i == o.seat and not o.spectator end
+
+-- who(o, i) -> how a drawing names seat i: the participant (o.names, given by the viewer)
+-- or "Player i", with " (you)" on the seat the observation is for
+function M.who(o, i)
+  local name = o.names and o.names[i]
+  return (name and (tostring(name) .. " (seat " .. i .. ")") or ("Player " .. i)) .. (M.you(o, i) and " (you)" or "")
 end
 
 -- seat colours (the followers, the players' frames)

@@ -316,9 +316,12 @@ test("a DECE run shows the appendix in report.md and summary.json; rewriting the
   t.eq(sm.robustness.rows[1].score, sm.overall[sm.robustness.rows[1].name].pws, "the appendix scores the report's overall PWS")
   require("scenarios.dece.report").write(dir .. "/run")
   t.eq(fs.read(dir .. "/run/report.md"), md)
-  -- report.html's panel (to be added in scenarios/dece/view.lua) from the summary as written
+  -- report.html's overview has the same panel, after the overall table
   local html = require "tabula.view.html"
   t.contains(html.str(R.panel(sm.robustness, html, "Robustness (overall PWS)").html), "<th>95% clustered</th>")
+  local page = fs.read(dir .. "/run/report.html")
+  t.contains(page, "Robustness (overall PWS)")
+  t.contains(page, "<th>95% clustered</th>")
 end)
 
 test("a ChessArena arena shows the appendix in leaderboard.md and summary.json", function()

@@ -452,8 +452,9 @@ test("view pages: DECE draws each game's board per decision (tiles, cards, follo
   local dir = tmpdir()
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = { { name = "random", player = "random" },
     { name = "heuristic", player = "heuristic" }, { name = "random2", player = "random" } } }))
+  -- the five games whose boards' parts are counted here (tests/test_view_dece.lua draws all ten)
   t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run", "--matches-per-game", "3",
-    "--draws", "50", "--quiet" })
+    "--games", "azul,splendor,century,7wonders,carcassonne", "--draws", "50", "--quiet" })
   -- one page per game with one match on it, which keeps each page small
   local V = require "scenarios.dece.view"
   local all = V.load(dir .. "/run").recs

@@ -3,6 +3,7 @@
 -- (the id on hover), the spectator's public board with the seats named; and the ten
 -- Eurogames' pictures, at a mid-game and an end-game state, drawn inside their box with no
 -- text under 11 px in a 1400 px wide window. One Chromium for the file (testing.browser).
+-- slow: every Eurogame is played to a mid-game and an end-game state and drawn in headless Chromium (left out by make check)
 local t = require "tabula.testing"
 local frames = require "tabula.view.frames"
 local records = require "tabula.records"

@@ -26,7 +26,8 @@ local function card(px, py, c, cls)
       .. (c.effect and ("; " .. tostring(c.effect)) or "")))
 end
 
-local function city(out, c, i, x, y, w, you, hand_size)
+local function city(out, c, i, x, y, w, o, hand_size)
+  local you = K.you(o, i)
   local by, rows = {}, 0
   for _, cd in ipairs(c.cards or {}) do
     by[cd.colour] = by[cd.colour] or {}
@@ -35,17 +36,17 @@ local function city(out, c, i, x, y, w, you, hand_size)
   end
   local h = 112 + math.max(1, rows) * CH
   out[#out + 1] = K.rect(x, y, w, h, { fill = "#f6f1e7", stroke = you and "#1565c0" or "#bbb", stroke_width = you and 2.5 or 1, rx = 6 })
-  out[#out + 1] = K.text(x + 10, y + 18, string.format("Player %d%s: %s (side %s), %d points", i, you and " (you)" or "",
+  out[#out + 1] = K.text(x + 10, y + 18, string.format("%s: %s (side %s), %d points", K.who(o, i),
     tostring(c.wonder), tostring(c.side), (c.score or {}).total or 0), { font_weight = "bold", font_size = 12.5 })
   out[#out + 1] = K.text(x + 10, y + 36, string.format("produces %s · %d cards in hand", tostring(c.produces), hand_size or 0), { fill = "#555" })
   for k, st in ipairs(c.stages or {}) do
-    local sx = x + 10 + (k - 1) * 118
+    local sx = x + 10 + (k - 1) * 132
     out[#out + 1] = K.group("stage" .. (st.built and " built" or ""), {
-      K.rect(sx, y + 44, 112, 24, { fill = st.built and "#c8a95b" or "#fff", stroke = "#8d6e63", rx = 3 }),
+      K.rect(sx, y + 44, 126, 24, { fill = st.built and "#c8a95b" or "#fff", stroke = "#8d6e63", rx = 3 }),
       K.text(sx + 5, y + 60, (st.built and "✓ " or "") .. "stage " .. k .. ": " .. short(st.cost, 9), { font_size = 10 }) },
       "stage " .. k .. (st.built and " (built)" or "") .. ": cost " .. tostring(st.cost) .. "; " .. tostring(st.effect))
   end
-  local tx = x + 10 + math.max(3, #(c.stages or {})) * 118 + 6
+  local tx = x + 10 + math.max(3, #(c.stages or {})) * 132 + 6
   out[#out + 1] = K.token(tx + 12, y + 56, 12, "#ffd54f", tostring(c.coins or 0), "coins")
   out[#out + 1] = K.group("shields", { K.path(string.format("M%s %sh18v8q0 9 -9 13q-9 -4 -9 -13z", K.n(tx + 30), K.n(y + 45)),
     { fill = "#e53935", stroke = "#333" }), K.text(tx + 39, y + 61, tostring(c.shields or 0), { text_anchor = "middle", fill = "#fff",
@@ -74,11 +75,11 @@ function M.svg(o)
   local y = 28
   for i, c in ipairs(o.cities or {}) do
     local parts = {}      -- a city is drawn at the origin and placed: unchanged, it is one shared part
-    local h = city(parts, c, i, 0, 0, W - 12, i == o.seat, (o.hand_sizes or {})[i])
+    local h = city(parts, c, i, 0, 0, W - 12, o, (o.hand_sizes or {})[i])
     out[#out + 1] = K.place(6, y, table.concat(parts))
     y = y + h + 8
   end
-  if #(o.hand or {}) > 0 then
+  if #(o.hand or {}) > 0 and not o.spectator then   -- a seat's hand: only in its own view
     out[#out + 1] = K.text(10, y + 14, "your hand", { fill = "#555" })
     for k, h in ipairs(o.hand) do out[#out + 1] = card(80 + ((k - 1) % 6) * (CW + 4), y + 4 + ((k - 1) // 6) * CH, h, "hand") end
     y = y + 8 + math.ceil(#o.hand / 6) * CH

@@ -22,7 +22,7 @@ local KIND = {}
 for _, b in ipairs(D.BUILDINGS) do KIND[b.id] = b end
 for num in pairs(D.SPONSOR_BUILDINGS) do KIND["sb" .. num] = { kind = "sponsor" } end   -- sponsor buildings
 
-local R = 11
+local R = 15
 local function centre(x0, y0, h) return x0 + R + h.q * 1.5 * R, y0 + R * 1.8 + (h.r + h.q / 2) * math.sqrt(3) * R end
 local function hexagon(cx, cy, r)
   local pts = {}
@@ -33,7 +33,7 @@ local function hexagon(cx, cy, r)
   return table.concat(pts, " ")
 end
 
-local drawn_map = "ours"   -- the map of the observation being drawn (set by draw)
+local drawn_map = D.DEFAULT_MAP   -- the map of the observation being drawn (set by draw)
 local function map_of() return drawn_map end
 
 local function zoo(out, v, x0, y0, who)
@@ -55,42 +55,46 @@ local function zoo(out, v, x0, y0, who)
       out[#out + 1] = K.group("animal", { K.circle(cx + (k - 1) * 4, cy, 3.5, { fill = "#264653", stroke = "#fff" }) }, CARD[a].name)
     end
   end
-  out[#out + 1] = K.text(x0, y0 + 8, who, { font_size = 10, font_weight = "bold" })
+  out[#out + 1] = K.text(x0, y0 + 4, who, { font_size = 12, font_weight = "bold" })
 end
 
 function M.draw(o)
   local out = {}
-  local W = 20 * R + 190
-  local H = 17 * R
-  local top = 92
+  local CW = 158                -- a display card: six side by side, their texts at the smallest size
+  local W = 6 * (CW + 4) + 12
+  local H = 12 * R + 30
+  local top = 100
   -- display and projects
-  out[#out + 1] = K.text(6, 14, string.format("Ark Nova — round %d, break %d/%d, deck %d", o.round, o.brk, o.break_at, o.deck), { font_size = 12, font_weight = "bold" })
+  out[#out + 1] = K.text(6, 16, string.format("Ark Nova — round %d, break %d/%d, deck %d", o.round, o.brk, o.break_at, o.deck), { font_size = 14, font_weight = "bold" })
   for k, id in ipairs(o.display) do
     local c = CARD[id]
-    local x = 6 + (k - 1) * 96
-    out[#out + 1] = K.place(x, 22, K.rect(0, 0, 92, 30, { fill = c.sponsor and "#fde2e4" or "#e0f2e9", stroke = "#555", rx = 3 }) ..
-      K.text(3, 12, c.name, { font_size = 8 }) ..
-      K.text(3, 25, c.sponsor and ("sponsor L" .. c.level) or ("size " .. c.size .. " cost " .. c.cost .. " appeal " .. c.appeal), { font_size = 7 }))
+    local x = 6 + (k - 1) * (CW + 4)
+    out[#out + 1] = K.place(x, 24, K.group("card display", { K.rect(0, 0, CW, 36, { fill = c.sponsor and "#fde2e4" or "#e0f2e9", stroke = "#555", rx = 3 }),
+      K.text(4, 14, utf8.len(c.name) > 21 and (c.name:sub(1, utf8.offset(c.name, 21) - 1) .. "…") or c.name,   -- the whole name on hover
+        { font_size = 11, font_weight = "bold" }),
+      K.text(4, 29, c.sponsor and ("sponsor, level " .. c.level) or ("size " .. c.size .. ", cost " .. c.cost .. ", appeal " .. c.appeal)) },
+      c.name))
   end
   for k, pr in ipairs(o.projects) do
     local taken = {}
     for _, s in ipairs(pr.levels) do taken[#taken + 1] = s == 0 and "-" or tostring(s) end
-    out[#out + 1] = K.text(6 + (k - 1) * 150, 68, "project " .. pr.id:sub(2) .. " [" .. table.concat(taken, " ") .. "]", { font_size = 9 })
+    out[#out + 1] = K.text(6 + (k - 1) * 190, 80, "project " .. pr.id:sub(2) .. " [" .. table.concat(taken, " ") .. "]")
   end
-  drawn_map = o.map or "ours"
+  drawn_map = o.map or "ours"   -- (an observation from before opts.map: our layout)
   for i, v in ipairs(o.players) do
     local y0 = top + (i - 1) * H
-    zoo(out, v, 6, y0, "Player " .. i .. (i == o.seat and " (you)" or ""))
-    local x = 20 * R
+    zoo(out, v, 6, y0 + 6, K.who(o, i))
+    local x = 20 * R + 30
     local lines = {
-      string.format("score %d: appeal %d, CP %d", o.scores[i], v.appeal, v.cp),
-      string.format("money %d (+%d), rep %d, X %d", v.money, v.income, v.rep, v.x),
-      string.format("workers %d/%d, hand %d", v.workers - v.busy, v.workers, v.hand_count),
+      string.format("score %d: appeal %d, conservation %d", o.scores[i], v.appeal, v.cp),
+      string.format("money %d (+%d income), reputation %d, X tokens %d", v.money, v.income, v.rep, v.x),
+      string.format("workers %d of %d free, %d cards in hand", v.workers - v.busy, v.workers, v.hand_count),
     }
-    for k, l in ipairs(lines) do out[#out + 1] = K.text(x, y0 + 24 + 13 * k, l, { font_size = 9 }) end
+    for k, l in ipairs(lines) do out[#out + 1] = K.text(x, y0 + 30 + 17 * k, l, { font_size = 12 }) end
+    out[#out + 1] = K.text(x, y0 + 112, "action cards (slot 1 weakest, 5 strongest; pink: upgraded)")
     for k, a in ipairs(v.slots) do
-      out[#out + 1] = K.rect(x + (k - 1) * 36, y0 + 72, 34, 18, { fill = v.up[a] and "#f7b2d9" or "#eee", stroke = "#444", rx = 2 })
-      out[#out + 1] = K.text(x + (k - 1) * 36 + 2, y0 + 84, k .. " " .. a:sub(1, 5), { font_size = 7 })
+      out[#out + 1] = K.rect(x + (k - 1) * 96, y0 + 120, 92, 22, { fill = v.up[a] and "#f7b2d9" or "#eee", stroke = "#444", rx = 2 })
+      out[#out + 1] = K.text(x + (k - 1) * 96 + 4, y0 + 135, k .. " " .. a)
     end
   end
   return K.doc("arknova", W, top + #o.players * H, out)

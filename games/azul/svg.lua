@@ -30,11 +30,12 @@ local function marker(x, y)
     K.text(x + S / 2, y + 15, "1", { text_anchor = "middle", font_weight = "bold", font_size = 13 }) }, "first-player marker")
 end
 
-local function board(all, p, i, x, y, you)
+local function board(all, p, i, x, y, o)
+  local you = K.you(o, i)
   local out = {}
   local w, h = 372, 196
   out[#out + 1] = K.rect(x, y, w, h, { fill = "#f7efe0", stroke = you and "#1565c0" or "#bbb", stroke_width = you and 2.5 or 1, rx = 6 })
-  out[#out + 1] = K.text(x + 10, y + 18, string.format("Player %d%s: %d points", i, you and " (you)" or "", p.score),
+  out[#out + 1] = K.text(x + 10, y + 18, string.format("%s: %d points", K.who(o, i), p.score),
     { font_weight = "bold", font_size = 13 })
   for line = 1, 5 do
     local l = p.lines[line]
@@ -95,7 +96,7 @@ function M.svg(o)
   out[#out + 1] = K.text(W - 10, cy + 18, string.format("bag %d · lid %d", bag, lid), { text_anchor = "end", fill = "#555" })
   local rows = math.ceil(#o.players / 2)
   for i, p in ipairs(o.players) do
-    board(out, p, i, 8 + ((i - 1) % 2) * 380, 170 + ((i - 1) // 2) * 206, i == o.seat)
+    board(out, p, i, 8 + ((i - 1) % 2) * 380, 170 + ((i - 1) // 2) * 206, o)
   end
   return K.doc("azul", W, 170 + rows * 206, out)
 end

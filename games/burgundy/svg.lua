@@ -84,9 +84,9 @@ function M.draw(o)
   -- players
   for i, p in ipairs(o.players) do
     local y0 = 180 + (i - 1) * (estate_h + 40)
-    out[#out + 1] = K.text(10, y0 + 10, string.format("Player %d%s: %d points, %d silverlings, %d workers, ship track %d, dice %s",
-      i, i == o.seat and " (you)" or "", p.score, p.silver, p.workers, p.track, #p.dice > 0 and table.concat(p.dice, ",") or "used"),
-      { font_size = 12, font_weight = i == o.seat and "bold" or "normal" })
+    out[#out + 1] = K.text(10, y0 + 10, string.format("%s: %d points, %d silverlings, %d workers, ship track %d, dice %s",
+      K.who(o, i), p.score, p.silver, p.workers, p.track, #p.dice > 0 and table.concat(p.dice, ",") or "used"),
+      { font_size = 12, font_weight = K.you(o, i) and "bold" or "normal" })
     -- the empty estate (the same in every frame, drawn once per page), the tiles on top
     out[#out + 1] = K.place(0, y0, BLANK)
     for _, sp in ipairs(D.SPACES) do
@@ -107,6 +107,24 @@ function M.draw(o)
     out[#out + 1] = K.text(x, y0 + 82, "sold: " .. (#sold > 0 and table.concat(sold, " ") or "none"), { font_size = 11 })
     out[#out + 1] = K.text(x, y0 + 100, "knowledge: " .. (#p.knowledge > 0 and table.concat(p.knowledge, ",") or "none") ..
       "   bonus: " .. (#p.bonus > 0 and table.concat(p.bonus, ",") or "none"), { font_size = 11 })
+  end
+  -- what the tiles' marks stand for, beside the first estate
+  local animals = {}
+  for _, a in ipairs(D.ANIMALS) do animals[#animals + 1] = a:sub(1, 2) .. " " .. a end
+  local legend = {
+    "Tiles (hexes with a mark):",
+    "Cs castle · Sh ship · Mi mine · K17 knowledge tile 17",
+    "3sh: an animal tile of 3 animals (lower case):",
+    table.concat(animals, " · "),
+    "Buildings: Wh warehouse · Wt watchtower · Ca carpenter",
+    "Ch church · Mk market · Bo boarding house · Ba bank · CH city hall",
+    "Estate spaces: the die number that takes them; region colours:",
+    "castle dark green · water blue · pasture light green",
+    "mine grey · buildings beige · knowledge yellow",
+    "goods 2x4: two goods of die number 4",
+  }
+  for k, l in ipairs(legend) do
+    out[#out + 1] = K.text(W - 372, 186 + (k - 1) * 15, l, { font_size = 11, fill = k == 1 and "#222" or "#555", font_weight = k == 1 and "bold" or nil })
   end
   return K.doc("burgundy", W, H, out)
 end

@@ -97,12 +97,12 @@ function M.svg(o)
     -- a player's panel is drawn at the origin and placed: unchanged, it is one shared part
     local all, at = out, y
     out, y = {}, 0
-    local you = i == o.seat
+    local you = K.you(o, i)
     local hand = p.hand or {}
     local rows = math.max(1, math.ceil((#hand + #(p.played or {})) / 8))
     local h = 60 + rows * 78
     out[#out + 1] = K.rect(4, y, W - 8, h, { fill = "#faf7f0", stroke = you and "#1565c0" or "#ccc", stroke_width = you and 2.5 or 1, rx = 5 })
-    out[#out + 1] = K.text(12, y + 18, string.format("Player %d%s: %d points, %d point cards, %d gold, %d silver", i, you and " (you)" or "",
+    out[#out + 1] = K.text(12, y + 18, string.format("%s: %d points, %d point cards, %d gold, %d silver", K.who(o, i),
       p.score or 0, #(p.point_cards or {}), p.gold or 0, p.silver or 0), { font_weight = "bold", font_size = 12.5 })
     out[#out + 1] = K.text(12, y + 42, string.format("caravan %d/10", count(p.spices)), { fill = "#555" })
     cubes(out, 100, y + 30, p.spices, 14)

@@ -3,6 +3,7 @@
 -- player's side-A board (hexes coloured by their top token, the stack's height, animal cubes),
 -- their animal cards and points. Built from the observation only.
 local D = require "games.harmonies.data"
+local K = require "games.svgkit"
 
 local M = {}
 
@@ -46,7 +47,7 @@ local function habitat(out, card, x0, y0)
     local cx, cy = x0 + 42 + p[1] * 1.5 * r, y0 + 50 + p[2] * (math.sqrt(3) / 2) * r
     out[#out + 1] = string.format('<polygon points="%s" fill="%s" stroke="%s" stroke-width="%s"/>', hexagon(cx, cy, r * 0.95),
       FILL[NEED_FILL[needs[j]]], j == 1 and "#f39c12" or "#333", j == 1 and 2 or 0.5)
-    out[#out + 1] = string.format('<text x="%.1f" y="%.1f" font-size="7" text-anchor="middle" fill="#fff">%d</text>', cx, cy + 2.5, NEED_H[needs[j]])
+    out[#out + 1] = string.format('<text x="%.1f" y="%.1f" font-size="11" text-anchor="middle" fill="#fff">%d</text>', cx, cy + 2.5, NEED_H[needs[j]])
   end
 end
 
@@ -55,7 +56,7 @@ function M.draw(o)
   local W, r = 760, 18
   local board_h = 2 * r + 8 * (math.sqrt(3) / 2) * r + 10
   local H = 150 + o.n * (board_h + 30)
-  out[1] = string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif">', W, math.floor(H), W, math.floor(H))
+  out[1] = string.format('<svg xmlns="http://www.w3.org/2000/svg" class="board harmonies" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif">', W, math.floor(H), W, math.floor(H))
   out[#out + 1] = string.format('<rect width="%d" height="%d" fill="#f6f1e3"/>', W, math.floor(H))
   out[#out + 1] = string.format('<text x="10" y="18" font-size="14">Harmonies, round %d%s%s</text>', o.round,
     o.over and " (game over)" or (" - player " .. o.turn .. " to move"), o.final_round and " - last round" or "")
@@ -67,7 +68,7 @@ function M.draw(o)
     for j, colour in ipairs(sp) do
       out[#out + 1] = string.format('<circle cx="%d" cy="%d" r="8" fill="%s" stroke="#222"/>', x + 14 + (j - 2) * 12, 70 + (j == 2 and -7 or 5), FILL[BY_ID[colour]])
     end
-    out[#out + 1] = string.format('<text x="%d" y="106" font-size="10" text-anchor="middle">%d</text>', x + 14, k)
+    out[#out + 1] = string.format('<text x="%d" y="106" font-size="11" text-anchor="middle">%d</text>', x + 14, k)
   end
   -- animal cards on offer
   out[#out + 1] = '<text x="300" y="40" font-size="12">Animal cards on offer</text>'
@@ -75,15 +76,15 @@ function M.draw(o)
     local id = c.id
     local card, x = CARDS[id], 300 + (j - 1) * 90
     out[#out + 1] = string.format('<rect x="%d" y="46" width="84" height="90" rx="6" fill="#fff" stroke="#777"/>', x)
-    out[#out + 1] = string.format('<text x="%d" y="58" font-size="10">%s</text>', x + 4, esc(id))
+    out[#out + 1] = string.format('<text x="%d" y="58" font-size="11">%s</text>', x + 4, esc(id))
     habitat(out, card, x, 46)
-    out[#out + 1] = string.format('<text x="%d" y="132" font-size="9">%s</text>', x + 4, table.concat(card.track, "/"))
+    out[#out + 1] = string.format('<text x="%d" y="132" font-size="11">%s</text>', x + 4, table.concat(card.track, "/"))
   end
   -- the players
   for i, p in ipairs(o.players) do
     local y0 = math.floor(150 + (i - 1) * (board_h + 30))
-    out[#out + 1] = string.format('<text x="10" y="%d" font-size="12"%s>Player %d%s: %d points (trees %d, mountains %d, fields %d, buildings %d, river %d, animals %d)</text>',
-      y0 + 12, i == o.seat and ' font-weight="bold"' or "", i, i == o.seat and " (you)" or "", p.score,
+    out[#out + 1] = string.format('<text x="10" y="%d" font-size="12"%s>%s: %d points (trees %d, mountains %d, fields %d, buildings %d, river %d, animals %d)</text>',
+      y0 + 12, K.you(o, i) and ' font-weight="bold"' or "", K.esc(K.who(o, i)), p.score,
       p.breakdown.trees, p.breakdown.mountains, p.breakdown.fields, p.breakdown.buildings, p.breakdown.river, p.breakdown.animals)
     local cube = {}
     for _, h in ipairs(p.cubes) do cube[h] = true end
@@ -97,23 +98,23 @@ function M.draw(o)
           out[#out + 1] = string.format('<rect x="%.1f" y="%.1f" width="14" height="4" fill="%s" stroke="#222" stroke-width="0.4"/>', cx - 7, cy + 4 + (j - 1) * 5, FILL[st:sub(j, j)])
         end
       end
-      out[#out + 1] = string.format('<text x="%.1f" y="%.1f" font-size="8" text-anchor="middle" fill="#222">%s%s</text>', cx, cy - 6, hex.name, #st > 1 and (" h" .. #st) or "")
+      out[#out + 1] = string.format('<text x="%.1f" y="%.1f" font-size="11" text-anchor="middle" fill="#222">%s</text>', cx, cy - 6, hex.name)   -- the stack: its coloured bars
       if cube[hex.name] then
         out[#out + 1] = string.format('<rect x="%.1f" y="%.1f" width="8" height="8" fill="#f39c12" stroke="#222"/>', cx - 4, cy - 3)
       end
     end
     local x = 170
     for _, c in ipairs(p.cards) do
-      out[#out + 1] = string.format('<rect x="%d" y="%d" width="84" height="90" rx="6" fill="#fff" stroke="#777"/>', x, y0 + 20)
-      out[#out + 1] = string.format('<text x="%d" y="%d" font-size="10">%s</text>', x + 4, y0 + 32, esc(c.id))
+      out[#out + 1] = string.format('<rect x="%d" y="%d" width="108" height="90" rx="6" fill="#fff" stroke="#777"/>', x, y0 + 20)
+      out[#out + 1] = string.format('<text x="%d" y="%d" font-size="11">%s</text>', x + 4, y0 + 32, esc(c.id))
       habitat(out, CARDS[c.id], x, y0 + 20)
-      out[#out + 1] = string.format('<text x="%d" y="%d" font-size="9">%d/%d cubes, %d pts</text>', x + 4, y0 + 106, c.cubes_placed, c.cubes, c.points)
-      x = x + 90
+      out[#out + 1] = string.format('<text x="%d" y="%d" font-size="11">%d/%d cubes, %d pts</text>', x + 4, y0 + 106, c.cubes_placed, c.cubes, c.points)
+      x = x + 114
     end
     if #p.done > 0 then
       local w = {}
       for j, c in ipairs(p.done) do w[j] = c.id .. " " .. c.points end
-      out[#out + 1] = string.format('<text x="170" y="%d" font-size="10">completed: %s</text>', y0 + 126, esc(table.concat(w, ", ")))
+      out[#out + 1] = string.format('<text x="170" y="%d" font-size="11">completed: %s</text>', y0 + 126, esc(table.concat(w, ", ")))
     end
   end
   out[#out + 1] = "</svg>"

@@ -92,10 +92,10 @@ function M.svg(o)
     -- a player's panel is drawn at the origin and placed: unchanged, it is one shared part
     local all, at = out, y
     out, y = {}, 0
-    local you = i == o.seat
+    local you = K.you(o, i)
     local h = 100
     out[#out + 1] = K.rect(6, y, W - 12, h, { fill = "#faf7f0", stroke = you and "#1565c0" or "#ccc", stroke_width = you and 2.5 or 1, rx = 5 })
-    out[#out + 1] = K.text(14, y + 18, string.format("Player %d%s: %d points, %d cards, %d nobles", i, you and " (you)" or "", p.points or 0,
+    out[#out + 1] = K.text(14, y + 18, string.format("%s: %d points, %d cards, %d nobles", K.who(o, i), p.points or 0,
       p.cards or 0, #(p.nobles or {})), { font_weight = "bold", font_size = 12.5 })
     out[#out + 1] = K.text(14, y + 44, "tokens", { fill = "#555" })
     for k, g in ipairs(ALL) do out[#out + 1] = gem(84 + (k - 1) * 30, y + 40, 12, g, (p.tokens or {})[g] or 0, "held") end

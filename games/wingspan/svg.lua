@@ -10,7 +10,7 @@ local HAB = { { "forest", "#2e7d32" }, { "grassland", "#c0a030" }, { "wetland", 
 local FOOD = { invertebrate = "#8d6e63", seed = "#fbc02d", fish = "#1e88e5", fruit = "#c62828", rodent = "#757575",
                ["invertebrate/seed"] = "#a1887f" }
 local COLOUR = { brown = "#a0522d", white = "#eeeeee", pink = "#f48fb1", none = "#cccccc" }
-local SLOT_W, SLOT_H = 118, 46
+local SLOT_W, SLOT_H = 150, 46
 
 -- card(o, id) -> a bird card at the origin (name, points, power colour band)
 local function card(o, id)
@@ -18,8 +18,8 @@ local function card(o, id)
   return K.group("bird", {
     K.rect(0, 0, SLOT_W - 4, SLOT_H - 4, { fill = "#fffdf5", stroke = "#555", rx = 3 }),
     K.rect(0, SLOT_H - 12, SLOT_W - 4, 8, { fill = COLOUR[c.colour] or "#ccc" }),
-    K.text(3, 12, c.name, { font_size = 9 }),
-    K.text(SLOT_W - 8, 24, c.points .. " pts", { font_size = 9, text_anchor = "end" }),
+    K.text(3, 13, c.name, { font_size = 11 }),
+    K.text(3, 27, c.points .. " pts", { font_size = 11 }),
   }, c.name .. ": " .. c.power)
 end
 
@@ -37,12 +37,13 @@ function M.draw(o)
   y = y + 44
   local g = {}
   for r, goal in ipairs(o.goals) do g[r] = "R" .. r .. ": " .. goal.goal .. (goal.points and (" [" .. table.concat(goal.points, "/") .. "]") or "") end
-  parts[#parts + 1] = K.text(x0, y, "Goals (" .. o.goal_side .. "): " .. table.concat(g, "   "), { font_size = 10 })
-  y = y + 12
+  parts[#parts + 1] = K.text(x0, y, "Goals (" .. o.goal_side .. "): " .. g[1] .. "   " .. (g[2] or ""), { font_size = 11 })
+  parts[#parts + 1] = K.text(x0, y + 15, table.concat(g, "   ", 3), { font_size = 11 })
+  y = y + 27
   for i, p in ipairs(o.players) do
     local top = y
     parts[#parts + 1] = K.rect(x0 - 4, top, 80 + 5 * SLOT_W + 8, 3 * SLOT_H + 26, { fill = "none", stroke = K.SEATS[i] or "#333", stroke_width = 2 })
-    parts[#parts + 1] = K.text(x0, top + 14, string.format("Player %d%s: %d points shown, %d cubes left", i, i == o.seat and " (you)" or "", p.score, p.cubes),
+    parts[#parts + 1] = K.text(x0, top + 14, string.format("%s: %d points shown, %d cubes left", K.who(o, i), p.score, p.cubes),
       { font_size = 11, font_weight = "bold", fill = K.SEATS[i] or "#333" })
     for r, h in ipairs(HAB) do
       local ry = top + 20 + (r - 1) * SLOT_H
@@ -54,9 +55,11 @@ function M.draw(o)
         if bird then
           parts[#parts + 1] = K.place(sx, ry, card(o, bird.id))
           local marks = {}
-          for e = 1, bird.eggs do marks[#marks + 1] = K.circle(sx + 6 + (e - 1) * 9, ry + 28, 3.5, { class = "egg", fill = "#f5f0e1", stroke = "#444" }) end
-          if bird.cache > 0 then marks[#marks + 1] = K.text(sx + 70, ry + 32, "food " .. bird.cache, { font_size = 8 }) end
-          if bird.tucked > 0 then marks[#marks + 1] = K.text(sx + 70, ry + 12 + 10, "tuck " .. bird.tucked, { font_size = 8 }) end
+          for e = 1, bird.eggs do marks[#marks + 1] = K.circle(sx + 6 + (e - 1) * 9, ry + 35, 3, { class = "egg", fill = "#f5f0e1", stroke = "#444" }) end
+          local held = {}     -- on the card's second line, right of its points
+          if bird.tucked > 0 then held[#held + 1] = "tucked " .. bird.tucked end
+          if bird.cache > 0 then held[#held + 1] = "food " .. bird.cache end
+          if #held > 0 then marks[#marks + 1] = K.text(sx + SLOT_W - 8, ry + 27, table.concat(held, ", "), { font_size = 11, text_anchor = "end" }) end
           parts[#parts + 1] = table.concat(marks)
         else
           parts[#parts + 1] = K.rect(sx, ry, SLOT_W - 4, SLOT_H - 4, { fill = "none", stroke = "#bbb", stroke_dasharray = "3,3" })

@@ -9,9 +9,14 @@
 --     load = function(dir) -> src,              -- optional: { meta, recs } (default: run.json, trials.jsonl)
 --     overview = function(src, kit) -> panels,  -- { { title =, html = }... }: plots and tables
 --     row = function(rec) -> fields,            -- optional: trial list fields (see M.COLUMNS)
---     trial = function(rec, kit, src) -> tv,    -- { frames = { { board = spec, label =, text = }... },
+--     trial = function(rec, kit, src) -> tv,    -- { frames = { { board = spec, label =, text =, tip = }... },
 --   }                                           --   messages = { { role, text, reasoning, usage, mark, frame }... },
---                                               --   facts = { { name, value }... } }
+--                                               --   facts = { { name, value }... }, verdict =, compact = }
+-- tv.compact: the view of a long match (hundreds of large drawings): its frames are kept as
+-- compact data (tabula.view.frames) and drawn in the browser when the user steps there, so
+-- the page grows with what changes between frames; with no messages, the frames' captions
+-- are its move list (tip: the action id, shown on hover); tv.text_title names the text fold.
+-- An overview panel with a group (panel.group, e.g. a game) is shown one group at a time.
 -- kit = { html, board, plot, metrics } (the modules a panel draws with).
 -- When the run recorded transcripts (tabula.transcripts), a trial view shows
 -- them instead of the scenario's messages: every request message and reply,
@@ -20,6 +25,7 @@
 local html = require "tabula.view.html"
 local board = require "tabula.view.board"
 local plot = require "tabula.view.plot"
+local frames_mod = require "tabula.view.frames"
 local metrics = require "tabula.metrics"
 local records = require "tabula.records"
 local json = require "tabula.json"
@@ -36,13 +42,28 @@ M.COLUMNS = {
   { "turns", "turns", true }, { "tokens", "tokens", true }, { "cost", "cost ($)", true }, { "time", "time (s)", true },
 }
 
+-- usage_of(rec) -> tokens, cost: the record's usage and cost, or when it has none the sums
+-- over the calls it keeps per step or per move (rec.steps, rec.per_move: chess puzzles,
+-- ChessArena games); nil when no usage is recorded
+function M.usage_of(rec)
+  local function tok(u) return (tonumber(u.input) or 0) + (tonumber(u.output) or 0) end
+  if type(rec.usage) == "table" and (rec.usage.input or rec.usage.output) then return tok(rec.usage), rec.cost end
+  local tokens, cost, any = 0, nil, false
+  for _, list in ipairs({ rec.steps, rec.per_move }) do
+    for _, st in ipairs(type(list) == "table" and list or {}) do
+      if type(st) == "table" and type(st.usage) == "table" then tokens, any = tokens + tok(st.usage), true end
+      if type(st) == "table" and tonumber(st.cost) then cost = (cost or 0) + st.cost end
+    end
+  end
+  return any and tokens or nil, rec.cost or cost
+end
+
 -- default_row(rec) -> the list fields every record format shares
 function M.default_row(rec)
-  local u = rec.usage or {}
-  local tokens = (u.input or 0) + (u.output or 0)
+  local tokens, cost = M.usage_of(rec)
   return { id = rec.trial_id, case = rec.case_id or rec.problem_id or rec.puzzle_id or rec.item_id,
     setting = rec.setting, outcome = rec.status, reason = rec.reason, turns = rec.turns or rec.plies,
-    tokens = rec.usage and tokens or nil, cost = rec.cost, time = rec.seconds,
+    tokens = tokens, cost = cost, time = rec.seconds,
     answer = M.verdict_field(rec, "answer"), expected = M.verdict_field(rec, "expected") }
 end
 
@@ -328,8 +349,10 @@ local function message(m, pool)
   return string.format('<div class="%s" data-frame="%d">%s%s%s</div>', cls, m.frame or 0, table.concat(head), reasoning, body)
 end
 
--- trial_view(id, tv [, pool]) -> the HTML of one trial view (inside a <template>)
-function M.trial_view(id, tv, pool)
+-- trial_view(id, tv [, pool [, dict]]) -> the HTML of one trial view (inside a <template>);
+-- tv.compact (a view of many large frames) keeps its frames as tabula.view.frames data
+-- against the page's token dictionary dict, drawn in the browser on demand
+function M.trial_view(id, tv, pool, dict)
   local frames = tv.frames or {}
   if #frames == 0 then frames = { { board = { game = "text", text = "(no board for this trial)" }, label = "" } } end
   local out = { string.format('<div class="tv" data-trial="%s" data-frames="%d"><h2>%s</h2>', html.esc(id), #frames, html.esc(id)) }
@@ -351,10 +374,21 @@ function M.trial_view(id, tv, pool)
     .. string.format('<input type="range" min="0" max="%d" value="0" aria-label="ply">', #frames - 1)
     .. '<button data-step="1" title="next (→)">▶</button><button data-step="9999" title="last (End)">▶|</button>'
     .. '<span class="pos"></span></div><div class="frames">'
-  for i, f in ipairs(frames) do
-    local text = f.text and chunk(pool, '<details class="obs-text"><summary>text observation</summary><pre>' .. html.esc(f.text) .. "</pre></details>") or ""
-    out[#out + 1] = string.format('<figure class="frame%s" data-i="%d">%s<figcaption>%s</figcaption>%s</figure>',
-      i == 1 and " cur" or "", i - 1, chunk(pool, drawing(pool, board.svg(f.board))), html.esc(f.label or ""), text)
+  if tv.compact and dict then
+    -- one figure, drawn by report.js from the frames' compact data when the user steps
+    local list = {}
+    for i, f in ipairs(frames) do
+      list[i] = { svg = board.svg(f.board):gsub("[\3\4]", ""), text = f.text, label = f.label, tip = f.tip }
+    end
+    out[#out + 1] = '<figure class="frame cur" data-i="0"><div class="fboard"></div><figcaption></figcaption>'
+      .. '<details class="obs-text"><summary>' .. html.esc(tv.text_title or "text observation") .. '</summary><pre></pre></details></figure>'
+      .. '<script type="application/json" class="frames-data">' .. frames_mod.data(dict, list) .. "</script>"
+  else
+    for i, f in ipairs(frames) do
+      local text = f.text and chunk(pool, '<details class="obs-text"><summary>text observation</summary><pre>' .. html.esc(f.text) .. "</pre></details>") or ""
+      out[#out + 1] = string.format('<figure class="frame%s" data-i="%d">%s<figcaption>%s</figcaption>%s</figure>',
+        i == 1 and " cur" or "", i - 1, chunk(pool, drawing(pool, board.svg(f.board))), html.esc(f.label or ""), text)
+    end
   end
   out[#out + 1] = "</div>"
   if tv.legend then out[#out + 1] = '<p class="legend">' .. html.esc(tv.legend) .. "</p>" end
@@ -413,14 +447,30 @@ end
 
 M.kit = { html = html, board = board, plot = plot, metrics = metrics }
 
--- panels(list) -> the overview's figures
+-- panels(list) -> the overview's figures. Panels with a group (p.group: a game's name)
+-- are shown one group at a time, picked with a selector above them (report.js); the
+-- others always
 local function panels(list)
-  local out = { '<div class="panels">' }
+  local groups, seen = {}, {}
   for _, p in ipairs(list or {}) do
-    out[#out + 1] = string.format('<figure class="panel%s"><figcaption>%s</figcaption>%s</figure>',
-      p.wide and " wide" or "", html.esc(p.title or ""), html.str(p.html))
+    if p.group and not seen[p.group] then seen[p.group] = true; groups[#groups + 1] = p.group end
   end
+  local out = {}
+  local function figure(p)
+    out[#out + 1] = string.format('<figure class="panel%s"%s><figcaption>%s</figcaption>%s</figure>',
+      p.wide and " wide" or "", p.group and (' data-group="' .. html.esc(p.group) .. '"' .. (p.group ~= groups[1] and " hidden" or "")) or "",
+      html.esc(p.title or ""), html.str(p.html))
+  end
+  out[#out + 1] = '<div class="panels">'
+  for _, p in ipairs(list or {}) do if not p.group then figure(p) end end
   out[#out + 1] = "</div>"
+  if #groups > 0 then
+    out[#out + 1] = '<p class="group-pick"><label>panels for <select id="panel-group">'
+    for _, g in ipairs(groups) do out[#out + 1] = '<option value="' .. html.esc(g) .. '">' .. html.esc(g) .. "</option>" end
+    out[#out + 1] = '</select></label></p><div class="panels">'
+    for _, p in ipairs(list or {}) do if p.group then figure(p) end end
+    out[#out + 1] = "</div>"
+  end
   return table.concat(out)
 end
 
@@ -429,7 +479,8 @@ end
 function M.page(o)
   local out = {
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
-    "<title>", html.esc(o.title), "</title><style>", asset("report.css"), "</style></head><body>",
+    "<title>", html.esc(o.title), "</title><style>", asset("report.css"), "</style></head>",
+    o.reload and string.format('<body data-reload="%d">', math.max(1, math.floor(o.reload))) or "<body>",
     board.defs(),
     '<header><h1>', html.esc(o.title), "</h1>",
     o.rows and '<nav><a href="#">overview</a> · <a href="#trials">trials</a>' or "",
@@ -450,6 +501,7 @@ function M.page(o)
     for i, v in ipairs(o.shared or {}) do
       out[#out + 1] = string.format('<template id="r-%d">%s</template>', i, v)
     end
+    if o.tokens then out[#out + 1] = '<script type="application/json" id="frame-tokens">' .. o.tokens .. "</script>" end
   end
   out[#out + 1] = "<script>" .. asset("report.js") .. "</script></body></html>\n"
   return table.concat(out)
@@ -463,7 +515,7 @@ local function live_note(live, n, planned)
       html.esc(live.at), n, planned and (" of " .. planned) or "")
   end
   return string.format('<p class="live">Written during the run, at %s: %d%s trials recorded so far. '
-    .. "This page is rewritten every %s seconds while the run lasts; the run's end writes the final one.</p>",
+    .. "This page is rewritten every %s seconds while the run lasts and reloads itself to show it; the run's end writes the final one, which stays.</p>",
     html.esc(live.at), n, planned and (" of " .. planned) or "", html.esc(live.every))
 end
 
@@ -477,7 +529,7 @@ function M.build(dir, S, opts)
   local src = (hook.load or M.load_run)(dir)
   src.dir, src.scenario = dir, S
   src.transcripts = src.transcripts or load_transcripts(dir)
-  local rows, views, pool = {}, {}, new_pool()
+  local rows, views, pool, dict = {}, {}, new_pool(), frames_mod.new_dict()
   for i, rec in ipairs(src.recs) do
     local row = M.default_row(rec)
     if hook.row then for k, v in pairs(hook.row(rec) or {}) do row[k] = v end end
@@ -500,7 +552,7 @@ function M.build(dir, S, opts)
     for _, e in ipairs(tv.verdict) do       -- the list shows the verdict's answer and expected answer
       if (e[1] == "answer" or e[1] == "expected") and row[e[1]] == nil then row[e[1]] = e[2] end
     end
-    views[i] = M.trial_view(row.id, tv, pool)
+    views[i] = M.trial_view(row.id, tv, pool, dict)
   end
   local shared = { n = 0, order = {} }
   for i, v in ipairs(views) do views[i] = resolve(pool, v, shared) end
@@ -539,6 +591,7 @@ function M.build(dir, S, opts)
   end
   for _, p in ipairs(overview) do if html.str(p.html):find('class="board xiangqi', 1, true) then letters = true end end
   return M.page({ letters = letters,
+    reload = opts.live and not opts.live.interrupted and tonumber(opts.live.every) or nil,   -- a page written during the run reloads itself
     title = "tabula report: " .. tostring(meta.scenario or S.name) .. (function()
       local m = type(meta.model) == "table" and meta.model.name or meta.model or src.subtitle
       return m and m ~= "" and (" — " .. tostring(m)) or ""
@@ -546,6 +599,7 @@ function M.build(dir, S, opts)
     identity = meta, headline = (opts.live and live_note(opts.live, #src.recs, meta.trials_planned) or "") .. head,
     panels = overview,
     rows = rows, views = views, shared = chunks, list_title = src.list_title,
+    tokens = #dict.list > 0 and frames_mod.dict_json(dict) or nil,
   })
 end
 

@@ -42,11 +42,47 @@
     });
   }
 
+  // compact frames (tabula.view.frames): the page's token dictionary, read once; a
+  // trial view's streams rebuilt frame by frame from the one before, kept as built
+  var dict = null, compact = null;
+  function tokens() {
+    if (!dict) { var el = $("#frame-tokens"); dict = el ? JSON.parse(el.textContent) : []; }
+    return dict;
+  }
+  function rebuild(prev, ops) {
+    var out = [];
+    for (var k = 0; k < ops.length; k++) {
+      var x = ops[k];
+      if (x >= 0) { out.push(x); continue; }
+      var from = out.length + ops[++k];
+      for (var c = 0; c < -x; c++) out.push(prev[from + c]);
+    }
+    return out;
+  }
+  function frameOf(stream, i) {
+    var built = compact.built[stream];
+    for (var j = built.length; j <= i; j++) built.push(rebuild(j ? built[j - 1] : [], compact.data[stream][j]));
+    var d = tokens();
+    return built[i].map(function (t) { return d[t]; }).join("");
+  }
+  function drawCompact(tv, i) {
+    var f = $(".frame", tv), cap = $("figcaption", f);
+    $(".fboard", f).innerHTML = frameOf("svg", i);
+    var tip = frameOf("tips", i);
+    cap.textContent = frameOf("labels", i);
+    cap.title = tip ? "action id: " + tip : "";
+    var text = frameOf("text", i), det = $(".obs-text", f);
+    $("pre", det).textContent = text;
+    det.hidden = !text;
+    f.setAttribute("data-i", i);
+  }
+
   function show(i, scroll) {
     var tv = $(".tv", view);
     if (!tv) return;
     var n = parseInt(tv.getAttribute("data-frames"), 10);
     cur = Math.max(0, Math.min(n - 1, i));
+    if (compact) drawCompact(tv, cur);
     $$(".frame", tv).forEach(function (f) { f.classList.toggle("cur", parseInt(f.getAttribute("data-i"), 10) === cur); });
     $("input[type=range]", tv).value = cur;
     $(".pos", tv).textContent = cur + " / " + (n - 1);
@@ -77,6 +113,25 @@
         } else el.replaceWith(c.cloneNode(true));
       });
     }
+    var data = $(".frames-data", view);
+    compact = data ? { data: JSON.parse(data.textContent), built: { svg: [], text: [], labels: [], tips: [] } } : null;
+    // a compact view without a transcript lists its moves there: each frame's caption (the
+    // game's label of the action), its action id on hover, a click goes to it
+    var empty = compact && $(".transcript .empty", view);
+    if (empty) {
+      var ol = document.createElement("ol");
+      ol.className = "moves";
+      ol.start = 0;
+      for (var i = 0; i < compact.data.n; i++) {
+        var li = document.createElement("li"), tip = frameOf("tips", i);
+        li.className = "msg";
+        li.setAttribute("data-frame", i);
+        li.textContent = frameOf("labels", i);
+        if (tip) li.title = "action id: " + tip;
+        ol.appendChild(li);
+      }
+      empty.replaceWith(ol);
+    }
     view.hidden = false;
     $("#overview").hidden = true;
     $("#trials").hidden = true;
@@ -88,7 +143,7 @@
     $$(".msg", tv).forEach(function (m) {
       m.addEventListener("click", function () { show(parseInt(m.getAttribute("data-frame"), 10), false); });
     });
-    show(ply || 0, false);
+    show(ply || 0, !!ply);      // a frame named in the address: its message or move in view
     window.scrollTo(0, 0);
     return true;
   }
@@ -177,14 +232,19 @@
     res.sent_images = [];
     res.verdict = ($(".verdict", view) || { textContent: "" }).textContent;
     // what each frame's board holds: stones, pieces, tiles, cards, followers
-    res.boards = $$(".frame", view).map(function (f) {
+    function stats(f) {
       var svg = $("svg.board", f);
       if (!svg) return null;
       return { cls: svg.getAttribute("class"), stones: $$("circle.stone", svg).length, pieces: Math.max(0, $$("use", svg).length - 1),
         tiles: $$(".tile", svg).length, followers: $$("circle.follower", svg).length, market: $$("g.card.market", svg).length,
         built: $$("g.card.built", svg).length, options: $$("text.option", svg).length, accepted: $$("rect.accepted", svg).length,
         chosen: $$("circle.chosen", svg).length, last: $$("circle.last", svg).length };
-    });
+    }
+    if (compact) {
+      res.boards = [];
+      for (var k = 0; k < res.frames; k++) { show(k, false); res.boards.push(stats($(".frame", view))); }
+      show(0, false);
+    } else res.boards = $$(".frame", view).map(stats);
     function done() {
       res.errors = errors;
       var pre = document.createElement("pre");
@@ -206,6 +266,15 @@
     if (!imgs.length) return done();
     if (document.readyState === "complete") images(); else window.addEventListener("load", images);
   }
+  // the overview's per-game panels: one game at a time, picked with the selector
+  var pick = $("#panel-group");
+  if (pick) pick.addEventListener("change", function () {
+    $$("[data-group]").forEach(function (p) { p.hidden = p.getAttribute("data-group") !== pick.value; });
+  });
+  // a page written during the run reloads itself as often as it is rewritten (the
+  // open trial stays open: the address keeps it); the final page has no data-reload
+  var every = parseInt(document.body.getAttribute("data-reload") || "0", 10);
+  if (every > 0 && !/^#selftest=/.test(location.hash)) setTimeout(function () { location.reload(); }, every * 1000);
   window.addEventListener("hashchange", route);
   var st = /^#selftest=(.*)$/.exec(location.hash);
   if (st) selftest(decodeURIComponent(st[1])); else route();
