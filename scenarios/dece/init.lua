@@ -2,8 +2,8 @@
 -- configurations (../shared/specs/dece.md; seed paper ../shared/seeds/002_*.txt).
 --
 --   tabula run scenarios/dece                                   # Random, Heuristic, ISMCTS on the ten games
---     (one block: 30 matches; ISMCTS at 32 simulations, participants.lua's DEFAULT; measured 240 s of
---     CPU with `time ./tabula run scenarios/dece --out /tmp/x`, about two minutes on two free cores)
+--     (one block: 30 matches; ISMCTS at 32 simulations, participants.lua's DEFAULT; measured
+--     1 min 57 s on two free cores with `time ./tabula run scenarios/dece --out /tmp/x`)
 --   tabula run scenarios/dece --participants parts.json --games azul,splendor --matches-per-game 48
 --   tabula run scenarios/dece --participants parts.json --schedule schedule.json --out runs/x
 --   tabula run scenarios/dece --participants parts.json --matched A,B --anchors X,Y --scenarios 12
