@@ -24,6 +24,20 @@ function M.start(args)
   return setmetatable({ p = p, err = err, buf = "", next_id = 0, notes = {}, lines = {} }, Client)
 end
 
+-- M.CASE: a mate in one for Red (b1b9), the case the MCP tests play
+M.CASE = { id = "mate1", fen = "3k5/R8/9/9/9/9/9/9/1R7/4K4 w - - 0 1", first_winning_move = "b1b9", win_in_plies = 1,
+  category = "forced_mate" }
+
+-- start_case(dir [, extra]) -> client: `tabula mcp xiangqibench` on M.CASE alone
+-- (written to dir/cases.jsonl), sighted, one trial, the run in dir/run
+function M.start_case(dir, extra)
+  local fs = require "tabula.fs"
+  fs.write_atomic(dir .. "/cases.jsonl", json.canonical(M.CASE) .. "\n")
+  local args = { "xiangqibench", "--cases", dir .. "/cases.jsonl", "--setting", "sighted", "--trials", "1", "--out", dir .. "/run" }
+  for _, a in ipairs(extra or {}) do args[#args + 1] = a end
+  return M.start(args)
+end
+
 -- send(msg | raw line)
 function Client:send(msg)
   local line = type(msg) == "string" and msg or json.canonical(msg)

@@ -10,14 +10,7 @@ local fs = require "tabula.fs"
 local json = require "tabula.json"
 local test, T = t.suite()
 
-local CASE = { id = "mate1", fen = "3k5/R8/9/9/9/9/9/9/1R7/4K4 w - - 0 1", first_winning_move = "b1b9", win_in_plies = 1, category = "forced_mate" }
-
-local function start(dir, extra)
-  fs.write_atomic(dir .. "/cases.jsonl", json.canonical(CASE) .. "\n")
-  local args = { "xiangqibench", "--cases", dir .. "/cases.jsonl", "--setting", "sighted", "--trials", "1", "--out", dir .. "/run" }
-  for _, a in ipairs(extra or {}) do args[#args + 1] = a end
-  return client.start(args)
-end
+local start = client.start_case
 
 test("the line reader: lines split across chunks, CR LF, and a line over the limit dropped with its size", function()
   local lines, long = {}, {}

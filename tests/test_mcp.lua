@@ -11,14 +11,7 @@ local records = require "tabula.records"
 local transcripts = require "tabula.transcripts"
 local test, T = t.suite()
 
-local CASE = { id = "mate1", fen = "3k5/R8/9/9/9/9/9/9/1R7/4K4 w - - 0 1", first_winning_move = "b1b9", win_in_plies = 1, category = "forced_mate" }
-
-local function start(dir, extra)
-  fs.write_atomic(dir .. "/cases.jsonl", json.canonical(CASE) .. "\n")
-  local args = { "xiangqibench", "--cases", dir .. "/cases.jsonl", "--setting", "sighted", "--trials", "1", "--out", dir .. "/run" }
-  for _, a in ipairs(extra or {}) do args[#args + 1] = a end
-  return client.start(args)
-end
+local start = client.start_case
 
 test("the protocol: initialize, errors before and after it, tools/list, unknown tools and methods", function()
   local dir = t.tmpdir()
