@@ -97,9 +97,10 @@ test("the prompt tokens are counted from the requests the run would send; a batc
 end)
 
 test("a batch plan of a scenario with its own dry run (Jianghu108): its prompts, then the estimate at batch prices, no HTTP call", function()
+  local data = t.need_shared("jianghu108/江湖残局.json")
   local s = mock.start()
   local dir = setup(s)
-  local rc, out = child.run({ "run", "scenarios/jianghu108", "--model", "claude", "--models", dir .. "/models.lua", "--limit", "4",
+  local rc, out = child.run({ "run", "scenarios/jianghu108", "--data", data, "--model", "claude", "--models", dir .. "/models.lua", "--limit", "4",
     "--max-tokens", "600", "--batch", "--dry-run" }, 60)
   t.eq(rc, 0, out)
   t.contains(out, "---- ")   -- the scenario's own dry run: each problem's prompt

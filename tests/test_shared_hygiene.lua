@@ -5,6 +5,10 @@
 -- builds the shared path by hand, no test reads it but through
 -- testing.need_shared / testing.shared_data, and a scenario whose default
 -- data is shared stops in one line, naming the path, when it is absent.
+-- Under `tabula test` the code under test never sees the shared data
+-- (TABULA_SHARED_DATA points nowhere; the tests read TABULA_TEST_SHARED_DATA
+-- and pass paths on), so a test leaning on a default into ../shared fails in
+-- every run, not only on a user's machine.
 local t = require "tabula.testing"
 local fs = require "tabula.fs"
 local test, T = t.suite()
@@ -69,6 +73,13 @@ test("fs.shared_data follows TABULA_SHARED_DATA, so --no-shared hides the data f
   t.contains(out, dir .. "/none/chessarena/chess_modeling_evaluation.jsonl")
   t.eq(select(2, out:gsub("\n", "")), 2, "one line and the exit status: " .. out)
   t.eq(fs.kind(dir .. "/run/trials.jsonl"), nil, "nothing recorded")
+end)
+
+test("under tabula test the code under test does not see ../shared; a test gets it from need_shared", function()
+  local host = require "tabula.c.host"
+  if not host.getenv("TABULA_TEST_SHARED_DATA") then t.skip("not run by tabula test (it sets the two paths)") end
+  t.eq(fs.kind(fs.shared_data()), nil, "fs.shared_data in the code under test: " .. fs.shared_data())
+  t.eq(fs.kind(t.need_shared()), "dir")
 end)
 
 return T

@@ -14,6 +14,9 @@
 --
 -- A file whose header (its leading comment lines) holds a line "-- slow: WHY"
 -- is left out by --quick (`make check`), the tier for the inner loop.
+-- The code under test never sees ../shared/data (TABULA_SHARED_DATA points
+-- nowhere): a test gets it from testing.need_shared and passes it on, so a
+-- default that reads it cannot pass here and fail for a user without it.
 -- --no-shared runs as a user without ../shared has it: every test that needs
 -- the shared data must then say skipped.
 local fs = require "tabula.fs"
@@ -179,7 +182,14 @@ local function parent(opts, files)
     if opts.verbose then argv[#argv + 1] = "--verbose" end
     argv[#argv + 1] = quote(path)
     local env = "TMPDIR=" .. quote(dir .. "/tmp") .. " TABULA_TEST_SCRATCH=" .. quote(dir .. "/tmp")
-    if opts["no-shared"] then env = env .. " TABULA_SHARED_DATA=" .. quote(dir .. "/no-shared-data") end
+    -- the shared data is hidden from the code under test (fs.shared_data finds nothing):
+    -- a test reaches it only through testing.need_shared / testing.shared_data, which
+    -- read TABULA_TEST_SHARED_DATA, and passes the path on explicitly; so a test that
+    -- leans on a default into ../shared fails here rather than on a user's machine.
+    -- --no-shared hides it from the tests too: they must say skipped.
+    local real = fs.shared_data()
+    env = env .. " TABULA_SHARED_DATA=" .. quote(dir .. "/no-shared-data")
+      .. " TABULA_TEST_SHARED_DATA=" .. quote(opts["no-shared"] and (dir .. "/no-shared-data") or fs.absolute(real))
     local cmd = "cd " .. quote(host.root) .. " && " .. env .. " exec " .. table.concat(argv, " ")
       .. " </dev/null >" .. quote(log) .. " 2>&1"
     local t0 = loop.now()
