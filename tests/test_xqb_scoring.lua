@@ -45,11 +45,11 @@ end
 
 -- The official scorer's figures on this set: scoring.py's rules (earliest 3,
 -- short cells kept, seeds 2027 + 100k and 2427 + 100k, 4000 draws,
--- np.quantile linear) evaluated by an independent Python rendering of
+-- np.quantile linear) evaluated first by an independent Python rendering of
 -- numpy's SeedSequence, PCG64, Generator.integers (Lemire), pairwise mean and
--- quantile, written from numpy's documented behaviour (numpy itself is not
--- installed here; that rendering reproduces the docstring vectors
--- default_rng(12345).integers(0, 10, 3) == [6, 2, 7]). value, lo, hi per k.
+-- quantile, and since confirmed with numpy 1.24 itself (Debian's
+-- python3-numpy; tests/test_xqb_numpy.lua checks our C against numpy on
+-- many more inputs). value, lo, hi per k.
 local OFFICIAL = {
   sighted = {
     { at = { 0.4, 0.16666666666666669, 0.6333333333333334 } },
