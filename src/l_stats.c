@@ -52,6 +52,45 @@ static void push_estimate(lua_State *L, double value, double lo, double hi, int 
     lua_setfield(L, -2, "cases");
 }
 
+/* rows[k] of a pass table: { k, cases, pass_at = {...}, pass_hat = {...} },
+ * set into the table on top of the stack */
+static void push_row(lua_State *L, int k, size_t cases, const double at[3], const double hat[3], int has_ci)
+{
+    lua_createtable(L, 0, 4);
+    lua_pushinteger(L, k);
+    lua_setfield(L, -2, "k");
+    lua_pushinteger(L, (lua_Integer)cases);
+    lua_setfield(L, -2, "cases");
+    push_estimate(L, at[0], at[1], at[2], has_ci, cases);
+    lua_setfield(L, -2, "pass_at");
+    push_estimate(L, hat[0], hat[1], hat[2], has_ci, cases);
+    lua_setfield(L, -2, "pass_hat");
+    lua_rawseti(L, -2, k);
+}
+
+/* read_units(L, what, limit) -> the largest n: units = { {n=, c=}... } at
+ * index 1 into counts[0..n) (trials) and counts[n..2n) (successes), in a
+ * userdata left on the stack; a unit with c > n or n > limit is an error */
+static int *read_units(lua_State *L, const char *what, lua_Integer limit, size_t *n, int *nmax)
+{
+    *n = (size_t)luaL_len(L, 1);
+    int *counts = lua_newuserdatauv(L, (2 * *n + 1) * sizeof *counts, 0);   /* freed by the GC */
+    *nmax = 0;
+    for (size_t i = 0; i < *n; i++) {
+        lua_rawgeti(L, 1, (lua_Integer)i + 1);
+        lua_Integer tn = (lua_getfield(L, -1, "n"), lua_tointeger(L, -1));
+        lua_Integer tc = (lua_getfield(L, -2, "c"), lua_tointeger(L, -1));
+        lua_pop(L, 3);
+        if (tn < 0 || tc < 0 || tc > tn || tn > limit)
+            luaL_error(L, "%s: case %d has %d successes of %d trials (at most %d)", what, (int)i + 1, (int)tc, (int)tn,
+                       (int)limit);
+        counts[i] = (int)tn;
+        counts[*n + i] = (int)tc;
+        if (tn > *nmax) *nmax = (int)tn;
+    }
+    return counts;
+}
+
 /* pass_table(units, draws, seed) -> rows: units = { {n=, c=}... } (trials and
  * successes per case, in bootstrap order); rows[k] = { k, cases, pass_at =
  * {value, lo, hi, cases}, pass_hat = {...} } for k = 1..max n (stats_pass_table) */
@@ -59,35 +98,15 @@ static int l_pass_table(lua_State *L)
 {
     lua_Integer draws, seed;
     check_resampling(L, &draws, &seed);
-    size_t n = (size_t)luaL_len(L, 1);
-    int *counts = lua_newuserdatauv(L, (2 * n + 1) * sizeof *counts, 0);   /* freed by the GC */
-    int kmax = 0;
-    for (size_t i = 0; i < n; i++) {
-        lua_rawgeti(L, 1, (lua_Integer)i + 1);
-        lua_Integer tn = (lua_getfield(L, -1, "n"), lua_tointeger(L, -1));
-        lua_Integer tc = (lua_getfield(L, -2, "c"), lua_tointeger(L, -1));
-        lua_pop(L, 3);
-        if (tn < 0 || tc < 0 || tc > tn || tn > 100000000)
-            return luaL_error(L, "pass_table: case %d has %d successes of %d trials", (int)i + 1, (int)tc, (int)tn);
-        counts[i] = (int)tn;
-        counts[n + i] = (int)tc;
-        if (tn > kmax) kmax = (int)tn;
-    }
+    size_t n;
+    int kmax;
+    int *counts = read_units(L, "pass_table", 100000000, &n, &kmax);
     stats_pass_row *rows = lua_newuserdatauv(L, ((size_t)kmax + 1) * sizeof *rows, 0);
     if (stats_pass_table(counts, counts + n, n, (int)draws, (uint64_t)seed, rows)) return luaL_error(L, "out of memory");
     lua_createtable(L, kmax, 0);
     for (int k = 1; k <= kmax; k++) {
         const stats_pass_row *r = &rows[k - 1];
-        lua_createtable(L, 0, 4);
-        lua_pushinteger(L, k);
-        lua_setfield(L, -2, "k");
-        lua_pushinteger(L, (lua_Integer)r->cases);
-        lua_setfield(L, -2, "cases");
-        push_estimate(L, r->at, r->at_lo, r->at_hi, 1, r->cases);
-        lua_setfield(L, -2, "pass_at");
-        push_estimate(L, r->hat, r->hat_lo, r->hat_hi, 1, r->cases);
-        lua_setfield(L, -2, "pass_hat");
-        lua_rawseti(L, -2, k);
+        push_row(L, k, r->cases, (double[3]){r->at, r->at_lo, r->at_hi}, (double[3]){r->hat, r->hat_lo, r->hat_hi}, 1);
     }
     return 1;
 }
@@ -159,35 +178,16 @@ static int l_official_pass_rows(lua_State *L)
     luaL_argcheck(L, kmax >= 1 && kmax <= 50, 2, "k must be between 1 and 50");
     luaL_argcheck(L, draws >= 1 && draws <= 10000000, 3, "draws must be between 1 and 10000000");
     luaL_argcheck(L, seed >= 0, 4, "seed must be >= 0");
-    size_t n = (size_t)luaL_len(L, 1);
-    int *counts = lua_newuserdatauv(L, (2 * n + 1) * sizeof *counts, 0);   /* freed by the GC */
-    for (size_t i = 0; i < n; i++) {
-        lua_rawgeti(L, 1, (lua_Integer)i + 1);
-        lua_Integer tn = (lua_getfield(L, -1, "n"), lua_tointeger(L, -1));
-        lua_Integer tc = (lua_getfield(L, -2, "c"), lua_tointeger(L, -1));
-        lua_pop(L, 3);
-        if (tn < 0 || tc < 0 || tc > tn || tn > kmax)
-            return luaL_error(L, "official_pass_rows: case %d has %d passes of %d trials (at most %d)", (int)i + 1, (int)tc,
-                              (int)tn, (int)kmax);
-        counts[i] = (int)tn;
-        counts[n + i] = (int)tc;
-    }
+    size_t n;
+    int most;
+    int *counts = read_units(L, "official_pass_rows", kmax, &n, &most);
     stats_official_row *rows = lua_newuserdatauv(L, (size_t)kmax * sizeof *rows, 0);
     if (stats_official_pass_rows(counts, counts + n, n, (int)kmax, (int)draws, (uint64_t)seed, rows))
         return luaL_error(L, "out of memory");
     lua_createtable(L, (int)kmax, 0);
     for (int k = 1; k <= kmax; k++) {
         const stats_official_row *r = &rows[k - 1];
-        lua_createtable(L, 0, 4);
-        lua_pushinteger(L, k);
-        lua_setfield(L, -2, "k");
-        lua_pushinteger(L, (lua_Integer)r->cases);
-        lua_setfield(L, -2, "cases");
-        push_estimate(L, r->at, r->at_lo, r->at_hi, r->has_ci, r->cases);
-        lua_setfield(L, -2, "pass_at");
-        push_estimate(L, r->hat, r->hat_lo, r->hat_hi, r->has_ci, r->cases);
-        lua_setfield(L, -2, "pass_hat");
-        lua_rawseti(L, -2, k);
+        push_row(L, k, r->cases, (double[3]){r->at, r->at_lo, r->at_hi}, (double[3]){r->hat, r->hat_lo, r->hat_hi}, r->has_ci);
     }
     return 1;
 }

@@ -135,7 +135,7 @@ function Browser:close()
   local deadline = loop.now() + 10
   while not self.p:reap(false) and loop.now() < deadline do loop.sleep(0.05) end
   if not self.p:reap(false) then self.p:kill(); self.p:reap(true) end
-  if self.profile then os.execute("rm -rf -- '" .. self.profile:gsub("'", "'\\''") .. "'") end
+  if self.profile then fs.remove_tree(self.profile) end
 end
 
 function Page:on_event(msg)

@@ -66,6 +66,16 @@ function M.write_or_fail(path, data, what)
   return true
 end
 
+-- remove_tree(path, ...): each path and everything under it, as `rm -rf`
+-- does (a symbolic link is removed, never followed) -> true, or nil when a path
+-- could not be removed
+function M.remove_tree(...)
+  local q = {}
+  for i, p in ipairs({ ... }) do q[i] = "'" .. p:gsub("'", "'\\''") .. "'" end
+  if #q == 0 then return true end
+  return os.execute("rm -rf -- " .. table.concat(q, " ")) == true or nil
+end
+
 -- shared_data(rel) -> the path of rel in the shared public data: the folder
 -- TABULA_SHARED_DATA names, else ../shared/data beside the project (it may not
 -- exist: a user's machine need not have it). Every default that reads the

@@ -57,14 +57,7 @@ local function difference(a, b)
   return "run identity"
 end
 
--- remove_tree(path): path and everything under it (the merge's own staging
--- directory only)
-local function remove_tree(path)
-  if fs.kind(path) == "dir" then
-    for _, name in ipairs(fs.list(path) or {}) do remove_tree(path .. "/" .. name) end
-  end
-  if fs.kind(path) then fs.remove(path) end
-end
+local remove_tree = fs.remove_tree   -- the merge's own staging directory only
 
 -- staging(out) -> the directory a merge into out is built in: beside it, hidden
 local function staging(out)

@@ -112,7 +112,7 @@ local function child(opts, path)
   return counts.failed == 0 and 0 or 1
 end
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local quote = testing.quote
 
 -- the times of the last run, so that the longest files start first
 local function times_path() return host.root .. "/build/test-times.json" end
@@ -121,13 +121,6 @@ local function load_times()
   local text = fs.read(times_path())
   local ok, t = pcall(json.decode, text or "")
   return ok and type(t) == "table" and t or {}
-end
-
-local function cores()
-  local p = io.popen("nproc 2>/dev/null")
-  local n = p and tonumber(p:read("l") or "")
-  if p then p:close() end
-  return n or 1
 end
 
 -- the order files start in: longest first by the last run's times, else the
@@ -159,10 +152,10 @@ end
 
 -- parent(opts, files): every file in a child process, jobs at a time
 local function parent(opts, files)
-  local jobs = opts.jobs or cores()
+  local jobs = opts.jobs or require("tabula.workers").cores()
   local keep_all = opts["keep-tmp"] or host.getenv("TABULA_KEEP_TMP")
   local base = (host.getenv("TMPDIR") or "/tmp") .. "/tabula-test-" .. require("tabula.c.proc").getpid()
-  fs.remove(base)   -- a left-over of a run with the same pid
+  fs.remove_tree(base)   -- a left-over of a run with the same pid
   assert(fs.mkdir_p(base))
   local self = host.exe or (host.root .. "/tabula")
   local total = { passed = 0, failed = 0, skipped = 0 }
@@ -181,7 +174,7 @@ local function parent(opts, files)
     if opts.only then argv[#argv + 1] = "--only"; argv[#argv + 1] = quote(opts.only) end
     if opts.verbose then argv[#argv + 1] = "--verbose" end
     argv[#argv + 1] = quote(path)
-    local env = "TMPDIR=" .. quote(dir .. "/tmp") .. " TABULA_TEST_SCRATCH=" .. quote(dir .. "/tmp")
+    local env = "TMPDIR=" .. quote(dir .. "/tmp")
     -- the shared data is hidden from the code under test (fs.shared_data finds nothing):
     -- a test reaches it only through testing.need_shared / testing.shared_data, which
     -- read TABULA_TEST_SHARED_DATA, and passes the path on explicitly; so a test that
@@ -213,7 +206,7 @@ local function parent(opts, files)
     total.failed = total.failed + r.failed
     total.skipped = total.skipped + r.skipped
     if opts.only and r.passed + r.failed + r.skipped == 0 and not r.crashed then
-      os.execute("rm -rf -- " .. quote(dir))   -- no test of this file matched --only
+      fs.remove_tree(dir)   -- no test of this file matched --only
       return
     end
     timings[#timings + 1] = { name = name, secs = secs, ours = path:sub(1, #host.root + 7) == host.root .. "/tests/" }
@@ -233,18 +226,18 @@ local function parent(opts, files)
       -- a passing file's scratch goes, but the paths it kept (testing.keep)
       local kept = r.kept or {}
       if #kept == 0 then
-        os.execute("rm -rf -- " .. quote(dir))
+        fs.remove_tree(dir)
       else
         for _, k in ipairs(kept) do io.write("       kept: ", k, "\n") end
-        local gone = { quote(log), quote(result) }
+        local gone = { log, result }
         for _, e in ipairs(fs.list(dir .. "/tmp") or {}) do
           local p, held = dir .. "/tmp/" .. e, false
           for _, k in ipairs(kept) do
             if k == p or k:sub(1, #p + 1) == p .. "/" then held = true end
           end
-          if not held then gone[#gone + 1] = quote(p) end
+          if not held then gone[#gone + 1] = p end
         end
-        os.execute("rm -rf -- " .. table.concat(gone, " "))
+        fs.remove_tree(table.unpack(gone))
       end
     end
   end
