@@ -3,8 +3,11 @@
 -- examples computed by hand from the rulebook (a completed city with a pennant, a completed
 -- monastery, a majority tie on a road, farms next to two completed cities, incomplete
 -- features at the end), a tile with no legal place set aside, determinism, serialization,
--- the stack order never in an observation; a full arena match between built-in players
--- and one with a model over the mock server.
+-- the stack order never in an observation; the data manifest per tile type (the values the
+-- sources give), turn order, the majority against a minority, a road loop, fields divided by
+-- a road, a game to its last tile and the rules audit (games/carcassonne/RULES-AUDIT.md; its
+-- mutations: bench/audit_mutations.lua carcassonne); a full arena match between built-in
+-- players and one with a model over the mock server.
 -- slow: random playouts of the rules over 2-5 players (left out by make check)
 local t = require "tabula.testing"
 local G = require "games.carcassonne"
@@ -267,6 +270,113 @@ test("carcassonne: the heuristic takes immediate points; estimate and ranking on
   end
   t.ok(pick:find("^place:2:0:") or pick:find("^place:%-1:0:"), "extends or closes its own road: " .. pick)
   t.eq(G.ranking(s).scores, s.score)
+end)
+
+-- the values the sources give (games/carcassonne/RULES.md, "Sources of the number tables"):
+-- per type its count, its sides clockwise from the north (c city, r road, f field; any
+-- turn of it), its separate cities and roads, a monastery, its pennants, its separate fields
+local MANIFEST = {
+  A = { 2, "ffrf", 0, 1, true, 0, 1 }, B = { 4, "ffff", 0, 0, true, 0, 1 }, C = { 1, "cccc", 1, 0, false, 1, 0 },
+  D = { 4, "crfr", 1, 1, false, 0, 2 }, E = { 5, "cfff", 1, 0, false, 0, 1 }, F = { 2, "fcfc", 1, 0, false, 1, 2 },
+  G = { 1, "fcfc", 1, 0, false, 0, 2 }, H = { 3, "cfcf", 2, 0, false, 0, 1 }, I = { 2, "cffc", 2, 0, false, 0, 1 },
+  J = { 3, "crrf", 1, 1, false, 0, 2 }, K = { 3, "cfrr", 1, 1, false, 0, 2 }, L = { 3, "crrr", 1, 3, false, 0, 3 },
+  M = { 2, "ccff", 1, 0, false, 1, 1 }, N = { 3, "ccff", 1, 0, false, 0, 1 }, O = { 2, "crrc", 1, 1, false, 1, 2 },
+  P = { 3, "crrc", 1, 1, false, 0, 2 }, Q = { 1, "ccfc", 1, 0, false, 1, 1 }, R = { 3, "ccfc", 1, 0, false, 0, 1 },
+  S = { 2, "ccrc", 1, 1, false, 1, 2 }, T = { 1, "ccrc", 1, 1, false, 0, 2 }, U = { 8, "rfrf", 0, 1, false, 0, 2 },
+  V = { 9, "ffrr", 0, 1, false, 0, 2 }, W = { 4, "frrr", 0, 3, false, 0, 3 }, X = { 1, "rrrr", 0, 4, false, 0, 4 },
+}
+
+test("carcassonne: data manifest: the 24 tile types, their counts, sides, cities, roads, monasteries, pennants and fields", function()
+  local seen, total, pennants = 0, 0, 0
+  for _, e in ipairs(TILES.T) do
+    local m = MANIFEST[e.letter]
+    t.ok(m, "type " .. e.letter .. " is in the sources"); seen = seen + 1
+    t.eq(e.count, m[1], e.letter .. ": count")
+    local k = e.rot[0].kinds
+    local sides = (k[1]:sub(1, 1) .. k[2]:sub(1, 1) .. k[3]:sub(1, 1) .. k[4]:sub(1, 1))
+    local turns = {}
+    for q = 0, 3 do turns[sides:sub(q + 1) .. sides:sub(1, q)] = true end
+    t.ok(turns[m[2]], e.letter .. ": sides " .. sides .. " are a turn of " .. m[2])
+    local cities, roads, fields, pen = 0, 0, 0, 0
+    for _, f in ipairs(e.feats) do
+      if f.kind == TILES.CITY then cities = cities + 1 elseif f.kind == TILES.ROAD then roads = roads + 1
+      elseif f.kind == TILES.FIELD then fields = fields + 1 end
+      pen = pen + f.pennant
+    end
+    t.eq({ cities, roads, e.monastery ~= nil, pen, fields }, { m[3], m[4], m[5], m[6], m[7] },
+      e.letter .. ": cities, roads, monastery, pennants, fields")
+    total, pennants = total + e.count, pennants + pen * e.count
+  end
+  t.eq(seen, 24); t.eq(total, 72); t.eq(pennants, 10)
+  t.eq(TILES.T[TILES.START].letter, "D", "the start tile: city north, road east-west")
+  t.eq(G.FOLLOWERS, 7)
+end)
+
+test("carcassonne: turns pass from seat to seat (3 players); a seat without followers has no follower step", function()
+  local s = G.setup(3, 9)
+  t.eq(G.current_seats(s), { 1 })
+  play(s, "E", 0, 1, 180)
+  t.eq(G.current_seats(s), { 2 })
+  play(s, "U", 1, 0, 90)
+  t.eq(G.current_seats(s), { 3 })
+  play(s, "U", -1, 0, 90)
+  t.eq(G.current_seats(s), { 1 })
+  s.supply[1] = 0
+  give(s, "V")
+  assert(G.apply(s, 1, "place:2:0:0"))
+  t.eq(s.phase, "place", "no follower step"); t.eq(G.current_seats(s), { 2 })
+end)
+
+test("carcassonne: the most followers on a feature take its points, the fewer none", function()
+  local s = G.setup(2, 18)
+  play(s, "U", 1, 0, 90, "road1")            -- seat 1 on the start tile's road
+  play(s, "V", 1, -1, 270, "road1")          -- seat 2 on a separate road (east and south)
+  play(s, "V", 2, 0, 0)                      -- seat 1 turns its road south
+  play(s, "V", 2, -1, 90)                    -- seat 2 joins the two roads: one follower each
+  play(s, "E", 0, 1, 180)                    -- seat 1 elsewhere
+  play(s, "V", 2, -2, 0, "road1")            -- seat 2: a third road, its second follower
+  ends(s)
+  play(s, "V", 1, -2, 180)                   -- seat 1 joins it: 7 tiles, seat 2 has two followers to one
+  t.ok(G.is_terminal(s))
+  t.eq(s.score, { 0, 7 }, "the open road scores 1 a tile for seat 2 alone")
+  t.eq(G.ranking(s).ranks, { 2, 1 })
+end)
+
+test("carcassonne: a road loop through two roads of one crossroads counts that tile once", function()
+  local s = G.setup(2, 19)
+  play(s, "L", 1, 0, 0, "road1")             -- seat 1: crossroads; its east road
+  play(s, "V", 2, 0, 0)
+  play(s, "V", 2, -1, 90)
+  t.eq(s.score, { 0, 0 })
+  play(s, "V", 1, -1, 180)                   -- closes the loop back into the crossroads' south road
+  t.eq(s.score, { 4, 0 }, "four tiles, though the crossroads gives the road two segments")
+  t.eq(s.supply, { 7, 7 })
+end)
+
+test("carcassonne: fields join flank by flank: a road divides them; a farm scores only completed cities", function()
+  local s = G.setup(2, 20)
+  play(s, "U", 1, 0, 90, "field1")           -- seat 1: the field north of the start road, next to its city
+  play(s, "U", -1, 0, 90, "field2")          -- seat 2: the field south of the road, next to no city
+  play(s, "E", 1, 1, 0)                      -- seat 1: an open city above seat 1's field
+  ends(s)
+  play(s, "E", 0, 1, 180)                    -- seat 2 closes the start tile's city: the last tile
+  t.ok(G.is_terminal(s))
+  t.eq(s.score, { 3, 0 }, "seat 1: one completed city (the open one counts nothing); seat 2: none")
+end)
+
+test("carcassonne: a game played to the end places or sets aside every tile", function()
+  local s = G.setup(2, 23)
+  while not G.is_terminal(s) do
+    local seat = G.current_seats(s)[1]
+    assert(G.apply(s, seat, G.legal_actions(s, seat, true)[1].id))
+  end
+  t.eq(#s.stack, 0); t.eq(s.tile, 0)
+  t.eq(#s.tt + #s.aside, 72)
+end)
+
+test("carcassonne: RULES-AUDIT.md names existing tests; coverage by status", function()
+  local counts = rt.audit(t.root() .. "/games/carcassonne/RULES-AUDIT.md", T, "CA")
+  t.ok(counts.PASS >= 30, "rules audited: " .. counts.PASS)
 end)
 
 -- the arena: one full match between built-in players, one with a model over the mock server

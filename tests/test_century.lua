@@ -2,7 +2,8 @@
 -- legal-action counts in hand-built positions, acquiring with spices left on earlier cards,
 -- upgrades and repeated trades, coins, the caravan limit, the end of the game after the round
 -- with hand-computed scores and the tie-break, determinism, serialization, nothing hidden
--- but the deck orders; a full arena match and one with a model over the mock server.
+-- but the deck orders; turn order, upgrade limits, the data manifest and the rules audit
+-- (games/century/RULES-AUDIT.md).
 -- slow: full rule checks over playouts and an arena run (left out by make check)
 local t = require "tabula.testing"
 local G = require "games.century"
@@ -165,6 +166,8 @@ test("century: claiming takes the gold coin at position 1, silver at 2; without 
   assert(G.apply(s, 1, "claim:2"))           -- card 2: 3 yellow, 2 red, 7 points
   t.eq(p.points, { 2 }); t.eq(p.silver, 1); t.eq(p.spices, { 2, 2, 0, 0 })
   t.eq(#s.point_row, 5)
+  t.eq({ s.point_row[1], s.point_row[2], s.point_row[3], s.point_row[4] }, { 1, 3, 4, 5 }, "the row slides left")
+  t.ok(s.point_row[5] > 5, "the new card enters at the right")
   s.turn = 1
   s.players[2].gold, s.gold = 6, 0           -- every gold coin is taken
   assert(G.apply(s, 1, "claim:1"))           -- card 1: 2 yellow, 2 red, 6 points
@@ -221,6 +224,88 @@ test("century: nothing is hidden but the deck order; merchant hands are public",
   t.eq(o.merchant_deck, 37)
   t.ok(not G.render(o):find("deck = ", 1, true))
   t.contains(G.render(o), "hand: #1 produce 2 yellow; #2 upgrade 2")
+end)
+
+test("century: turns pass from seat 1 in seat order, one action each; a produce card adds its spices and is played", function()
+  local s = position({ 3, 4, 5, 6, 7, 8 }, { 1, 2, 3, 4, 5 })
+  t.eq(G.current_seats(s), { 1 })
+  assert(G.apply(s, 1, "play:1"))
+  t.eq(s.players[1].spices, { 5, 0, 0, 0 }, "3 yellow + 2")
+  t.eq(s.players[1].hand, { 2 }); t.eq(s.players[1].played, { 1 })
+  t.eq(G.current_seats(s), { 2 })
+  t.eq(G.apply(s, 1, "play:2"), nil, "not seat 1's turn")
+  assert(G.apply(s, 2, "play:1"))
+  t.eq(G.current_seats(s), { 3 })
+  assert(G.apply(s, 3, "play:1"))
+  t.eq(G.current_seats(s), { 1 }, "after the last seat, seat 1 again")
+  t.eq(s.turns, 3)
+end)
+
+test("century: an upgrade card never raises brown, needs a spice below brown, and may stop early", function()
+  local s = position({ 3, 4, 5, 6, 7, 8 }, { 1, 2, 3, 4, 5 })
+  local p = s.players[1]
+  p.spices = { 0, 0, 0, 2 }
+  t.eq(rt.count_actions(G, s, 1, "^play:2$"), 0, "only brown: nothing to upgrade")
+  p.spices = { 1, 0, 0, 1 }
+  assert(G.apply(s, 1, "play:2"))
+  local ids = {}
+  for _, a in ipairs(G.legal_actions(s, 1)) do ids[#ids + 1] = a.id end
+  t.eq(ids, { "up:yellow", "stop" }, "the brown spice is not offered")
+  assert(G.apply(s, 1, "up:yellow"))
+  t.eq(s.phase, "upgrade", "one upgrade left")
+  t.eq(rt.count_actions(G, s, 1, "^stop$"), 1, "stopping after one upgrade")
+  assert(G.apply(s, 1, "stop"))
+  t.eq(p.spices, { 0, 1, 0, 1 }); t.eq(s.phase, "main"); t.eq(s.turn, 2)
+end)
+
+-- The component manifest, against the card lists of RULES.md ("Sources of the number tables").
+test("century: data manifest: 2 starting cards, 43 merchant cards, 36 point cards", function()
+  local D = require "games.century.cards"
+  t.eq(#D.merchants, 45); t.eq(#D.points, 36)
+  t.eq(D.merchants[1], { "produce", { 2, 0, 0, 0 } }, "starting card: produce 2 yellow")
+  t.eq(D.merchants[2], { "upgrade", 2 }, "starting card: upgrade 2")
+  -- the deck: 8 produce, 1 upgrade 3, 34 trade cards, no two alike; over all of them the
+  -- produce and trade cards give 38/31/28/19 and the trade cards take 34/20/15/9
+  local kinds, seen, give, take = {}, {}, { 0, 0, 0, 0 }, { 0, 0, 0, 0 }
+  for id = 3, 45 do
+    local c = D.merchants[id]
+    kinds[c[1]] = (kinds[c[1]] or 0) + 1
+    local key = c[1] .. ":" .. (type(c[2]) == "table" and table.concat(c[2], ",") or c[2]) .. ":" .. (c[3] and table.concat(c[3], ",") or "")
+    t.ok(not seen[key], "merchant card " .. id .. " repeats card " .. tostring(seen[key])); seen[key] = id
+    if c[1] == "upgrade" then t.eq(c[2], 3, "the deck's upgrade card")
+    else
+      local out = c[1] == "produce" and c[2] or c[3]
+      for k = 1, 4 do give[k] = give[k] + out[k] end
+      if c[1] == "trade" then
+        local vin, vout = 0, 0
+        for k = 1, 4 do take[k] = take[k] + c[2][k]; vin = vin + k * c[2][k]; vout = vout + k * c[3][k] end
+        t.ok(vout > vin, "merchant card " .. id .. ": a trade gains value")
+      end
+    end
+  end
+  t.eq(kinds, { produce = 8, upgrade = 1, trade = 34 })
+  t.eq(give, { 38, 31, 28, 19 }); t.eq(take, { 34, 20, 15, 9 })
+  -- the cards where one source differs: the value the two others give
+  t.eq(D.merchants[16], { "produce", { 2, 1, 0, 0 } }, "card 16: 2 yellow and 1 red")
+  t.eq(D.merchants[40], { "trade", { 0, 3, 0, 0 }, { 0, 0, 3, 0 } }, "card 40: 3 red for 3 green, once in the deck")
+  -- point cards: 6 to 20 points, 468 in all, 37/46/46/46 spices asked; 13 ask 4 spices, 15 five, 8 six
+  local pts, spices, sizes, pseen = 0, { 0, 0, 0, 0 }, {}, {}
+  for id, c in ipairs(D.points) do
+    t.ok(c[1] >= 6 and c[1] <= 20, "point card " .. id .. ": points")
+    local key = table.concat(c[2], ",")
+    t.ok(not pseen[key], "point card " .. id .. " repeats card " .. tostring(pseen[key])); pseen[key] = id
+    pts = pts + c[1]
+    local n = 0
+    for k = 1, 4 do spices[k] = spices[k] + c[2][k]; n = n + c[2][k] end
+    sizes[n] = (sizes[n] or 0) + 1
+  end
+  t.eq(pts, 468); t.eq(spices, { 37, 46, 46, 46 }); t.eq(sizes, { [4] = 13, [5] = 15, [6] = 8 })
+  t.eq(D.points[21], { 16, { 0, 2, 0, 3 } }, "point card 21: 2 red, 3 brown")
+end)
+
+test("century: RULES-AUDIT.md names existing tests; coverage by status", function()
+  local counts = rt.audit(t.root() .. "/games/century/RULES-AUDIT.md", T, "CE")
+  t.ok(counts.PASS >= 30, "rules audited: " .. counts.PASS)
 end)
 
 return T

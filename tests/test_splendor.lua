@@ -1,7 +1,9 @@
 -- Splendor rules: token and card conservation over random playouts, legal-action counts in
 -- hand-built positions (the first turn of a 3-player game), buying with bonuses and gold,
 -- the ten-token limit, nobles, the end of the game and its tie-break, determinism,
--- serialization, and a blind-reserved card seen only by its owner.
+-- serialization, a blind-reserved card seen only by its owner, turn order, reserving and
+-- buying from the reserve, empty decks, nobles counting bonuses only, the data manifest and
+-- the rules audit (games/splendor/RULES-AUDIT.md).
 local t = require "tabula.testing"
 local G = require "games.splendor"
 local kit = require "games.kit"
@@ -263,6 +265,87 @@ test("splendor: a card reserved unseen is seen only by its owner", function()
   t.eq(G.observation(s, 3).players[2].reserved[1].id, seen)
 end)
 
+test("splendor: turns pass from seat 1 in seat order; a take moves one gem of each colour, or two of one, from the bank", function()
+  local s = position()
+  t.eq(G.current_seats(s), { 1 })
+  assert(G.apply(s, 1, "take:white,blue,green"))
+  t.eq(s.players[1].tokens, { 1, 1, 1, 0, 0, 0 })
+  t.eq(s.bank, { 4, 4, 4, 5, 5, 5 })
+  t.eq(G.current_seats(s), { 2 })
+  assert(G.apply(s, 2, "take2:red"))
+  t.eq(s.players[2].tokens, { 0, 0, 0, 2, 0, 0 })
+  t.eq(s.bank[R], 3)
+  t.eq(G.current_seats(s), { 3 })
+  t.eq(G.apply(s, 1, "take:white,blue,green"), nil, "not seat 1's turn")
+  assert(G.apply(s, 3, "take:green,red,black"))
+  t.eq(s.players[3].tokens, { 0, 0, 1, 1, 1, 0 })
+  t.eq(G.current_seats(s), { 1 }, "after the last seat, seat 1 again")
+  conserved(s)
+end)
+
+test("splendor: reserving: the card on view is replaced from its deck; a gold comes only while the bank has one", function()
+  local s = position()
+  local id = s.market[2][3]
+  local deck = #s.decks[2]
+  assert(G.apply(s, 1, "reserve:" .. id))
+  t.eq(s.players[1].reserved[1], { id = id, blind = false })
+  t.eq(#s.decks[2], deck - 1, "the level 2 deck refilled the slot")
+  t.ok(s.market[2][3] > 0 and s.market[2][3] ~= id)
+  t.eq(s.players[1].tokens[GOLD], 1); t.eq(s.bank[GOLD], 4)
+  conserved(s)
+  -- every gold is taken: the next reservation brings none
+  s.players[3].tokens[GOLD], s.bank[GOLD] = 4, 0
+  assert(G.apply(s, 2, "reserve:deck3"))
+  t.eq(#s.players[2].reserved, 1)
+  t.eq(s.players[2].tokens[GOLD], 0, "no gold left to take")
+  t.eq(s.bank[GOLD], 0)
+  conserved(s)
+end)
+
+test("splendor: a reserved card is bought only by its owner; it leaves the reserve and the market is untouched", function()
+  local s = position()
+  local id = s.market[1][1]
+  assert(G.apply(s, 1, "reserve:" .. id))
+  local c = G.card(id)
+  for i = 1, 3 do for k = 1, 5 do s.players[i].bonus[k] = c.cost[k] end end  -- every seat could pay for it
+  local market = kit.copy(s.market)
+  t.eq(rt.count_actions(G, s, 2, "^buy:" .. id .. "$"), 0, "not listed for another seat")
+  t.eq(G.apply(s, 2, "buy:" .. id), nil, "another seat cannot buy it")
+  s.turn = 1
+  t.eq(rt.count_actions(G, s, 1, "^buy:" .. id .. "$"), 1)
+  assert(G.apply(s, 1, "buy:" .. id))
+  t.eq(s.players[1].reserved, {}); t.eq(s.players[1].cards, { id })
+  t.eq(s.market, market, "buying from the reserve draws nothing")
+end)
+
+test("splendor: a card taken from the market when its deck is empty leaves its space empty", function()
+  local s = position()
+  local p = s.players[1]
+  local id = s.market[3][2]
+  local c = G.card(id)
+  for k = 1, 5 do p.bonus[k] = c.cost[k] end
+  s.decks[3] = {}
+  assert(G.apply(s, 1, "buy:" .. id))
+  t.eq(s.market[3][2], 0, "nothing to draw")
+  t.eq(G.observation(s, 2).market[3][2], { empty = true })
+  t.eq(rt.count_actions(G, s, 2, "^reserve:deck3$"), 0, "an empty deck cannot be reserved from")
+end)
+
+test("splendor: nobles look at bonuses only: gem tokens that match a noble's needs bring no visit", function()
+  local s = position()
+  local p = s.players[1]
+  local need = G.NOBLES[s.nobles[1]]
+  for k = 1, 5 do p.tokens[k] = need[k]; s.bank[k] = s.bank[k] - need[k] end
+  conserved(s)
+  assert(G.apply(s, 1, "reserve:deck1"))
+  t.eq(p.nobles, {}, "no noble visits"); t.eq(s.turn, 2); t.eq(p.points, 0)
+  -- with the bonuses instead, the same noble visits at the end of a turn
+  s.turn = 1
+  for k = 1, 5 do p.bonus[k] = need[k]; s.bank[k] = s.bank[k] + p.tokens[k]; p.tokens[k] = 0 end
+  assert(G.apply(s, 1, "reserve:deck2"))
+  t.ok(#p.nobles == 1 or s.phase == "noble", "the bonuses bring a visit")
+end)
+
 -- The component manifest. Splendor's decks are symmetric: within a level every colour has
 -- the same cards up to a permutation of the gem colours, and every gem colour is demanded
 -- equally. One wrong cost (card 54 once cost 3 white 2 green 2 red instead of 3 red) breaks
@@ -316,6 +399,37 @@ test("splendor: data manifest: 90 cards and 10 nobles against the decks' structu
   t.eq(kinds, { ["3,3,3"] = 5, ["4,4"] = 5 })
   t.eq(in3, { 3, 3, 3, 3, 3 }); t.eq(in4, { 2, 2, 2, 2, 2 })
   t.eq(G.card(54).cost, { 3, 0, 2, 3, 0 }, "card 54: 3 white, 2 green, 3 red")
+  -- the five 3+3+3 nobles ask for three colours next to each other in the order white, blue,
+  -- green, red, black (read as a circle), the five 4+4 nobles for two (three of the four
+  -- sources of RULES.md agree on all ten; the other two each change one 3+3+3 noble)
+  local want = {}
+  for k = 0, 4 do
+    local three, two = { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 }
+    for j = 0, 2 do three[(k + j) % 5 + 1] = 3 end
+    for j = 0, 1 do two[(k + j) % 5 + 1] = 4 end
+    want[table.concat(three, ",")], want[table.concat(two, ",")] = true, true
+  end
+  for i, need in ipairs(nobles) do
+    local key = table.concat(need, ",")
+    t.ok(want[key], "noble " .. i .. " asks for " .. key); want[key] = nil
+  end
+  -- the cards where one source of RULES.md differs from the others: the value the others give
+  local disputed = {
+    [1] = { 1, "white", 0, { 0, 0, 0, 2, 1 } }, [4] = { 1, "white", 0, { 0, 2, 0, 0, 2 } },
+    [5] = { 1, "white", 0, { 0, 2, 2, 0, 1 } }, [32] = { 1, "red", 1, { 4, 0, 0, 0, 0 } },
+    [34] = { 1, "black", 0, { 0, 0, 2, 1, 0 } }, [40] = { 1, "black", 1, { 0, 4, 0, 0, 0 } },
+    [56] = { 2, "green", 2, { 0, 5, 3, 0, 0 } }, [67] = { 2, "black", 2, { 0, 0, 5, 3, 0 } },
+    [74] = { 3, "white", 5, { 3, 0, 0, 0, 7 } }, [75] = { 3, "blue", 3, { 3, 0, 3, 3, 5 } },
+    [81] = { 3, "green", 4, { 3, 6, 3, 0, 0 } }, [85] = { 3, "red", 4, { 0, 3, 6, 3, 0 } },
+  }
+  for id, c in pairs(disputed) do t.eq(cards[id], c, "card " .. id) end
+  -- the token supply and the game's limits, as the rulebook's setup and summaries give them
+  t.eq(G.TOKENS, { [2] = 4, [3] = 5, [4] = 7 }, "gems of each colour by player count")
+end)
+
+test("splendor: RULES-AUDIT.md names existing tests; coverage by status", function()
+  local counts = rt.audit(t.root() .. "/games/splendor/RULES-AUDIT.md", T, "SP")
+  t.ok(counts.PASS >= 30, "rules audited: " .. counts.PASS)
 end)
 
 return T
