@@ -40,13 +40,13 @@ endif
 
 # Pure C cores: never include lua.h.
 CORE     := loop json fs sha256 proc xiangqi xqsearch http image image_layout chess go draw gosolve stats \
-            dynlib curl_api cairo_api
+            dynlib curl_api cairo_api sock
 # Lua bindings: each ends in one luaopen_tabula_*.
-BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image l_chess l_go l_iconv l_draw l_gosolve l_stats libs
+BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image l_chess l_go l_iconv l_draw l_gosolve l_stats l_sock libs
 OBJS     := $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE) $(BIND) re_lua))
 CTESTS   := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(wildcard tests/c/test_*.c))
 
-.PHONY: all deps test check ctest luatest luacheck clean bench install uninstall test-cluster
+.PHONY: all deps test check ctest luatest luacheck clean bench install uninstall test-cluster agent-programs
 
 JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
 
@@ -98,6 +98,21 @@ check: ctest luacheck
 # a single-node Slurm on this machine (installs slurm-wlm and munge; root; not in CI)
 test-cluster: $(BIN)
 	bash tests/cluster/slurm.sh
+
+# make agent-programs [PROGRAMS="qwen-code codex"]: the real agent programs (issue 44)
+# from npm, pinned, in build/agents (node_modules/.bin); docs/AGENT-PROGRAMS.md says why
+# these versions (the newest whose engines field accepts Node 20)
+AGENT_PKGS := codex=@openai/codex@0.171.0 opencode=opencode-ai@1.18.33 \
+              qwen-code=@qwen-code/qwen-code@0.15.10 claude-code=@anthropic-ai/claude-code@2.1.197 \
+              gemini-cli=@google/gemini-cli@0.61.0
+AGENT_NAMES := $(foreach p,$(AGENT_PKGS),$(firstword $(subst =, ,$(p))))
+PROGRAMS   ?= $(AGENT_NAMES)
+agent-programs:
+	@for p in $(PROGRAMS); do case " $(AGENT_PKGS) " in *" $$p="*) ;; \
+	  *) echo "make agent-programs: unknown program $$p (known: $(AGENT_NAMES))" >&2; exit 2;; esac; done
+	mkdir -p build/agents
+	npm install --prefix build/agents --save-exact --no-audit --no-fund --no-update-notifier \
+	  $(foreach p,$(PROGRAMS),$(patsubst $(p)=%,%,$(filter $(p)=%,$(AGENT_PKGS))))
 
 bench: $(BIN)
 	@for b in bench/*.sh; do echo "== $$b"; bash $$b || true; done

@@ -34,9 +34,11 @@ static int spawn_flags(lua_State *L, int idx)
     return flags;
 }
 
-/* spawn({argv...}, stderr_mode [, {protocol = bool, owned = bool}]) -> proc | nil, message.
+/* spawn({argv...}, stderr_mode [, {protocol = bool, owned = bool, cwd = dir,
+ * env = {"NAME=value", ...}, log = file}]) -> proc | nil, message.
  * protocol: the pipes are the child's fd 3 and 4 (stdout goes to our stderr);
- * owned: the child dies with this process (see proc.h) */
+ * owned: the child dies with this process, in a process group of its own (see proc.h);
+ * cwd, env (its whole environment), log (its stdout and stderr): proc_place */
 static int l_spawn(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -57,7 +59,28 @@ static int l_spawn(lua_State *L)
     p->in_fd = p->out_fd = -1;
     p->exited = 1;
     luaL_setmetatable(L, PROC_MT);
-    if (proc_spawn_ex(p, argv, mode, flags)) {
+    int pidx = lua_gettop(L);
+    proc_place where = {NULL, NULL, NULL};
+    if (lua_istable(L, 3)) {
+        lua_getfield(L, 3, "cwd");
+        where.cwd = lua_tostring(L, -1);          /* anchored in the options table */
+        lua_getfield(L, 3, "log");
+        where.log = lua_tostring(L, -1);
+        lua_getfield(L, 3, "env");
+        if (lua_istable(L, -1)) {                 /* { "NAME=value", ... }: the whole environment */
+            lua_Integer ne = luaL_len(L, -1);
+            char **envp = lua_newuserdatauv(L, sizeof(char *) * (size_t)(ne + 1), 0);
+            for (lua_Integer i = 1; i <= ne; i++) {
+                lua_rawgeti(L, -2, i);
+                envp[i - 1] = (char *)luaL_checkstring(L, -1);
+                lua_pop(L, 1);
+            }
+            envp[ne] = NULL;
+            where.envp = envp;
+        }
+        /* the userdata and strings stay on the stack until spawn returns */
+    }
+    if (proc_spawn_in(p, argv, mode, flags, &where)) {
         int e = errno;
         p->exited = 1;
         luaL_pushfail(L);
@@ -65,6 +88,7 @@ static int l_spawn(lua_State *L)
         else lua_pushfstring(L, "cannot start %s: %s", argv[0], strerror(e));
         return 2;
     }
+    lua_pushvalue(L, pidx);
     return 1;
 }
 

@@ -22,6 +22,7 @@ int luaopen_tabula_iconv(lua_State *L);
 int luaopen_tabula_draw(lua_State *L);
 int luaopen_tabula_gosolve(lua_State *L);
 int luaopen_tabula_stats(lua_State *L);
+int luaopen_tabula_sock(lua_State *L);
 
 
 extern const unsigned char tabula_re_lua[];
@@ -51,6 +52,7 @@ static const luaL_Reg modules[] = {
     {"tabula.c.iconv", luaopen_tabula_iconv},
     {"tabula.c.draw", luaopen_tabula_draw},
     {"tabula.c.gosolve", luaopen_tabula_gosolve},
+    {"tabula.c.sock", luaopen_tabula_sock},
 
     {"lpeg", luaopen_lpeg},
     {"re", luaopen_re},

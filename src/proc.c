@@ -69,6 +69,11 @@ int proc_spawn(proc_t *p, char *const argv[], int stderr_mode)
 
 int proc_spawn_ex(proc_t *p, char *const argv[], int stderr_mode, int flags)
 {
+    return proc_spawn_in(p, argv, stderr_mode, flags, NULL);
+}
+
+int proc_spawn_in(proc_t *p, char *const argv[], int stderr_mode, int flags, const proc_place *where)
+{
     int in[2], out[2], st[2];
     memset(p, 0, sizeof *p);
     p->in_fd = p->out_fd = -1;
@@ -101,7 +106,18 @@ int proc_spawn_ex(proc_t *p, char *const argv[], int stderr_mode, int flags)
         }
         if (flags & PROC_PROTOCOL) protocol_fds(in[0], out[1]);
         signal(SIGPIPE, SIG_DFL);
-        execvp(argv[0], argv);
+        if (where && where->log) {               /* stdout and stderr to the log, stdin empty */
+            int lf = open(where->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+            int dn = open("/dev/null", O_RDONLY | O_CLOEXEC);
+            if (lf < 0 || dn < 0) goto failed;
+            dup2(dn, 0);
+            dup2(lf, 1);
+            dup2(lf, 2);
+        }
+        if (where && where->cwd && chdir(where->cwd)) goto failed;
+        if (where && where->envp) execvpe(argv[0], argv, where->envp);
+        else execvp(argv[0], argv);
+    failed:;
         int e = errno;
         ssize_t w = write(st[1], &e, sizeof e);
         (void)w;

@@ -28,6 +28,15 @@ typedef struct {
 int proc_spawn(proc_t *p, char *const argv[], int stderr_mode);
 /* proc_spawn with PROC_* flags. */
 int proc_spawn_ex(proc_t *p, char *const argv[], int stderr_mode, int flags);
+/* Where and how a child runs (proc_spawn_in); a NULL field keeps ours. */
+typedef struct {
+    const char *cwd;          /* its working directory */
+    char *const *envp;        /* its whole environment (NULL-terminated "NAME=value"); the
+                                 program is still searched in our PATH */
+    const char *log;          /* its stdout and stderr appended to this file, stdin /dev/null */
+} proc_place;
+/* proc_spawn_ex, run in a place of its own. */
+int proc_spawn_in(proc_t *p, char *const argv[], int stderr_mode, int flags, const proc_place *where);
 /* SIGKILL the process group of every PROC_OWNED child not yet reaped.
  * Async-signal-safe (a signal handler calls it); also run at exit(). */
 void proc_kill_owned(void);

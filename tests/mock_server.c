@@ -30,6 +30,11 @@
  * (mock_tools.c; "reply" then defaults to no text). A rule's "match" is looked
  * for in the user side of the request after the last assistant turn: user
  * messages and tool results alike.
+ * "agent": {"pick": "first"|"random", "seed": N, "until": "act"|"over",
+ * "max_refused": 3} (or true): the model behind an agent program (mock_tools.c,
+ * mt_agent): it calls the offered tool ending in "observe", then the one ending
+ * in "act" with a legal action id read from the result, then answers "done"; a
+ * request offering no act tool goes to the next rule.
  * "match" absent: any request; "times" absent: no limit. With no rule left the
  * reply is "ok". Control endpoints: GET /_stats, GET /_log (JSONL of requests),
  * POST /_reset (usage counts and log), POST /_script (replace the rules).
@@ -60,7 +65,7 @@
 #include "mock_tools.h"
 
 typedef struct {
-    char *match, *reply, *reasoning, *finish, *fault, *tool_calls;
+    char *match, *reply, *reasoning, *finish, *fault, *tool_calls, *agent;
     int times, used, retry_after, delay_ms, echo_auth;
     int u_input, u_cached, u_output, u_reasoning;   /* -1: computed */
     int u_cache_write, redacted;
@@ -92,7 +97,7 @@ static void free_rules(void)
 {
     for (int i = 0; i < nrules; i++) {
         free(rules[i].match); free(rules[i].reply); free(rules[i].reasoning);
-        free(rules[i].finish); free(rules[i].fault); free(rules[i].tool_calls);
+        free(rules[i].finish); free(rules[i].fault); free(rules[i].tool_calls); free(rules[i].agent);
     }
     free(rules);
     rules = NULL;
@@ -127,6 +132,8 @@ static int load_rules(const char *text)
         r->fault = dupstr(o, "fault");
         const cJSON *tc = cJSON_GetObjectItemCaseSensitive(o, "tool_calls");
         r->tool_calls = tc ? cJSON_PrintUnformatted(tc) : NULL;
+        const cJSON *ag = cJSON_GetObjectItemCaseSensitive(o, "agent");
+        r->agent = ag && !cJSON_IsFalse(ag) && !cJSON_IsNull(ag) ? cJSON_PrintUnformatted(ag) : NULL;
         r->times = getint(o, "times", -1);
         r->retry_after = getint(o, "retry_after", 1);
         r->delay_ms = getint(o, "delay_ms", 0);
@@ -275,6 +282,9 @@ typedef struct {
     int thoughts;                 /* Gemini: includeThoughts */
     int redacted;                 /* Anthropic: a redacted_thinking block before the thinking */
     char sig[24], rs_id[24], enc[24];
+    char mid[32];                 /* this reply's id ("mock" and 16 hex digits of the request's hash): message, response
+                                   * and chunk ids differ between the requests of a conversation, as the services'
+                                   * do (a program may merge what shares an id) */
     mock_calls calls;             /* the tools the reply calls */
 } answer;
 
@@ -336,11 +346,13 @@ static cJSON *redacted_block(const answer *a)
     return b;
 }
 
-static cJSON *message_item(const char *text)
+static cJSON *message_item(const answer *a, const char *text)
 {
     cJSON *m = cJSON_CreateObject();
+    char id[48];
+    snprintf(id, sizeof id, "msg_%s", a->mid);
     cJSON_AddStringToObject(m, "type", "message");
-    cJSON_AddStringToObject(m, "id", "msg_mock");
+    cJSON_AddStringToObject(m, "id", id);
     cJSON_AddStringToObject(m, "status", "completed");
     cJSON_AddStringToObject(m, "role", "assistant");
     cJSON *c = cJSON_AddArrayToObject(m, "content"), *t = cJSON_CreateObject();
@@ -354,8 +366,10 @@ static cJSON *message_item(const char *text)
 static char *full_body(provider pv, const char *model, const answer *a)
 {
     cJSON *o = cJSON_CreateObject();
+    char id[48];
     if (pv == P_OPENAI) {
-        cJSON_AddStringToObject(o, "id", "chatcmpl-mock");
+        snprintf(id, sizeof id, "chatcmpl-%s", a->mid);
+        cJSON_AddStringToObject(o, "id", id);
         cJSON_AddStringToObject(o, "object", "chat.completion");
         cJSON_AddNumberToObject(o, "created", 0);
         cJSON_AddStringToObject(o, "model", model);
@@ -371,7 +385,8 @@ static char *full_body(provider pv, const char *model, const answer *a)
         cJSON_AddItemToArray(choices, c);
         add_openai_usage(o, a);
     } else if (pv == P_ANTHROPIC) {
-        cJSON_AddStringToObject(o, "id", "msg_mock");
+        snprintf(id, sizeof id, "msg_%s", a->mid);
+        cJSON_AddStringToObject(o, "id", id);
         cJSON_AddStringToObject(o, "type", "message");
         cJSON_AddStringToObject(o, "role", "assistant");
         cJSON_AddStringToObject(o, "model", model);
@@ -398,7 +413,8 @@ static char *full_body(provider pv, const char *model, const answer *a)
         cJSON_AddNumberToObject(u, "cache_creation_input_tokens", a->cache_write);
         cJSON_AddNumberToObject(u, "output_tokens", a->out);
     } else if (pv == P_RESPONSES) {
-        cJSON_AddStringToObject(o, "id", "resp_mock");
+        snprintf(id, sizeof id, "resp_%s", a->mid);
+        cJSON_AddStringToObject(o, "id", id);
         cJSON_AddStringToObject(o, "object", "response");
         cJSON_AddStringToObject(o, "model", model);
         cJSON_AddStringToObject(o, "status", strcmp(a->finish, "length") == 0 ? "incomplete" : "completed");
@@ -407,7 +423,7 @@ static char *full_body(provider pv, const char *model, const answer *a)
         cJSON *output = cJSON_AddArrayToObject(o, "output");
         if (a->reasoning) cJSON_AddItemToArray(output, reasoning_item(a));
         mt_responses_items(output, &a->calls);
-        if (*a->text || !a->calls.n) cJSON_AddItemToArray(output, message_item(a->text));
+        if (*a->text || !a->calls.n) cJSON_AddItemToArray(output, message_item(a, a->text));
         add_responses_usage(o, a);
     } else {
         cJSON *cands = cJSON_AddArrayToObject(o, "candidates"), *c = cJSON_CreateObject();
@@ -470,7 +486,9 @@ static void stream_responses(int fd, const char *model, const answer *a, int cut
 {
     int events = 0, index = 0;
     cJSON *o = cJSON_CreateObject(), *r = cJSON_AddObjectToObject(o, "response");
-    cJSON_AddStringToObject(r, "id", "resp_mock");
+    char rid[48];
+    snprintf(rid, sizeof rid, "resp_%s", a->mid);
+    cJSON_AddStringToObject(r, "id", rid);
     cJSON_AddStringToObject(r, "status", "in_progress");
     rsse(fd, "response.created", o);
     for (int k = 0; k < 2; k++) {
@@ -483,7 +501,7 @@ static void stream_responses(int fd, const char *model, const answer *a, int cut
         }
         o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "output_index", index);
-        cJSON_AddItemToObject(o, "item", k == 0 ? reasoning_item(a) : message_item(""));
+        cJSON_AddItemToObject(o, "item", k == 0 ? reasoning_item(a) : message_item(a, ""));
         rsse(fd, "response.output_item.added", o);
         while (s && *s) {
             size_t n = piece_len(s);
@@ -498,7 +516,7 @@ static void stream_responses(int fd, const char *model, const answer *a, int cut
         }
         o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "output_index", index);
-        cJSON_AddItemToObject(o, "item", k == 0 ? reasoning_item(a) : message_item(a->text));
+        cJSON_AddItemToObject(o, "item", k == 0 ? reasoning_item(a) : message_item(a, a->text));
         rsse(fd, "response.output_item.done", o);
         index++;
     }
@@ -520,10 +538,18 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
     if (pv == P_GEMINI && !a->thoughts) shown = NULL;
     const char *parts[2] = {shown, a->calls.n && !*a->text ? NULL : a->text};
     int events = 0, off = pv == P_ANTHROPIC && a->redacted ? 1 : 0;   /* a redacted block comes first */
+    int blk = off;                 /* Anthropic: the index of the next content block (0, 1, ... as the service counts) */
     if (pv == P_ANTHROPIC) {
         cJSON *o = cJSON_CreateObject(), *m = cJSON_AddObjectToObject(o, "message");
+        char mid[48];
+        snprintf(mid, sizeof mid, "msg_%s", a->mid);
         cJSON_AddStringToObject(o, "type", "message_start");
-        cJSON_AddStringToObject(m, "id", "msg_mock");
+        cJSON_AddStringToObject(m, "id", mid);
+        cJSON_AddStringToObject(m, "type", "message");     /* the whole message, empty, as the service starts it */
+        cJSON_AddStringToObject(m, "role", "assistant");
+        cJSON_AddArrayToObject(m, "content");
+        cJSON_AddNullToObject(m, "stop_reason");
+        cJSON_AddNullToObject(m, "stop_sequence");
         cJSON_AddStringToObject(m, "model", model);
         cJSON *u = cJSON_AddObjectToObject(m, "usage");
         cJSON_AddNumberToObject(u, "input_tokens", a->in - a->cached - a->cache_write);
@@ -549,7 +575,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         if (pv == P_ANTHROPIC) {
             cJSON *o = cJSON_CreateObject(), *b = cJSON_AddObjectToObject(o, "content_block");
             cJSON_AddStringToObject(o, "type", "content_block_start");
-            cJSON_AddNumberToObject(o, "index", k + off);
+            cJSON_AddNumberToObject(o, "index", blk);
             cJSON_AddStringToObject(b, "type", k == 0 ? "thinking" : "text");
             cJSON_AddStringToObject(b, k == 0 ? "thinking" : "text", "");
             sse(fd, "content_block_start", o);
@@ -561,7 +587,9 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
             s += n;
             cJSON *o = cJSON_CreateObject();
             if (pv == P_OPENAI) {
-                cJSON_AddStringToObject(o, "id", "chatcmpl-mock");
+                char cid[48];
+                snprintf(cid, sizeof cid, "chatcmpl-%s", a->mid);
+                cJSON_AddStringToObject(o, "id", cid);
                 cJSON_AddStringToObject(o, "object", "chat.completion.chunk");
                 cJSON_AddStringToObject(o, "model", model);
                 cJSON *ch = cJSON_AddArrayToObject(o, "choices"), *c = cJSON_CreateObject();
@@ -572,7 +600,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
                 sse(fd, NULL, o);
             } else if (pv == P_ANTHROPIC) {
                 cJSON_AddStringToObject(o, "type", "content_block_delta");
-                cJSON_AddNumberToObject(o, "index", k + off);
+                cJSON_AddNumberToObject(o, "index", blk);
                 cJSON *d = cJSON_AddObjectToObject(o, "delta");
                 cJSON_AddStringToObject(d, "type", k == 0 ? "thinking_delta" : "text_delta");
                 cJSON_AddStringToObject(d, k == 0 ? "thinking" : "text", piece);
@@ -596,7 +624,7 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         if (pv == P_ANTHROPIC && k == 0) {
             cJSON *o = cJSON_CreateObject(), *d;
             cJSON_AddStringToObject(o, "type", "content_block_delta");
-            cJSON_AddNumberToObject(o, "index", k + off);
+            cJSON_AddNumberToObject(o, "index", blk);
             d = cJSON_AddObjectToObject(o, "delta");
             cJSON_AddStringToObject(d, "type", "signature_delta");
             cJSON_AddStringToObject(d, "signature", a->sig);
@@ -605,12 +633,13 @@ static void stream_body(int fd, provider pv, const char *model, const answer *a,
         if (pv == P_ANTHROPIC) {
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "type", "content_block_stop");
-            cJSON_AddNumberToObject(o, "index", k + off);
+            cJSON_AddNumberToObject(o, "index", blk);
             sse(fd, "content_block_stop", o);
+            blk++;
         }
     }
     if (cut) return;
-    mt_stream(fd, pv, model, &a->calls, 2 + off, sse);
+    mt_stream(fd, pv, model, &a->calls, blk, sse);
     cJSON *o = cJSON_CreateObject();
     if (pv == P_OPENAI) {
         cJSON_AddStringToObject(o, "object", "chat.completion.chunk");
@@ -694,19 +723,27 @@ static int prepare(prepared *p, provider pv, const char *method, const char *pat
         if (r->times >= 0 && r->used >= r->times) continue;
         if (r->batch_seconds >= 0) continue;            /* a delay rule of the batch APIs: not an answer */
         if (r->match && !strstr(user, r->match)) continue;
+        char *agent_calls = NULL, *agent_text = NULL;
+        if (r->agent && !mt_agent(pv, req, r->agent, &agent_calls, &agent_text)) continue;   /* offers no act tool */
         r->used++;
         chosen = *r;
         chosen.match = NULL;
-        chosen.reply = r->reply ? strdup(r->reply) : NULL;
+        chosen.agent = NULL;
+        chosen.reply = r->agent ? agent_text : r->reply ? strdup(r->reply) : NULL;
         chosen.reasoning = r->reasoning ? strdup(r->reasoning) : NULL;
         chosen.finish = r->finish ? strdup(r->finish) : NULL;
         chosen.fault = r->fault ? strdup(r->fault) : NULL;
-        chosen.tool_calls = r->tool_calls ? strdup(r->tool_calls) : NULL;
+        chosen.tool_calls = r->agent ? agent_calls : r->tool_calls ? strdup(r->tool_calls) : NULL;
         found = 1;
     }
     pthread_mutex_unlock(&mu);
     const char *model = p->model = model_of(pv, req, path, p->mbuf, sizeof p->mbuf);
     memset(&a, 0, sizeof a);
+    {   /* the reply's id: from the request's bytes, so the same request gets the same reply */
+        char h[24];
+        mf_sign(body, h);
+        snprintf(a.mid, sizeof a.mid, "mock%s", h + 4);
+    }
     /* a named Gemini model thinks: its first call part is signed */
     mt_make(pv, found ? chosen.tool_calls : NULL, pv == P_GEMINI && mf_reasoning_model(pv, model), &a.calls);
     a.text = found && chosen.reply ? chosen.reply : a.calls.n ? "" : "ok";

@@ -10,6 +10,7 @@
 
 typedef struct {
     char *name;
+    char *ns;             /* Responses: the namespace of the tool called (NULL: none) */
     cJSON *args;          /* the arguments object */
     char id[40];          /* toolu_ / call_ / fc_ id (Gemini: none on the wire) */
     char call_id[40];     /* Responses: the call_id */
@@ -41,5 +42,13 @@ void mt_call_sign(const char *name, char out[24]);
 
 /* NULL when the request's tool traffic is one the service takes, else the 400 message (malloc'd) */
 char *mt_refuse(provider pv, const char *model, const cJSON *req);
+
+/* agent mode (a rule's "agent": {"pick", "seed", "until", "max_refused"}, its
+ * JSON text opts_json): the model behind an agent program playing a seat
+ * through tools named ...observe and ...act. Returns 0 when the request offers
+ * no act tool (the rule does not apply), else 1 with either the calls to make
+ * (*calls_json, as a rule's "tool_calls") or the text to answer (*text),
+ * both malloc'd */
+int mt_agent(provider pv, const cJSON *req, const char *opts_json, char **calls_json, char **text);
 
 #endif

@@ -278,6 +278,212 @@ test("the appendix is deterministic: the same input gives byte-identical markdow
   t.eq(one, two)
 end)
 
+test("null arm: the copies' difference, its interval equal to the exact enumeration of the paired resample, the gaps below the floor", function()
+  -- three units, each scoring a, its copy b and a third participant c; b - a per unit: -0.25, 0.5, 0
+  local units = {
+    { id = "u1", contrib = { a = { 0.75, 1 }, b = { 0.5, 1 }, c = { 0.5, 1 } } },
+    { id = "u2", contrib = { a = { 0.25, 1 }, b = { 0.75, 1 }, c = { 0.5, 1 } } },
+    { id = "u3", contrib = { a = { 0.5, 1 }, b = { 0.5, 1 }, c = { 0.5, 1 } } },
+  }
+  local r = R.analyse({ units = units, names = { "a", "b", "c" }, draws = 20000, seed = 5, null_pairs = { { a = "a", b = "b" } } })
+  local n = r.null[1]
+  -- by hand: a = 0.5, b = 0.5833, c = 0.5; the floor |a - b| = 0.0833
+  t.near(n.diff, 0.5 - 1.75 / 3, 1e-12)
+  t.near(n.floor, 1.75 / 3 - 0.5, 1e-12)
+  -- the ranking b, a, c (a and c level): the gaps b-a = 0.083 (not below the floor) and a-c = 0 (below it)
+  t.eq(r.ranking, { "b", "a", "c" })
+  t.eq(n.gaps_below, { "a > c" })
+  -- the interval of a - b: the exact distribution of the mean of resampled unit differences (0.25, -0.5, 0)
+  local atoms = exact_distribution({ { { 0.25, 1 } }, { { -0.5, 1 } }, { { 0, 1 } } })
+  t.near(n.iid_lo, exact_quantile(atoms, 0.025), 1e-9)
+  t.near(n.iid_hi, exact_quantile(atoms, 0.975), 1e-9)
+  local md = table.concat(R.markdown(r), "\n")
+  t.contains(md, "Noise floor (null arm): a and its copy b, the same configuration under other seeds, differ by -0.083")
+  t.contains(md, "Adjacent gaps smaller than this floor: a > c.")
+end)
+
+test("DECE --null-arm: the copy NAME+null is another identity, plays other random streams, and the report shows the floor", function()
+  local participants = require "scenarios.dece.participants"
+  local list = participants.load(nil, nil, nil, { "heuristic" })
+  t.eq(#list, 4)
+  t.eq({ list[4].name, list[4].manifest.null_of, list[4].manifest.seed_salt }, { "heuristic+null", "heuristic", 1 })
+  t.ok(list[4].id ~= list[2].id, "another identity")
+  t.raises(function() participants.load(nil, nil, nil, { "nobody" }) end, "--null-arm nobody: no participant of that name")
+  -- the same match with the heuristic or its copy in seat 1: other random streams, other play
+  local match = require "scenarios.dece.match"
+  local arena = require("tests.dece_arena").arena
+  local function actions(name)
+    local dir = t.tmpdir()
+    local ents = { { name = "heuristic", player = "heuristic", epsilon = 0.5 }, { name = "random", player = "random" } }
+    if name ~= "heuristic" then ents[3] = { name = name, player = "heuristic", epsilon = 0.5, null_of = "heuristic" } end
+    local rec = match.play(arena(dir, ents, { "azul" }), { id = "m", game = "azul", seats = { name, "random", "random" }, setup_seed = 11 })
+    local out = {}
+    for _, e in ipairs(require("tabula.records").read(dir .. "/matches/m.jsonl")) do
+      if e.k == "step" then out[#out + 1] = e.choices[1].action end
+    end
+    return table.concat(out, " "), rec
+  end
+  local a1 = actions("heuristic")
+  local a2 = actions("heuristic")
+  local b = actions("heuristic+null")
+  t.eq(a1, a2, "the same seeds replay the same match")
+  t.ok(a1 ~= b, "the copy draws other streams")
+  -- a run's report with the floor
+  local dir = t.tmpdir()
+  local rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--null-arm", "random", "--draws", "200", "--quiet", "--out", dir .. "/run")
+  t.eq(rc, 0, out)
+  t.contains(fs.read(dir .. "/run/report.md"), "Noise floor (null arm): random and its copy random+null")
+  t.eq(json.read_file(dir .. "/run/summary.json").robustness.null[1].b, "random+null")
+end)
+
+test("ChessArena --null-arm: PLAYER#null is the same configuration under its own id; the appendix gives the copies' floor", function()
+  local S = require "scenarios.chessarena"
+  local p = S.parse_player("stockfish:depth=2#null")
+  t.eq({ p.id, p.kind, p.how, p.n, p.tag }, { "stockfish:depth=2#null", "engine", "depth", 2, "null" })
+  local q = S.parse_player("openai:gpt-5.5@blitz+legal#null")
+  t.eq({ q.kind, q.model, q.mode, q.legal }, { "llm", "openai:gpt-5.5", "blitz", true })
+  -- games by hand: r beats x twice, r#null beats x once and loses once; r and r#null draw
+  local games = {
+    { game_id = "g1", white = "r", black = "x", result = "1-0" }, { game_id = "g2", white = "x", black = "r", result = "0-1" },
+    { game_id = "g3", white = "r#null", black = "x", result = "1-0" }, { game_id = "g4", white = "x", black = "r#null", result = "1-0" },
+    { game_id = "g5", white = "r", black = "r#null", result = "1/2-1/2" } }
+  local r = S.robustness(games, { "r", "r#null", "x" })
+  -- scores: r 2.5/3, r#null 1.5/3: the floor 1/3
+  t.eq({ r.null[1].a, r.null[1].b }, { "r", "r#null" })
+  t.near(r.null[1].diff, 1 / 3, 1e-12)
+  local dir = t.tmpdir()
+  t.raises(function() S.player_ids({ arena = dir, players = { "random" }, ["null-arm"] = { "stockfish" } }) end,
+    "--null-arm stockfish: not a player of this arena")
+  local ids = S.player_ids({ arena = dir, players = { "random" }, ["null-arm"] = { "random" } })
+  t.eq(ids, { "random", "random#null" })
+end)
+
+test("engine anchors: a pinned player's rating and RD never move; the others update against it as Glicko-1 says; the arena keeps its scale", function()
+  local rating = require "tabula.rating"
+  local tb = rating.table({ anchors = { sf = 1200 } })
+  tb:add("x", "sf", "1-0")
+  local sf, x = tb:get("sf"), tb:get("x")
+  t.eq({ sf.r, sf.rd, sf.anchor }, { 1200, 50, true })
+  -- by hand: x (1500, 350) beats an opponent at (1200, 50)
+  local q = math.log(10) / 400
+  local g = 1 / math.sqrt(1 + 3 * q ^ 2 * 50 ^ 2 / math.pi ^ 2)
+  local e = 1 / (1 + 10 ^ (-g * (1500 - 1200) / 400))
+  local d2 = 1 / (q ^ 2 * g ^ 2 * e * (1 - e))
+  local denom = 1 / 350 ^ 2 + 1 / d2
+  t.near(x.r, 1500 + q / denom * g * (1 - e), 1e-9)
+  t.near(x.rd, math.sqrt(1 / denom), 1e-9)
+  -- without the anchor the same game moves both
+  local free = rating.table()
+  free:add("x", "sf", "1-0")
+  t.ok(free:get("sf").r < 1500)
+  -- the arena keeps its anchors: a later run with another scale is refused; the report names it
+  local S = require "scenarios.chessarena"
+  local dir = t.tmpdir()
+  t.eq(S.arena_anchors({ arena = dir, anchor = { "stockfish:depth=1=1200" } }), { ["stockfish:depth=1"] = 1200 })
+  t.eq(S.arena_anchors({ arena = dir }), { ["stockfish:depth=1"] = 1200 })
+  t.raises(function() S.arena_anchors({ arena = dir, anchor = { "stockfish:depth=1=1300" } }) end, "is anchored at")
+  t.raises(function() S.anchors({ "stockfish" }) end, "want PLAYER=RATING")
+  local rc, out = t.tabula("run", "scenarios/chessarena", "--arena", dir, "--players", "random,stockfish:depth=1", "--game-count", "2", "--all", "--quiet")
+  t.eq(rc, 0, out)
+  t.contains(out, "| stockfish:depth=1 | 1200 (anchor) | 50 |")
+  t.contains(fs.read(dir .. "/leaderboard.md"), "Anchored scale: stockfish:depth=1 at 1200")
+end)
+
+test("DECE seat effects: the contextual Bradley–Terry seat term's bootstrap interval equals the exact enumeration of whole-match resamples", function()
+  local scores = require "scenarios.dece.scores"
+  -- three matches of three participants in rotated seats; seat 1 wins twice
+  local ms = {
+    { seats = { "a", "b", "c" }, ranks = { 1, 2, 3 } },
+    { seats = { "b", "c", "a" }, ranks = { 1, 3, 2 } },
+    { seats = { "c", "a", "b" }, ranks = { 2, 1, 3 } },
+  }
+  local names = { "a", "b", "c" }
+  -- the exact distribution: every one of the 27 resamples equally likely, those that leave a
+  -- participant out drawn again (so: conditioned on holding all three)
+  local vals = {}
+  for i = 1, 3 do for j = 1, 3 do for k = 1, 3 do
+    local sample = { ms[i], ms[j], ms[k] }
+    local seen, n = {}, 0
+    for _, m in ipairs(sample) do for _, x in ipairs(m.seats) do if not seen[x] then seen[x] = true; n = n + 1 end end end
+    if n == 3 then vals[#vals + 1] = scores.seat_effects(sample, names)[1] end
+  end end end
+  table.sort(vals)
+  t.eq(#vals, 27, "every resample holds all three (each match has all three)")
+  local function q(p) return vals[math.max(1, math.ceil(p * #vals - 1e-9))] end
+  local draws = scores.seat_bootstrap(ms, names, 6000, 99)
+  local lo, hi = scores.interval(draws[1])
+  t.near(lo, q(0.025), 1e-6)
+  t.near(hi, q(0.975), 1e-6)
+  -- the point estimate favours seat 1 (it won twice of three)
+  t.ok(scores.seat_effects(ms, names)[1] > 0)
+end)
+
+test("DECE --pin NAME=ELO: the anchor sits at ELO in the point estimate and in every draw; the gaps are those of the unpinned fit", function()
+  local dir = t.tmpdir()
+  local rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--matches-per-game", "6", "--draws", "200", "--quiet", "--out", dir .. "/a")
+  t.eq(rc, 0, out)
+  rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--matches-per-game", "6", "--draws", "200", "--pin", "random=1000",
+    "--quiet", "--out", dir .. "/b")
+  t.eq(rc, 0, out)
+  local a = json.read_file(dir .. "/a/summary.json").games.azul.rows
+  local b = json.read_file(dir .. "/b/summary.json").games.azul.rows
+  t.near(b.random.elo, 1000, 1e-9)
+  t.eq({ b.random.elo_lo, b.random.elo_hi }, { 1000, 1000 }, "pinned in every draw")
+  for _, n in ipairs({ "heuristic", "ismcts" }) do t.near(b[n].elo - b.random.elo, a[n].elo - a.random.elo, 1e-9) end
+  t.contains(fs.read(dir .. "/b/report.md"), "Elo scale anchored: random pinned at 1000 in every draw (--pin).")
+  -- part of the run's identity: continuing with another pin is refused
+  rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--matches-per-game", "6", "--draws", "200", "--pin", "random=900",
+    "--quiet", "--out", dir .. "/b")
+  t.ok(rc ~= 0 and out:find("option --pin", 1, true), out)
+  rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--pin", "nobody=1000", "--quiet", "--out", dir .. "/c")
+  t.contains(out, "--pin nobody=1000: nobody is not a participant of this run")
+end)
+
+test("ChessArena colour term: the contextual Bradley–Terry fit equals plain gradient ascent on the same objective; its interval the exact enumeration over pairs", function()
+  local S = require "scenarios.chessarena"
+  local games = {
+    { white = "a", black = "b", result = "1-0" }, { white = "b", black = "a", result = "1/2-1/2" },
+    { white = "a", black = "c", result = "1-0" }, { white = "c", black = "a", result = "0-1" },
+    { white = "b", black = "c", result = "1-0" }, { white = "c", black = "b", result = "1-0" },
+  }
+  local names = { "a", "b", "c" }
+  local h, elo = S.colour_bt(games, names)
+  -- an independent fit: gradient ascent on Σ [y log σ(z) + (1−y) log σ(−z)] − 0.02·Σθ²/2 (θ: a, b, c, white)
+  local th = { 0, 0, 0, 0 }
+  local idx = { a = 1, b = 2, c = 3 }
+  for _ = 1, 20000 do
+    local g = { -0.02 * th[1], -0.02 * th[2], -0.02 * th[3], -0.02 * th[4] }
+    for _, x in ipairs(games) do
+      local y = ({ ["1-0"] = 1, ["0-1"] = 0, ["1/2-1/2"] = 0.5 })[x.result]
+      local z = th[idx[x.white]] - th[idx[x.black]] + th[4]
+      local r = y - 1 / (1 + math.exp(-z))
+      g[idx[x.white]] = g[idx[x.white]] + r; g[idx[x.black]] = g[idx[x.black]] - r; g[4] = g[4] + r
+    end
+    for i = 1, 4 do th[i] = th[i] + 0.1 * g[i] end
+  end
+  local m = (th[1] + th[2] + th[3]) / 3
+  t.near(h, 400 * th[4] / math.log(10), 1e-4)
+  t.near(elo.a, 400 * (th[1] - m) / math.log(10), 1e-4)
+  -- the interval: three colour-swapped pairs (a–b, a–c, b–c), each resample of 3 pairs equally likely
+  local pairs3 = { { games[1], games[2] }, { games[3], games[4] }, { games[5], games[6] } }
+  local vals = {}
+  for i = 1, 3 do for j = 1, 3 do for k = 1, 3 do
+    local sample = {}
+    for _, p in ipairs({ pairs3[i], pairs3[j], pairs3[k] }) do for _, x in ipairs(p) do sample[#sample + 1] = x end end
+    vals[#vals + 1] = (S.colour_bt(sample, names))
+  end end end
+  table.sort(vals)
+  local saved = S.COLOUR_DRAWS
+  S.COLOUR_DRAWS = 8000
+  local e = S.colour_effect(games, names)
+  S.COLOUR_DRAWS = saved
+  t.near(e.value, h, 1e-12)
+  t.near(e.lo, vals[math.ceil(0.025 * 27)], 1e-6)
+  t.near(e.hi, vals[math.ceil(0.975 * 27)], 1e-6)
+  local md = table.concat(require("tabula.robustness").markdown(S.robustness(games, names)), "\n")
+  t.contains(md, "White's advantage (contextual Bradley–Terry colour term, Elo points): ")
+end)
+
 test("a stratum with a single cluster: no clustered intervals, rank sets on the i.i.d. draws, and the report says so", function()
   local units = random_run(metrics.rng(12), 16, { "p", "q", "r" })
   for i, u in ipairs(units) do u.cluster = u.stratum == "s1" and "one" or ("c" .. i // 4) end

@@ -27,7 +27,10 @@
 -- assistant message with tool_calls followed by { role = "tool", call_id,
 -- name, content } results (tabula.tools, which states the rule for several calls).
 -- Provider "mcp" (only under tabula mcp): an agent program over the Model Context
--- Protocol; its next tools/call is the reply (tabula.mcp).
+-- Protocol; its next tools/call is the reply (tabula.mcp). opts.program (a
+-- participant's harness "program"): an agent program launched by tabula plays for
+-- this model, its next tools/call the reply, its model calls through the metering
+-- proxy (tabula.program).
 --
 -- Retries: 429, 5xx, transport failures, malformed bodies and cut streams are
 -- retried with exponential backoff and jitter (Retry-After honoured) within
@@ -198,9 +201,17 @@ function M.new(cfg, opts)
     a.asked = asked
     a:fit(opts.explicit)
     a.turns, a.turn_order = {}, {}
+    -- an agent program plays for this model (a harness "program"): its calls come to us
+    -- through the metering proxy (tabula.program, tabula.proxy)
+    if opts.program then a.program = require("tabula.program").new(a, opts.program, opts) end
   end
   return a
 end
+
+-- end_decision(ctx, res), end_seat(key): an agent program's decision, or its seat in a
+-- match, is over (tabula.program); nothing for other agents
+function Agent:end_decision(ctx, res) if self.program then self.program:end_decision(ctx, res) end end
+function Agent:end_seat(key) if self.program then self.program:end_seat(key) end end
 
 -- fit(explicit): the settings sent, fitted to the model's family (tabula.model_settings)
 function Agent:fit(explicit)
@@ -286,6 +297,7 @@ local function sse_reader(on_event)
     end
   end
 end
+M.sse_reader = sse_reader   -- the metering proxy reads the streams it passes on so (tabula.proxy)
 
 -- the request headers and the base URL, the same for every call of this agent
 -- (the key is read from the environment once)
@@ -411,6 +423,7 @@ function Agent:reply(conversation, ctx)
   ctx = ctx or {}
   if self.player then return self.player:reply(conversation, ctx) end
   if self.remote then return self.remote:reply(conversation, ctx) end
+  if self.program then return self.program:reply(conversation, ctx) end
   local stream = self.opts.stream and not self.opts.batch   -- a batch takes no streaming request
   local req = self.provider.request(self.cfg, self:with_turns(conversation), self.settings, stream, ctx.tools)
   -- the cache key: provider, path, model, messages and settings (never a key), plus the sample index

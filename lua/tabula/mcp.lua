@@ -61,13 +61,15 @@ local function since_assistant(conv)
 end
 
 
--- session(opts) -> the one session of this process; opts.input, opts.output: fds (0, 1)
+-- session(opts) -> the one session of this process; opts.input, opts.output: fds (0, 1);
+-- opts.detached: one of several (an agent program's seat over a socket, tabula.program),
+-- not the process's current session
 function M.session(opts)
   opts = opts or {}
   local s = setmetatable({ input = opts.input or 0, output = opts.output or 1, calls = {}, ncalls = 0,
     max_message_bytes = opts.max_message_bytes,
     ready = loop.future(), trial = nil, over = nil, done = false, eof = false, initialized = false }, Session)
-  M.current = s
+  if not opts.detached then M.current = s end
   return s
 end
 
@@ -86,6 +88,7 @@ end
 local function text_result(text, is_error)
   return { content = json.array({ { type = "text", text = text } }), isError = is_error and true or false }
 end
+M.text_result = text_result
 
 -- the tools of the current trial as tools/list gives them
 function Session:tool_list()
@@ -267,6 +270,7 @@ function M.invalid_arguments(schema, args)
 end
 
 function Session:closing()
+  if self.closing_text then return self.closing_text end
   return (self.over and (self.over .. "\n\n") or "") .. "No trial is left: the run is complete" ..
     (self.dir and (" (records in " .. self.dir .. ")") or "") .. "."
 end
@@ -363,6 +367,13 @@ local ZERO = { input = 0, cached = 0, output = 0, reasoning = 0 }
 function Remote:reply(conv, ctx)
   local s = M.current
   if not s then error("tabula.mcp: no session (tabula mcp starts one)", 2) end
+  return M.reply_on(s, conv, ctx)
+end
+
+-- reply_on(s, conv, ctx [, wait]) -> the reply of session s's client: its next tools/call;
+-- wait(s, ctx) -> request | nil, reply (another way to wait for the call: an agent
+-- program's seat ends its wait when the program dies or its time is up, and answers with reply)
+function M.reply_on(s, conv, ctx, wait)
   ctx = ctx or {}
   local fresh = true   -- a conversation with no reply yet: a trial (or a trial's new attempt) begins
   for _, m in ipairs(conv) do if m.role == "assistant" then fresh = false end end
@@ -374,7 +385,9 @@ function Remote:reply(conv, ctx)
     s:result(s.pending.id, text_result(text, is_error))
     s.pending = nil
   end
-  local req = s:next_call(ctx)
+  local req, instead
+  if wait then req, instead = wait(s, ctx) else req = s:next_call(ctx) end
+  if not req then return instead end
   s.pending = req
   s.ncalls = s.ncalls + 1
   local started = loop.now()

@@ -32,15 +32,20 @@ end
 local Table = {}
 Table.__index = Table
 
+-- table(opts): opts.floor (RD floor, 50), r0, rd0; opts.anchors = { [id] = rating }: engine
+-- anchors (issue 48), players pinned at a fixed rating with RD at the floor, never updated, so
+-- that ratings of different runs share one scale
 function M.table(opts)
   opts = opts or {}
-  return setmetatable({ players = {}, floor = opts.floor or 50, r0 = opts.r0 or 1500, rd0 = opts.rd0 or 350 }, Table)
+  return setmetatable({ players = {}, floor = opts.floor or 50, r0 = opts.r0 or 1500, rd0 = opts.rd0 or 350,
+    anchors = opts.anchors or {} }, Table)
 end
 
 function Table:get(id)
   local p = self.players[id]
   if not p then
-    p = { id = id, r = self.r0, rd = self.rd0, games = 0, w = 0, d = 0, l = 0 }
+    local pin = self.anchors[id]
+    p = { id = id, r = pin or self.r0, rd = pin and self.floor or self.rd0, games = 0, w = 0, d = 0, l = 0, anchor = pin and true or nil }
     self.players[id] = p
   end
   return p
@@ -51,7 +56,8 @@ function Table:add(white, black, result)
   local a, b = self:get(white), self:get(black)
   local s = result == "1-0" and 1 or result == "0-1" and 0 or 0.5
   local na, nb = M.update(a, b, s, self.floor)
-  a.r, a.rd, b.r, b.rd = na.r, na.rd, nb.r, nb.rd
+  if not a.anchor then a.r, a.rd = na.r, na.rd end
+  if not b.anchor then b.r, b.rd = nb.r, nb.rd end
   a.games, b.games = a.games + 1, b.games + 1
   if s == 1 then a.w, b.l = a.w + 1, b.l + 1 elseif s == 0 then a.l, b.w = a.l + 1, b.w + 1 else a.d, b.d = a.d + 1, b.d + 1 end
 end
@@ -81,7 +87,7 @@ function Table:leaderboard(all)
   for _, p in pairs(self.players) do
     if all or p.rd <= 100 then
       rows[#rows + 1] = { id = p.id, r = p.r, rd = p.rd, lo = p.r - 1.96 * p.rd, hi = p.r + 1.96 * p.rd,
-        games = p.games, w = p.w, d = p.d, l = p.l }
+        games = p.games, w = p.w, d = p.d, l = p.l, anchor = p.anchor }
     end
   end
   table.sort(rows, function(x, y) return x.r > y.r or (x.r == y.r and x.id < y.id) end)

@@ -1,6 +1,9 @@
 -- tabula.robustness — how far a leaderboard can be trusted (issue 48): clustered bootstrap
 -- intervals beside the i.i.d. ones, drop-k fragility of the first place and of each adjacent
--- pair, and simultaneous rank-confidence sets; the same appendix for every scenario.
+-- pair, and simultaneous rank-confidence sets; the same appendix for every scenario. A null
+-- arm (o.null_pairs = { { a = NAME, b = COPY } }: one configuration entered twice under
+-- different seeds) gives the noise floor: the copies' difference with its intervals, and the
+-- adjacent gaps smaller than it.
 --
 -- A run is described as units (a DECE match, a ChessArena game, a XiangqiBench trial), each
 --   { id = "...", cluster = "...", stratum = "...", contrib = { [key] = { points, weight } } }
@@ -356,6 +359,31 @@ function M.analyse(o)
   for _, cv in ipairs(r.covariates) do
     if gap and cv.null and math.abs(cv.value - cv.null) > gap then cv.larger_than_gap = true end
   end
+  -- null arms (issue 48: a participant entered twice under different seeds): the two copies'
+  -- difference is the noise floor, with its intervals, beside the adjacent gaps it exceeds
+  r.null = {}
+  for _, np in ipairs(o.null_pairs or {}) do
+    if scores[np.a] and scores[np.b] then
+      local function diff_interval(draws)
+        local xs = {}
+        for _, d in ipairs(draws) do if d[np.a] and d[np.b] then xs[#xs + 1] = d[np.a] - d[np.b] end end
+        table.sort(xs)
+        local a = (1 - M.LEVEL) / 2
+        return percentile(xs, a), percentile(xs, 1 - a)
+      end
+      local lo, hi = diff_interval(iid)
+      local clo, chi
+      if not small then clo, chi = diff_interval(clu) end
+      local floor = math.abs(scores[np.a] - scores[np.b])
+      local below = {}
+      for i = 1, #names - 1 do
+        local g = scores[names[i]] - scores[names[i + 1]]
+        if g < floor - EPS then below[#below + 1] = names[i] .. " > " .. names[i + 1] end
+      end
+      r.null[#r.null + 1] = { a = np.a, b = np.b, diff = scores[np.a] - scores[np.b], iid_lo = lo, iid_hi = hi,
+        cluster_lo = clo, cluster_hi = chi, floor = floor, gaps_below = below }
+    end
+  end
   if #names >= 2 then
     local blocks, ids = {}, {}
     if o.drop == "cluster" then
@@ -439,6 +467,19 @@ function M.parts(r)
     notes[#notes + 1] = { head = string.format("Rank-confidence sets: max-t over all pairwise differences on the %s draws, critical value %s. Resolved pairs: %s. Unresolved: %s.",
       r.rank_draws, r.critical and string.format("%.2f", r.critical) or "∞ (the draws do not vary)", #res > 0 and table.concat(res, ", ") or "none",
       #un > 0 and table.concat(un, ", ") or "none") }
+  end
+  for _, n in ipairs(r.null or {}) do
+    notes[#notes + 1] = { head = string.format("Noise floor (null arm): %s and its copy %s, the same configuration under other seeds, differ by %s, i.i.d. %s, clustered %s. Adjacent gaps smaller than this floor: %s.",
+      n.a, n.b, f3(n.diff), span(n.iid_lo, n.iid_hi), span(n.cluster_lo, n.cluster_hi),
+      #n.gaps_below > 0 and table.concat(n.gaps_below, ", ") or "none") }
+  end
+  for _, e in ipairs(r.bt_effects or {}) do   -- a covariate of a contextual Bradley–Terry fit (ChessArena's colour)
+    if e.value then
+      local function sg(x) return x and string.format("%+d", math.floor(x + 0.5)) or "-" end
+      notes[#notes + 1] = { head = string.format("%s: %s, 95%% interval [%s, %s] (%d bootstrap draws of whole %s)%s.", e.label, sg(e.value),
+        sg(e.lo), sg(e.hi), e.draws or 0, r.cluster,
+        e.larger_than_gap and string.format("; larger than the smallest gap between adjacent players (%.0f)", e.gap) or "") }
+    end
   end
   for _, cv in ipairs(r.covariates) do
     notes[#notes + 1] = { head = string.format("%s: %s, i.i.d. %s, clustered %s (no effect: %s)%s.", cv.label, f3(cv.value), span(cv.iid_lo, cv.iid_hi),

@@ -36,6 +36,7 @@ local function replace_plain(text, needle, by)
   out[#out + 1] = text:sub(pos)
   return table.concat(out)
 end
+M.replace_plain = replace_plain   -- replace_plain(text, needle, by): every plain occurrence (tabula.proxy)
 
 -- key_like(name) -> true when a field or query parameter of this name holds a
 -- credential: key, api_key, apikey, x-api-key, token, access_token, secret,

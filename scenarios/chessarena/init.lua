@@ -76,6 +76,8 @@ local S = { name = "chessarena", summary = "ChessArena: LLM chess games rated wi
 S.options = {
   { "arena", "string", nil, "arena directory (created if missing; kept across runs)" },
   { "players", "list", nil, "players to add to the arena (see the header)" },
+  { "anchor", "list", nil, "engine anchors: PLAYER=RATING pins a reference player (e.g. stockfish:depth=1=1200) at a fixed rating so that ratings of different runs share one scale" },
+  { "null-arm", "list", nil, "enter these players a second time as PLAYER#null (the same configuration): the robustness appendix shows the two copies' difference as the noise floor" },
   { "game-count", "int", 10, "games of the run's plan: the same command continues an interrupted plan to this many games", min = 0 },
   { "games", "int", nil, "the old spelling of --game-count (in DECE --games names the games)", min = 0, hidden = true,
     renamed = "game-count", note = "note: ChessArena's --games N is now --game-count N (--games names the games in DECE); taken as --game-count" },
@@ -118,6 +120,13 @@ local MODES = { bullet = true, blitz = true, standard = true, blindfold = true }
 
 -- parse_player(spec) -> { id, kind = "random"|"engine"|"llm", ... }
 function S.parse_player(spec)
+  -- SPEC#TAG: another player of the same configuration (a null arm's copy, --null-arm)
+  local base, tag = spec:match("^(.-)#(%w+)$")
+  if base then
+    local p = S.parse_player(base)
+    p.id, p.tag = spec, tag
+    return p
+  end
   if spec == "random" then return { id = spec, kind = "random" } end
   local how, n = spec:match("^stockfish:(%a+)=(%d+)$")
   if spec == "stockfish" then how, n = "depth", "8" end
@@ -142,8 +151,41 @@ function S.load_arena(dir)
   return players, games
 end
 
-function S.ratings(games, floor)
-  local t = rating.table({ floor = floor })
+-- anchors(list) -> { [id] = rating } from --anchor ID=RATING (a player of the arena pinned at
+-- a fixed rating, e.g. stockfish:depth=1=1200: its rating and RD never move)
+function S.anchors(list)
+  local out = {}
+  for _, a in ipairs(list or {}) do
+    local id, r = a:match("^(.+)=(%-?%d+%.?%d*)$")
+    if not id then cli.fail("--anchor %s: want PLAYER=RATING (e.g. stockfish:depth=1=1200)", a) end
+    S.parse_player(id)
+    out[id] = tonumber(r)
+  end
+  return out
+end
+
+-- arena_anchors(opts) -> the arena's anchors: kept in ARENA/anchors.json from the run that
+-- first gave --anchor (part of the arena's identity: a later run giving others is refused in
+-- one line; a run giving none keeps the arena's)
+function S.arena_anchors(opts)
+  local path = opts.arena .. "/anchors.json"
+  local kept = fs.kind(path) == "file" and json.read_file(path) or nil
+  if not opts.anchor then return kept or {} end
+  local want = S.anchors(opts.anchor)
+  if kept then
+    if json.canonical(kept) ~= json.canonical(want) then
+      cli.fail("--anchor: the arena %s is anchored at %s (%s); another scale is another arena", opts.arena,
+        json.canonical(kept), path)
+    end
+    return kept
+  end
+  fs.mkdir_p(opts.arena)
+  fs.write_or_fail(path, json.encode(want, { pretty = true }) .. "\n")
+  return want
+end
+
+function S.ratings(games, floor, anchors)
+  local t = rating.table({ floor = floor, anchors = anchors })
   for _, g in ipairs(games) do t:add(g.white, g.black, g.result) end
   return t
 end
@@ -310,7 +352,19 @@ end
 function S.player_ids(opts)
   local players = {}
   if fs.kind(opts.arena .. "/players.json") == "file" then players = json.read_file(opts.arena .. "/players.json") end
-  for _, spec in ipairs(opts.players or {}) do
+  local add = {}
+  for _, spec in ipairs(opts.players or {}) do add[#add + 1] = spec end
+  -- a null arm: the player entered again as PLAYER#null (the same configuration; its games,
+  -- colours and samples its own), whose difference from the original is the noise floor
+  for _, spec in ipairs(opts["null-arm"] or {}) do
+    if not players[spec] then
+      local listed = false
+      for _, a in ipairs(add) do listed = listed or a == spec end
+      if not listed then cli.fail("--null-arm %s: not a player of this arena (add it with --players)", spec) end
+    end
+    add[#add + 1] = spec .. "#null"
+  end
+  for _, spec in ipairs(add) do
     S.parse_player(spec)
     players[spec] = players[spec] or { added = os.date("!%Y-%m-%dT%H:%M:%SZ") }
   end
@@ -330,6 +384,10 @@ end
 function S.participants(opts)
   S.run_dir(opts)
   local ids, players = S.player_ids(opts)
+  local pins = S.arena_anchors(opts)   -- checked before any game: an anchor is one of the arena's players
+  for id in pairs(pins) do
+    if not players[id] then cli.fail("--anchor %s: not a player of this arena (add it with --players)", id) end
+  end
   if opts.games > 0 and #ids < 2 then cli.fail("the arena needs at least two players (add some with --players)") end
   if opts.start and not players[opts.start] then cli.fail("--start %s is not a player of this arena", opts.start) end
   local out = {}
@@ -426,7 +484,7 @@ function S.planner(opts)
     for _, g in ipairs(finished) do games[#games + 1] = g; started[g.number] = nil end
     number = number + 1
     local n = number
-    local t = S.ratings(games, opts["rd-floor"])
+    local t = S.ratings(games, opts["rd-floor"], S.arena_anchors(opts))
     local rng = metrics.rng(opts.seed * 104729 + n)
     local i = opts.start or ids[rng(#ids)]
     local j = t:pick(i, ids)
@@ -505,8 +563,78 @@ function S.robustness(games, names)
     for id in pairs(all) do names[#names + 1] = id end
     table.sort(names)
   end
-  return require("tabula.robustness").analyse({ units = units, names = names, unit = "games",
+  local isname, null_pairs = {}, {}
+  for _, n in ipairs(names) do isname[n] = true end
+  for _, n in ipairs(names) do
+    local base = n:match("^(.*)#null$")
+    if base and isname[base] then null_pairs[#null_pairs + 1] = { a = base, b = n } end
+  end
+  local r = require("tabula.robustness").analyse({ units = units, names = names, unit = "games", null_pairs = null_pairs,
     cluster = "colour-swapped pairs", covariates = { { key = "@white", label = "White's points per game (colour effect)", null = 0.5 } } })
+  r.bt_effects = { S.colour_effect(games, names) }
+  return r
+end
+
+S.COLOUR_DRAWS, S.COLOUR_SEED = 1000, 20260949
+
+-- colour_bt(games, names) -> White's advantage in Elo points and the players' Elo (a
+-- contextual Bradley–Terry: a term per player, centred, and one for White; draws count half)
+local function colour_bt(games, names)
+  local index, k = {}, #names
+  for i, n in ipairs(names) do index[n] = i end
+  local comps = {}
+  for _, g in ipairs(games) do
+    local w = ({ ["1-0"] = 1, ["0-1"] = 0, ["1/2-1/2"] = 0.5 })[g.result]
+    local iw, ib = index[g.white], index[g.black]
+    if w and iw and ib then comps[#comps + 1] = { x = { { iw, 1 }, { ib, -1 }, { k + 1, 1 } }, y = w, w = 1 } end
+  end
+  if #comps == 0 then return nil end
+  local theta = require("tabula.bt").fit(k + 1, comps, { blocks = { { 1, k } } })
+  local elo = {}
+  for i, n in ipairs(names) do elo[n] = 400 * theta[i] / math.log(10) end
+  return 400 * theta[k + 1] / math.log(10), elo
+end
+S.colour_bt = colour_bt
+
+-- colour_effect(games, names) -> { label, value, lo, hi, draws, gap, larger_than_gap }: White's
+-- advantage from the contextual Bradley–Terry fit, its 95% interval from a bootstrap of whole
+-- colour-swapped pairs, and whether it exceeds the smallest gap between adjacent players
+function S.colour_effect(games, names)
+  local out = { label = "White's advantage (contextual Bradley–Terry colour term, Elo points)", draws = S.COLOUR_DRAWS }
+  if #names < 2 then return out end
+  local v, elo = colour_bt(games, names)
+  if not v then return out end
+  out.value = v
+  local sorted = {}
+  for _, n in ipairs(names) do sorted[#sorted + 1] = elo[n] end
+  table.sort(sorted, function(a, b) return a > b end)
+  for i = 1, #sorted - 1 do if not out.gap or sorted[i] - sorted[i + 1] < out.gap then out.gap = sorted[i] - sorted[i + 1] end end
+  out.larger_than_gap = out.gap and math.abs(v) > out.gap or nil
+  -- the clusters: the n-th game of two players with each of them White (as the appendix's)
+  local clusters, order, seen = {}, {}, {}
+  for _, g in ipairs(games) do
+    local a, b = g.white, g.black
+    if b < a then a, b = b, a end
+    local key = a .. "\0" .. b .. "\0" .. g.white
+    seen[key] = (seen[key] or 0) + 1
+    local c = string.format("%s\0%s\0%d", a, b, seen[key])
+    if not clusters[c] then clusters[c] = {}; order[#order + 1] = c end
+    table.insert(clusters[c], g)
+  end
+  local rand = metrics.rng(S.COLOUR_SEED)
+  local xs = {}
+  for _ = 1, S.COLOUR_DRAWS do
+    local sample = {}
+    for _ = 1, #order do for _, g in ipairs(clusters[order[rand(#order)]]) do sample[#sample + 1] = g end end
+    local x = colour_bt(sample, names)
+    if x then xs[#xs + 1] = x end
+  end
+  table.sort(xs)
+  if #xs > 0 then
+    out.lo = xs[math.max(1, math.ceil(0.025 * #xs))]
+    out.hi = xs[math.max(1, math.ceil(0.975 * #xs))]
+  end
+  return out
 end
 
 -- report(dir [, all, floor]) -> the leaderboard text; without all and floor,
@@ -517,13 +645,22 @@ function S.report(dir, all, floor)
     all, floor = o.all, o["rd-floor"]
   end
   local _, games = S.load_arena(dir)
-  local t = S.ratings(games, floor)
+  local anchors = S.arena_anchors({ arena = dir })
+  local t = S.ratings(games, floor, anchors)
   local rows = t:leaderboard(all)
   local st = S.stats(games)
   local L = { string.format("ChessArena leaderboard (%d games; %s)", #games, all and "all players" or "players with RD <= 100"),
     "| player | rating | RD | 95% interval | games | W/D/L |", "|---|---|---|---|---|---|" }
   for _, r in ipairs(rows) do
-    L[#L + 1] = string.format("| %s | %.0f | %.0f | [%.0f, %.0f] | %d | %d/%d/%d |", r.id, r.r, r.rd, r.lo, r.hi, r.games, r.w, r.d, r.l)
+    L[#L + 1] = string.format("| %s | %.0f%s | %.0f | [%.0f, %.0f] | %d | %d/%d/%d |", r.id, r.r, r.anchor and " (anchor)" or "",
+      r.rd, r.lo, r.hi, r.games, r.w, r.d, r.l)
+  end
+  local pinned = {}
+  for id, r in pairs(anchors) do pinned[#pinned + 1] = string.format("%s at %g", id, r) end
+  table.sort(pinned)
+  if #pinned > 0 then
+    L[#L + 1] = ""
+    L[#L + 1] = "Anchored scale: " .. table.concat(pinned, ", ") .. " (pinned: rating fixed, RD at the floor, never updated; the run's identity records it)."
   end
   L[#L + 1] = ""
   -- parse errors, illegal, forbidden and legal are shares of all attempts (they
@@ -551,7 +688,8 @@ function S.report(dir, all, floor)
   for _, line in ipairs(require("tabula.robustness").markdown(robust, "Robustness (score share: points per game)")) do L[#L + 1] = line end
   local text = table.concat(L, "\n") .. "\n"
   fs.write_or_fail(dir .. "/leaderboard.md", text)
-  local summary = { leaderboard = t:leaderboard(true), stats = st, games = #games, robustness = robust }
+  local summary = { leaderboard = t:leaderboard(true), stats = st, games = #games, robustness = robust,
+    anchors = next(anchors) and anchors or nil }
   fs.write_or_fail(dir .. "/summary.json", json.encode(summary, { pretty = true }) .. "\n")
   return text
 end

@@ -69,6 +69,8 @@ S.options = {
   { "scenarios", "int", 4, "matched study: scenarios per game (setup seed and focal seat fixed)" },
   { "baseline-cohort", "list", nil, "baseline cohorts: these baselines in the same matches against the LLM configurations (--anchors, default the others)" },
   { "draws", "int", 5000, "bootstrap draws per game" },
+  { "pin", "list", nil, "engine anchors: NAME=ELO pins a reference participant (e.g. ismcts=1500) in every game's Bradley–Terry Elo, so that runs share one scale (part of the run's identity)" },
+  { "null-arm", "list", nil, "enter these participants a second time (NAME+null: the same configuration, other random streams); the robustness appendix shows the two copies' difference as the noise floor" },
   { "incomplete-games", "bool", false, "play games whose module says it is incomplete (G.incomplete), for development" },
   { "discard-damaged", "bool", false, "a match whose event log has a damaged line restarts from its seed (the log is kept beside it as .damaged)" },
 }
@@ -82,7 +84,7 @@ S.refuse = {
 S.records = { file = "matches.jsonl", id = "match_id", logs = "matches", files = { "schedule.json" },   -- (tabula merge joins shards)
   required = { "status", "game", "seats", "ranks" } }   -- a record without them is named and its match played again
 -- the run's identity is the participants' manifests and the schedule (run.json's identity)
-S.identity_options = {}
+S.identity_options = { pin = true }   -- and the Elo anchors (--pin): another scale is another run
 
 local function load_games(names, opts)
   local games, seen = {}, {}
@@ -161,7 +163,14 @@ end
 
 local function arena(opts)
   if arenas[opts] then return arenas[opts] end
-  local parts = participants.load(opts.participants, opts.models, sampling_defaults(opts))
+  local parts = participants.load(opts.participants, opts.models, sampling_defaults(opts), opts["null-arm"])
+  for _, spec in ipairs(opts.pin or {}) do   -- --pin NAME=ELO: an anchor of the Elo scale (the report shifts to it)
+    local nme = spec:match("^(.+)=%-?%d+%.?%d*$")
+    if not nme then cli.fail("--pin %s: want NAME=ELO (e.g. ismcts=1500)", spec) end
+    local found = false
+    for _, p in ipairs(parts) do found = found or p.name == nme end
+    if not found then cli.fail("--pin %s: %s is not a participant of this run", spec, nme) end
+  end
   local run_sampling = false
   for option in pairs(SAMPLING_OPTIONS) do if opts[option] ~= nil then run_sampling = option end end
   if run_sampling then   -- taken by a model participant, or refused: never silently ignored
@@ -203,7 +212,7 @@ function S.participants(opts)
       for option, setting in pairs(SAMPLING_OPTIONS) do
         if (p.sampling_from_run or {})[setting] then explicit[option] = true end
       end
-      out[#out + 1] = { name = p.name, model = p.manifest.model, explicit = explicit,
+      out[#out + 1] = { name = p.name, model = p.manifest.model, explicit = explicit, program = p.manifest.harness.program,
         settings = { temperature = smp.temperature, top_p = smp.top_p,
         max_tokens = smp.max_tokens, reasoning_effort = smp.reasoning_effort, thinking_budget = smp.thinking_budget } }
     end
@@ -252,6 +261,7 @@ function S.setup(opts, env)
       local dir = pdir:sub(1, 1) == "/" and pdir or (host.root .. "/" .. pdir)
       prompts[p.name] = prompt.set("dece", dir)
       if p.manifest.harness.protocol == "tools" then prompts[p.name].tools = prompt.set("dece", dir .. "/tools") end
+      if p.manifest.harness.program then prompts[p.name].program = prompt.set("dece", dir .. "/program") end
     end
   end
   env.dece = { participants = by_name, prompts = prompts, games = a.games }

@@ -34,10 +34,11 @@ local function prices(p)
 end
 M.prices = prices
 
--- per-decision random stream: fixed by the match seed, the seat and the decision index,
--- so a resumed match draws exactly what the first run drew
-local function decision_rand(setup_seed, seat, decision)
-  return kit.generator(setup_seed * 1000003 + seat * 7919 + decision)
+-- per-decision random stream: fixed by the match seed, the seat and the decision index
+-- (and a null arm's salt: its copy draws other streams), so a resumed match draws exactly
+-- what the first run drew
+local function decision_rand(setup_seed, seat, decision, salt)
+  return kit.generator(setup_seed * 1000003 + seat * 7919 + decision + (salt or 0) * 104729)
 end
 
 -- forfeit_ranking(G, state, forfeits) -> ranks, scores
@@ -64,6 +65,13 @@ end
 function M.play(arena, m)
   local path = string.format("%s/matches/%s.jsonl", arena.dir, m.id)
   fs.mkdir_p(arena.dir .. "/matches")
+  -- an agent program's seat (tabula.program) is stopped when its match ends, however it ends
+  local seats <close> = setmetatable({}, { __close = function()
+    for s, nme in ipairs(m.seats) do
+      local a = arena.agents and arena.agents[nme]
+      if a and a.end_seat then pcall(a.end_seat, a, m.id .. ":" .. s) end
+    end
+  end })
   local ok, res = pcall(M.play_log, arena, m, path)
   if ok then return res end
   if not (type(res) == "table" and res.damaged) then error(res, 0) end
@@ -170,11 +178,12 @@ function M.play_log(arena, m, path)
       local counted = (G.counts_decision == nil) or G.counts_decision(state, seat)
       local t0 = loop.now()
       local res = players.decide(p, { G = G, state = state, seat = seat, legal = legal, decision = step,
-        rand = decision_rand(m.setup_seed, seat, step), match_id = m.id, memory = acc.memory[seat],
+        rand = decision_rand(m.setup_seed, seat, step, p.manifest.seed_salt), salt = p.manifest.seed_salt,
+        match_id = m.id, memory = acc.memory[seat],
         agent = arena.agents[p.name], P = arena.prompts[p.name], budget_used = acc.budget[seat] })
       choices[k] = { seat = seat, action = res.action, counted = counted, seconds = loop.now() - t0,
         usage = res.usage, calls = res.calls, tools = res.tools, failure = res.failure, why = res.why,
-        fallback = res.fallback, prompt = res.prompt, reply = res.reply, step = step,
+        fallback = res.fallback, prompt = res.prompt, reply = res.reply, step = step, program = res.program,
         turn = (p.kind == "model" and p.manifest.harness.memory ~= "none" and p.manifest.harness.memory ~= "notes") and res.turn or nil }
     end
     writer:write({ k = "step", step = step, choices = choices })

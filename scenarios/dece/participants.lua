@@ -22,6 +22,13 @@
 -- tool calls, with the prompt folder's tools/ templates (hashed too); it is recorded only
 -- when given, so a text harness keeps its identity. Model "mcp": the seat of an agent program
 -- under tabula mcp dece (its decisions arrive through the MCP server); it takes protocol tools.
+-- Harness "program": an agent program launched by tabula plays for the model (tabula.program):
+--         "harness": { "program": "codex" | "opencode" | "qwen-code" | "claude-code" | "gemini-cli"
+--                                 | { "command": ["prog", "{prompt}", ...], "env": {...} },
+--                      "session": "fresh" | "native", "decision_timeout": 1200, "grace": 10,
+--                      "model_policy": "refuse" | "rewrite", ... the tools harness's options }
+-- It plays through tools (its seat's MCP tools); its instruction is the prompt folder's
+-- program/ templates (hashed); the hash of the configuration it is given is in the manifest.
 local json = require "tabula.json"
 local fs = require "tabula.fs"
 local cli = require "tabula.cli"
@@ -119,10 +126,18 @@ local function check_fields(t, kinds, what, where)
   end
 end
 
-local function check_harness(h, where)
+-- the fields of a harness "program" (an agent program plays for the model: tabula.program)
+local PROGRAM_FIELDS = { program = true, session = true, decision_timeout = true, grace = true, model_policy = true }
+
+local function check_harness(h, where, cfg)
   for k in pairs(h) do
-    if M.HARNESS_DEFAULTS[k] == nil and k ~= "protocol" then
-      cli.fail("%s: unknown harness option '%s' (valid: prompts, format, legal_actions, tools, max_tools, memory, retries, fallback, protocol)", where, k)
+    if M.HARNESS_DEFAULTS[k] == nil and k ~= "protocol" and not PROGRAM_FIELDS[k] then
+      cli.fail("%s: unknown harness option '%s' (valid: prompts, format, legal_actions, tools, max_tools, memory, retries, fallback, protocol; for an agent program: program, session, decision_timeout, grace, model_policy)", where, k)
+    end
+  end
+  if h.program == nil then
+    for k in pairs(PROGRAM_FIELDS) do
+      if h[k] ~= nil then cli.fail("%s: harness option %s is for an agent program (give \"program\")", where, k) end
     end
   end
   local out = {}
@@ -143,6 +158,12 @@ local function check_harness(h, where)
   end
   if math.type(out.retries) ~= "integer" or out.retries < 0 then cli.fail("%s: harness retries must be an integer >= 0", where) end
   if not FALLBACKS[out.fallback] then cli.fail("%s: harness fallback must be none, random or heuristic", where) end
+  if h.program ~= nil then
+    if h.protocol == "text" then cli.fail("%s: an agent program plays through tools (its seat's MCP tools): drop protocol text", where) end
+    if cfg.provider == "builtin" or cfg.provider == "mcp" then cli.fail("%s: an agent program needs a model served over HTTP, not %s", where, tostring(cfg.name)) end
+    out.protocol = "tools"
+    out.program = require("tabula.program").normalize(h, where, cfg)
+  end
   return out
 end
 
@@ -171,12 +192,14 @@ function M.normalize(e, where, models_file, sampling_defaults)
   end
   where = where .. " (" .. e.name .. ")"
   local man, from_run = { name = e.name }, nil
+  -- a null arm's copy (--null-arm): the same configuration under other random streams
+  if e.null_of ~= nil then man.null_of, man.seed_salt = e.null_of, 1 end
   if e.player then
     if not M.BUILTIN[e.player] then cli.fail("%s: player must be random, heuristic or ismcts, not %s", where, tostring(e.player)) end
     if e.model then cli.fail("%s: give either player or model", where) end
     man.player = e.player
     for k in pairs(e) do
-      if not PLAYER_FIELDS[e.player][k] then
+      if not PLAYER_FIELDS[e.player][k] and k ~= "null_of" then
         local valid = {}
         for f in pairs(PLAYER_FIELDS[e.player]) do valid[#valid + 1] = f end
         table.sort(valid)
@@ -202,7 +225,7 @@ function M.normalize(e, where, models_file, sampling_defaults)
     man.model = e.model
     man.provider = models.public(cfg)
     man.prices = cfg.prices or json.null
-    man.harness = check_harness(e.harness or {}, where)
+    man.harness = check_harness(e.harness or {}, where, cfg)
     check_fields(e.sampling or {}, SAMPLING, "sampling", where)
     check_fields(e.budget or {}, BUDGET, "budget", where)
     -- the run's sampling options (--temperature, ...) for what the file does not set
@@ -215,6 +238,12 @@ function M.normalize(e, where, models_file, sampling_defaults)
     man.sampling = smp
     man.budget = e.budget or json.object()
     man.prompt_sha256 = prompt_hashes(man.harness.prompts, man.harness.protocol == "tools")
+    if man.harness.program then   -- the program's instruction, in the folder's program/
+      local dir = man.harness.prompts
+      local path = dir:sub(1, 1) == "/" and dir or (host.root .. "/" .. dir)
+      if fs.kind(path .. "/program") ~= "dir" then cli.fail("prompt folder %s has no program/ folder (harness program)", dir) end
+      for f, hsh in pairs((prompt_hashes(dir .. "/program"))) do man.prompt_sha256["program/" .. f] = hsh end
+    end
     if cfg.provider == "mcp" and man.harness.protocol ~= "tools" then
       cli.fail("%s: model mcp (an agent program over MCP) plays through tools: give \"harness\": {\"protocol\": \"tools\"}", where)
     end
@@ -225,9 +254,11 @@ function M.normalize(e, where, models_file, sampling_defaults)
   return { name = e.name, kind = man.player or "model", manifest = man, id = id, sampling_from_run = from_run }
 end
 
--- load(path | nil, models_file [, sampling_defaults]) -> list of participants (the
--- three baselines without a file)
-function M.load(path, models_file, sampling_defaults)
+-- load(path | nil, models_file [, sampling_defaults [, null_arms]]) -> list of participants (the
+-- three baselines without a file); null_arms: names of participants entered a second time as
+-- NAME+null, the same configuration under other random streams (its manifest says null_of, so
+-- it is another identity): the robustness appendix's noise floor (issue 48)
+function M.load(path, models_file, sampling_defaults, null_arms)
   local list, where = M.DEFAULT, "built-in participants"
   if path then
     local doc = json.read_file(path)
@@ -236,6 +267,20 @@ function M.load(path, models_file, sampling_defaults)
     where = path
   end
   local out, seen = {}, {}
+  if null_arms and #null_arms > 0 then
+    local copy = {}
+    for i, e in ipairs(list) do copy[i] = e end
+    for _, nm in ipairs(null_arms) do
+      local orig
+      for _, e in ipairs(list) do if type(e) == "table" and e.name == nm then orig = e end end
+      if not orig then cli.fail("--null-arm %s: no participant of that name (%s)", nm, where) end
+      local e = {}
+      for k, v in pairs(orig) do e[k] = v end
+      e.name, e.null_of = nm .. "+null", nm
+      copy[#copy + 1] = e
+    end
+    list = copy
+  end
   for i, e in ipairs(list) do
     local p = M.normalize(e, string.format("%s: participant %d", where, i), models_file, sampling_defaults)
     if seen[p.name] then cli.fail("%s: participant name %s appears twice", where, p.name) end

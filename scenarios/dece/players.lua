@@ -134,8 +134,10 @@ function M.ask(p, ctx, res, conv, n, tools)
   end
   local ids = {}
   for i, a in ipairs(ctx.legal) do ids[i] = a.id end
-  local reply, err = ctx.agent:reply(conv, { key = ctx.match_id .. ":" .. ctx.seat, sample = ctx.decision * 1000 + n,
-    legal_actions = ids, rng = ctx.rand, tools = tools, format = function(a) return "ACTION: " .. tostring(a) end })
+  local reply, err = ctx.agent:reply(conv, { key = ctx.match_id .. ":" .. ctx.seat,
+    sample = (ctx.salt or 0) * 100000000 + ctx.decision * 1000 + n,   -- a null arm's copy: other cache keys
+    legal_actions = ids, rng = ctx.rand, tools = tools, format = function(a) return "ACTION: " .. tostring(a) end,
+    instruction = ctx.instruction })
   if not reply then error(err, 0) end
   res.calls = res.calls + 1
   for k in pairs(res.usage) do res.usage[k] = res.usage[k] + ((reply.usage or {})[k] or 0) end
@@ -200,6 +202,16 @@ end
 function M.extract_action_line(text) return (text or ""):find("ACTION:", 1, true) ~= nil end
 
 function M.decide(p, ctx)
+  if p.kind == "model" and p.manifest.harness.program then   -- an agent program (tabula.program)
+    local P = ctx.P.program
+    ctx.instruction = P:fill("instruction", { title = ctx.G.title, seat = ctx.seat, players = ctx.state.n })
+    local ok, res = pcall(require("scenarios.dece.tools").decide, p, ctx)
+    -- the decision is over either way: the program's call in flight is answered, the program stopped
+    local ok2, err2 = pcall(ctx.agent.end_decision, ctx.agent, { key = ctx.match_id .. ":" .. ctx.seat }, ok and res or { why = "the match stopped" })
+    if not ok then error(res, 0) end
+    if not ok2 then error(err2, 0) end
+    return res
+  end
   if p.kind == "model" and p.manifest.harness.protocol == "tools" then return require("scenarios.dece.tools").decide(p, ctx) end
   if p.kind == "model" then return model(p, ctx) end
   return baseline(p, ctx)

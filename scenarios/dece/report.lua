@@ -63,6 +63,8 @@ end
 -- overall PWS: a match is a unit, its game the stratum; matches that share randomness are a
 -- cluster: a scenario's matches (one setup seed: matched studies, baseline cohorts), else a
 -- balanced schedule's seat-rotation block (the k matches of one permutation in a game)
+local SEAT_DRAWS = 400   -- whole-match bootstrap draws of the seat term (a fit each)
+
 local function robustness_of(matches, sch, names)
   local block, seen = {}, {}
   for _, m in ipairs(sch.matches) do
@@ -80,7 +82,14 @@ local function robustness_of(matches, sch, names)
     end
     units[i] = { id = m.match_id, cluster = block[m.match_id] or m.match_id, stratum = m.game, contrib = contrib }
   end
-  return robustness.analyse({ units = units, names = names, unit = "matches",
+  -- null arms (--null-arm NAME: NAME+null is NAME entered again under other random streams)
+  local null_pairs, isname = {}, {}
+  for _, n in ipairs(names) do isname[n] = true end
+  for _, n in ipairs(names) do
+    local base = n:match("^(.*)%+null$")
+    if base and isname[base] then null_pairs[#null_pairs + 1] = { a = base, b = n } end
+  end
+  return robustness.analyse({ units = units, names = names, unit = "matches", null_pairs = null_pairs,
     cluster = sch.kind == "balanced" and "seat-rotation blocks" or "scenarios (one setup seed each)",
     covariates = { { key = "@seat1", label = "First-seat PWS (seat effect; mean over games)", null = 0.5 } } })
 end
@@ -133,6 +142,14 @@ compute = function(dir)
   if not boot then error("DECE report: " .. why, 0) end
   out.bootstrap = { draws = draws, seed = (meta.bootstrap or {}).seed or S.BOOTSTRAP_SEED, redrawn = {} }
   for _, g in ipairs(gnames) do out.bootstrap.redrawn[g] = boot.games[g].redrawn end
+  -- engine anchors (--pin NAME=ELO, issue 48): in each game where NAME plays, every draw and the
+  -- point estimate are shifted so that NAME sits at ELO; the scale of different runs is then one
+  local pins = {}
+  for _, spec in ipairs(((meta.options or {}).pin) or {}) do
+    local nme, v = tostring(spec):match("^(.+)=(%-?%d+%.?%d*)$")
+    if nme then pins[#pins + 1] = { name = nme, elo = tonumber(v) } end
+  end
+  out.pins = #pins > 0 and pins or nil
   local per_game_pws = {}
   for _, g in ipairs(gnames) do
     local ms = games[g]
@@ -147,6 +164,22 @@ compute = function(dir)
     local elo = S.elo_fit(ms, here, { mixed = mixed })
     local seat = S.seat_effects(ms, here)
     local b = boot.games[g]
+    local pinned
+    for _, pin in ipairs(pins) do
+      if not pinned and elo[pin.name] then
+        pinned = pin
+        local off = pin.elo - elo[pin.name]
+        for _, nme in ipairs(here) do elo[nme] = elo[nme] + off end
+        for d = 1, #(b.elo[pin.name] or {}) do
+          local o = pin.elo - b.elo[pin.name][d]
+          for _, nme in ipairs(here) do b.elo[nme][d] = b.elo[nme][d] + o end
+        end
+      end
+    end
+    -- the seat term's intervals: a whole-match bootstrap of the contextual Bradley–Terry fit
+    local seat_draws = S.seat_bootstrap(ms, here, SEAT_DRAWS, S.BOOTSTRAP_SEED + 17)
+    local seat_ci = {}
+    for s2 = 1, #seat do seat_ci[s2] = { S.interval(seat_draws[s2]) } end
     local rows = {}
     local costs = cost_by_game[g]
     local pts_cost, pts_tok = {}, {}
@@ -188,7 +221,15 @@ compute = function(dir)
     for _, m in ipairs(ms) do
       for s, d in ipairs(m.decisions or {}) do seat_decisions[s] = (seat_decisions[s] or 0) + d / #ms end
     end
-    out.games[g] = { rows = rows, names = here, seat_effects = seat, decisions = decision_stats(ms), mixed = mixed,
+    -- the smallest gap between adjacent Elo places, which the seat term is balanced against
+    local sorted = {}
+    for _, nme in ipairs(here) do sorted[#sorted + 1] = elo[nme] end
+    table.sort(sorted, function(x, y) return x > y end)
+    local gap
+    for i = 1, #sorted - 1 do if not gap or sorted[i] - sorted[i + 1] < gap then gap = sorted[i] - sorted[i + 1] end end
+    out.games[g] = { rows = rows, names = here, seat_effects = seat, seat_intervals = seat_ci, seat_draws = SEAT_DRAWS,
+      smallest_elo_gap = gap, seat_larger_than_gap = (gap and seat[1] and math.abs(seat[1]) > gap) or nil, pinned = pinned,
+      decisions = decision_stats(ms), mixed = mixed,
       seats = not mixed and ms[1] and #ms[1].ranks or nil,
       seat_decisions = seat_decisions, elo_pws_spearman = S.spearman(ex, ey),
       split_half = #ms >= 4 and S.split_half(ms, here, { splits = 2000 }) or nil,
@@ -290,8 +331,14 @@ function M.write(dir)
     add("Staircase V(B) (best Elo within a mean cost per appearance B): %s.", table.concat(st, "; "))
     local se = {}
     local function signed(v) return string.format("%+d", math.floor((v or 0) + 0.5)) end
-    for s, v in ipairs(gr.seat_effects) do se[#se + 1] = "seat " .. s .. " " .. signed(v) end
-    add("Seat effects (Bradley–Terry seat term, Elo points, centred): %s; first-seat advantage %s.", table.concat(se, ", "), signed(gr.seat_effects[1]))
+    for s, v in ipairs(gr.seat_effects) do
+      local ci = (gr.seat_intervals or {})[s] or {}
+      se[#se + 1] = "seat " .. s .. " " .. signed(v) .. (ci[1] and string.format(" [%s, %s]", signed(ci[1]), signed(ci[2])) or "")
+    end
+    add("Seat effects (contextual Bradley–Terry: a participant term and a seat term, Elo points, centred; 95%% intervals from %d whole-match bootstrap draws): %s; first-seat advantage %s%s.",
+      gr.seat_draws or 0, table.concat(se, ", "), signed(gr.seat_effects[1]),
+      gr.seat_larger_than_gap and string.format(" (larger than the smallest adjacent Elo gap, %.0f: the seat rotation matters here)", gr.smallest_elo_gap) or "")
+    if gr.pinned then add("Elo scale anchored: %s pinned at %g in every draw (--pin).", gr.pinned.name, gr.pinned.elo) end
     local d = gr.decisions
     -- D per seat: D/3 in the reference study's three-player matches, D/n for one other count,
     -- the study's D/3 when the game was played at several counts

@@ -53,7 +53,7 @@ function M.decide(p, ctx)
       local reply = players.ask(p, ctx, res, conv, calls, decl)
       if not reply then return res end
       if not reply.tool_calls or #reply.tool_calls == 0 then
-        why = "no act call"
+        why = reply.program_end or "no act call"
       else
         local results = tools.answer(reply.tool_calls, function(call)
           local a = call.arguments or {}

@@ -148,6 +148,8 @@ S.options = {
   { "engine-search-nodes", "int", 300000, "the engine player's search budget when no mate is found" },
   { "prompts", "string", nil, "prompt folder (default prompts/xiangqibench)" },
   { "protocol", "string", "text", "how the agent acts: text (commands in a fenced block of the reply) or tools (the commands as native tool calls)" },
+  { "program", "string", nil, "an agent program solves the cases for the model (the agent-CLI arm: codex, opencode, qwen-code, claude-code, gemini-cli, or a JSON file {\"command\": [...], \"env\": {...}}); it plays through the tools arm's tools over MCP, its model calls metered by tabula's proxy" },
+  { "program-timeout", "number", 1200, "seconds one launch of the agent program may run (then it is stopped; its reply counts as one without a command, and it is launched again)" },
 }
 
 -- ---- cases ----
@@ -663,6 +665,7 @@ function Trial:play()
     rng = self.env.rng_for(self.trial),
     wrap_human = function(line) return line:find("```", 1, true) and line or ("```bash\n" .. line .. "\n```") end,
     tools = decl,
+    instruction = self.env.program_prompts and self.env.program_prompts:fill("instruction", {}),   -- an agent program's first words
   }
   while not self.reason do
     self.turn = self.turn + 1
@@ -705,6 +708,12 @@ function S.plan(opts)
   if opts.protocol ~= "text" and opts.protocol ~= "tools" then
     cli.fail("option --protocol: want text or tools (got %s)", tostring(opts.protocol))
   end
+  if opts.program then
+    if cli.given(opts).protocol and opts.protocol ~= "tools" then
+      cli.fail("option --program: an agent program acts through the tools arm's tools (drop --protocol %s)", opts.protocol)
+    end
+    opts.protocol = "tools"
+  end
   for i, s in ipairs(opts.setting) do
     s = S.MODE_ALIASES[s] or s
     opts.setting[i] = s
@@ -735,6 +744,10 @@ function S.setup(opts, env)
     local own = opts.prompts and opts.prompts .. "/tools"
     env.tool_prompts = prompt.set("xiangqibench", own and fs.kind(own) == "dir" and own or (host.root .. "/prompts/xiangqibench/tools"))
     for k, v in pairs(env.tool_prompts:used()) do used["tools/" .. k] = v end
+  end
+  if opts.program then   -- the agent-CLI arm: the program's instruction (a folder of its own)
+    env.program_prompts = prompt.set("xiangqibench", host.root .. "/prompts/xiangqibench/program")
+    for k, v in pairs(env.program_prompts:used()) do used["program/" .. k] = v end
   end
   local d = opts.defender
   local engine = require "tabula.engine"
@@ -783,7 +796,24 @@ function S.setup(opts, env)
 end
 
 function S.play(trial, env)
-  return S.new_trial(trial, env):play()
+  local t = S.new_trial(trial, env)
+  if not env.agent.program then return t:play() end
+  -- an agent program (tabula.program): one launch serves the trial; when it ends the
+  -- program's call in flight is answered and the program stopped, however the trial ended
+  local ok, rec, err = pcall(t.play, t)
+  local a = env.agent
+  local over = ok and rec and { action = rec.reason, why = rec.reason,
+    closing = string.format("The trial %s is over: %s (%s). Stop now.", trial.id, tostring(rec.status), tostring(rec.reason)) }
+    or { why = "the trial stopped" }
+  pcall(a.end_decision, a, { key = trial.id }, over)
+  pcall(a.end_seat, a, trial.id)
+  if ok and rec and over.program then rec.program = over.program end
+  if ok and rec and over.usage then   -- what the program spent after its last tool call
+    for k in pairs(rec.usage) do rec.usage[k] = rec.usage[k] + (over.usage[k] or 0) end
+    rec.cost = rec.cost + ((over.program or {}).trailing_cost or 0)
+  end
+  if not ok then error(rec, 0) end
+  return rec, err
 end
 
 function S.teardown(env)

@@ -259,9 +259,20 @@ function M.environment(s, opts, out)
       -- recorded); those the command line gave it (p.explicit): an error if refused
       if p.settings then popts.explicit = p.explicit or {} end
       popts.batch = batched(pcfg)
+      if p.program then   -- an agent program plays for the model (tabula.program)
+        if popts.batch then cli.fail("participant %s: an agent program makes its own calls: --batch is not taken with it", p.name) end
+        popts.program, popts.run_dir = p.program, out
+      end
       env.agents[p.name], env.cfgs[p.name] = agent.new(pcfg, popts), pcfg
     end
   else
+    if opts.program and not dry then   -- an agent program plays for the model (the agent-CLI arm: tabula.program)
+      local spec = opts.program
+      if spec:match("%.json$") then spec = json.read_file(fs.need(spec, "option --program")) end
+      agent_opts.program = require("tabula.program").normalize({ program = spec, decision_timeout = opts["program-timeout"] },
+        "option --program", cfg)
+      agent_opts.run_dir = out
+    end
     env.agent = (not dry) and agent.new(cfg, agent_opts)
   end
   if dry and not s.participants and opts.model then

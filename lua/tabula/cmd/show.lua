@@ -1,6 +1,7 @@
 -- tabula show RUN [TRIAL] — what a trial's model was sent and answered (from
 -- RUN/transcripts/), with the board at each call; without TRIAL, the list of
--- trials with outcome, calls, tokens and cost.
+-- trials with outcome, calls, tokens and cost. A match with agent programs
+-- (tabula.program) also shows each program's model calls, as the proxy saw them.
 local cli = require "tabula.cli"
 local fs = require "tabula.fs"
 local records = require "tabula.records"
@@ -65,6 +66,62 @@ function M.render_call(out, i, c)
   end
 end
 
+-- the text of the last message of a model request in any wire format (what the program
+-- asked last: its conversation grows, the rest was shown with its earlier calls)
+local function last_asked(req)
+  if type(req) ~= "table" then return "" end
+  local list = req.messages or req.contents or (type(req.input) == "table" and req.input) or nil
+  if type(req.input) == "string" then return req.input end
+  local m = type(list) == "table" and list[#list] or nil
+  if type(m) ~= "table" then return "" end
+  local parts, out = m.content or m.parts or m.output, {}
+  if type(parts) == "string" then return string.format("(%s) %s", tostring(m.role or m.type), parts) end
+  for _, p in ipairs(type(parts) == "table" and parts or {}) do
+    if type(p) == "table" then
+      local txt = p.text or p.content or (p.functionResponse and require("tabula.json").canonical(p.functionResponse))
+      if type(txt) == "table" then txt = require("tabula.json").canonical(txt) end
+      if txt then out[#out + 1] = tostring(txt) end
+    end
+  end
+  if #out == 0 and m.output then out[1] = tostring(m.output) end
+  return string.format("(%s) %s", tostring(m.role or m.type), table.concat(out, "\n"))
+end
+
+-- program_calls(dir, trial_id) -> the model calls the agent programs of a match made
+-- (RUN/programs/MATCH/seatK/calls.jsonl, tabula.program), or nil when it had none
+function M.program_calls(dir, trial_id)
+  local base = fs.join(dir, "programs", (trial_id:gsub("[^%w%-_.]", "_")))
+  local seats = fs.list(base)
+  if not seats then return nil end
+  table.sort(seats)
+  local out = {}
+  for _, seat in ipairs(seats) do
+    local calls = records.read(fs.join(base, seat, "calls.jsonl"), { skip_bad = true })
+    local cost = 0
+    for _, c in ipairs(calls) do cost = cost + ((c.reply or {}).cost or 0) end
+    out[#out + 1] = string.format("\n### agent program of %s: %d model calls, cost %.4f (%s)", seat, #calls, cost,
+      fs.join(base, seat, "calls.jsonl"))
+    for i, c in ipairs(calls) do
+      local u = (c.reply or {}).usage or {}
+      out[#out + 1] = string.format("\n=== program call %d (decision %s, launch %s): %s %s, model %s%s; HTTP %s%s", i,
+        tostring(c.decision), tostring(c.launch), tostring(c.method), tostring(c.path), tostring(c.model_asked),
+        c.model ~= c.model_asked and (" sent as " .. tostring(c.model)) or "", tostring(c.status),
+        c.refused and (", refused: " .. c.refused) or "")
+      local asked = last_asked(c.request)
+      if asked ~= "" then out[#out + 1] = "--- asked last\n" .. indent(asked, "  ") end
+      if c.reply then
+        out[#out + 1] = string.format("--- reply (tokens in %d, out %d, reasoning %d; cost %.4f)", u.input or 0, u.output or 0,
+          u.reasoning or 0, c.reply.cost or 0)
+        out[#out + 1] = c.reply.text or ""
+        for _, tc in ipairs(c.reply.tool_calls or {}) do out[#out + 1] = transcripts.format_call(tc) end
+      elseif c.error then
+        out[#out + 1] = "--- no reply: " .. tostring(c.error)
+      end
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
 -- list(dir) -> the text table of trials
 function M.list(dir)
   local store = (require("tabula.json").read_file(dir .. "/run.json") or {}).records
@@ -115,7 +172,10 @@ return {
     if fs.kind(dir .. "/run.json") ~= "file" then cli.fail("%s is not a run directory (no run.json)", dir) end
     -- model text may hold terminal control sequences: printed without them
     if not args[2] then io.write(terminal.clean(M.list(dir))); return 0 end
-    io.write(terminal.clean(M.render(assert(transcripts.load(dir, M.find(dir, args[2]))))))
+    local id = M.find(dir, args[2])
+    io.write(terminal.clean(M.render(assert(transcripts.load(dir, id)))))
+    local pc = M.program_calls(dir, id)   -- an agent program's seat: what it asked its model
+    if pc then io.write(terminal.clean(pc)) end
     return 0
   end,
   lib = M,
