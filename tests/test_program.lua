@@ -21,8 +21,9 @@ local test, T = t.suite()
 local function models_file(dir, url, key_env)
   fs.write_atomic(dir .. "/models.lua", string.format([[return {
   m = { provider = "openai-chat", model = "m", base_url = %q, %s, prices = { input = 2, cached = 1, output = 10 } },
-  other = { provider = "openai-chat", model = "other-model", base_url = %q, optional_key = true } }]],
-    url .. "/v1", key_env and string.format("key_env = %q", key_env) or "optional_key = true", url .. "/v1"))
+  other = { provider = "openai-chat", model = "other-model", base_url = %q, optional_key = true },
+  g = { provider = "gemini", model = "gemini-3-flash-preview", base_url = %q, optional_key = true } }]],
+    url .. "/v1", key_env and string.format("key_env = %q", key_env) or "optional_key = true", url .. "/v1", url .. "/v1beta"))
   return dir .. "/models.lua"
 end
 
@@ -193,6 +194,12 @@ test("the participants file: a program harness plays through tools, its fields c
     env = { OPENAI_API_KEY = "x" } } } }, "test", mf) end, "a key is never given to a program")
   t.raises(function() participants.normalize({ name = "p", model = "m", harness = { program = { command = FAKE }, protocol = "text" } }, "test", mf) end,
     "plays through tools")
+  -- a known program: on a wire it speaks; one that cannot resume refuses a native session
+  t.raises(function() participants.normalize({ name = "p", model = "m", harness = { program = "codex" } }, "test", mf) end,
+    "agent program codex does not speak openai-chat")
+  t.eq(participants.normalize({ name = "p", model = "g", harness = { program = "gemini-cli" } }, "test", mf).manifest.harness.program.name, "gemini-cli")
+  t.raises(function() participants.normalize({ name = "p", model = "g", harness = { program = "gemini-cli", session = "native" } }, "test", mf) end,
+    "agent program gemini-cli cannot resume its own session")
 end)
 
 test("tabula run scenarios/dece: two program participants and a built-in play to the end; the key in no file, no program's environment", function()

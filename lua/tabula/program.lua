@@ -134,6 +134,10 @@ function M.normalize(h, where, cfg)
   end
   out.session = h.session == nil and program.DEFAULTS.session or h.session
   if not program.SESSIONS[out.session] then cli.fail("%s: harness session must be native or fresh, not %s", where, tostring(out.session)) end
+  if out.session == "native" and e.resume == false then
+    cli.fail("%s: agent program %s cannot resume its own session (%s): give \"session\": \"fresh\"", where, out.name,
+      tostring(e.resume_why or "its entry says so"))
+  end
   out.model_policy = h.model_policy == nil and program.DEFAULTS.model_policy or h.model_policy
   if not program.POLICIES[out.model_policy] then cli.fail("%s: harness model_policy must be refuse or rewrite, not %s", where, tostring(out.model_policy)) end
   for _, k in ipairs({ "decision_timeout", "grace" }) do
