@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The size of DECE's report.html, which keeps each match's frames compact
-# (tabula.view.frames) and draws them in the browser. A 30-match run of the ten
+# (tabula.view.frames: token dictionaries per game, frames as deltas, each seat's own
+# view beside the public one, all of it deflated) and draws them in the browser. A 30-match run of the ten
 # Eurogames (random, heuristic and a small ISMCTS, three matches per game, one
 # block), then its report.html's size against the 3 MB target; with PAPER=1 also
 # the paper-sized run (480 matches: 48 per game) against 30 MB (a long run: minutes
 # of matches, then the report). Prints the sizes, the time `tabula report` took and,
-# with Chromium, how long the page takes to become interactive and to open its
-# longest match (bench/report_size.lua).
+# with Chromium, how long the page takes to become interactive, to open its longest
+# match and to draw a seat's own view there (bench/report_size.lua).
 #   bench/report_size.sh            PAPER=1 bench/report_size.sh      KEEP=DIR keeps the runs
 set -u
 cd "$(dirname "$0")/.."
@@ -24,7 +25,7 @@ JSON
 size() {   # name, matches per game, target MB
   local out="$W/$1"
   [ -f "$out/matches.jsonl" ] || "$BIN" run scenarios/dece --participants "$W/parts.json" --games "$GAMES" \
-    --matches-per-game "$2" --draws 200 --quiet --out "$out" > /dev/null || { echo "$1: the run failed"; return; }
+    --matches-per-game "$2" --draws 200 --report-every 0 --quiet --out "$out" > /dev/null || { echo "$1: the run failed"; return; }
   local t0 t1 bytes frames
   t0=$(date +%s.%N)
   "$BIN" report "$out" > /dev/null || { echo "$1: the report failed"; return; }

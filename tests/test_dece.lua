@@ -324,9 +324,9 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   local page = fs.read(dir .. "/run/report.html")
   t.contains(page, "azul: PWS with 95% bootstrap intervals")
   t.contains(page, "splendor: Elo–cost staircase V(B)")
-  t.contains(page, "You are player 1 of 3.")   -- the text observation, kept in pieces (tabula.view.frames)
-  local dv = require "scenarios.dece.view"      -- the captions, kept in pieces in the page (tabula.view.frames)
+  local dv = require "scenarios.dece.view"      -- the text observation and captions, kept compressed in the page (tabula.view.frames)
   local dsrc = dv.load(dir .. "/run")
+  t.contains(dv.trial(dsrc.recs[1], nil, dsrc).frames[1].text, "You are player 1 of 3.")
   t.contains(dv.trial(dsrc.recs[1], nil, dsrc).frames[1].label, "step 1: seat 1 (")
   -- the scores are computed once for report.md and report.html, and again when a record changes
   local R = require "scenarios.dece.report"

@@ -9,6 +9,7 @@ local pay = require "games.7wonders.pay"
 local G = {
   name = "7wonders", title = "7 Wonders", players = { min = 3, max = 7 },
   annotations = { engine = 2, spatial = 1, sequencing = 1, coupling = 2, hidden = 2, scoring = 2 },
+  svg_private = true,   -- G.svg draws a seat's private holdings (the viewer draws each seat's own view)
   rules_file = "games/7wonders/rules.md",
 }
 

@@ -6,6 +6,7 @@ local DATA = require "games.splendor.cards"
 local G = {
   name = "splendor", title = "Splendor", players = { min = 2, max = 4 },
   annotations = { engine = 2, spatial = 0, sequencing = 1, coupling = 1, hidden = 1, scoring = 1 },
+  svg_private = true,   -- G.svg draws a seat's private holdings (the viewer draws each seat's own view)
   rules_file = "games/splendor/rules.md",
 }
 

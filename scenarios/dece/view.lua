@@ -2,9 +2,11 @@
 -- the overall table (PWS, Elo per game with intervals, cost), then per game (one at a time,
 -- picked with a selector) the ratings with intervals and the Elo–cost staircase; and one
 -- view per match that steps through its decisions (replayed from the match's event log):
--- the spectator's board (the public view, each seat named), the move by the game's own
--- label (its id on hover), the observation the deciding seat saw folded beside it, the
--- models' prompts and replies. A match's frames are kept compact (tabula.view.frames).
+-- the spectator's board (the public view, each seat named) or, picked with a selector, one
+-- seat's own view (its private holdings drawn), the move by the game's own label (its id
+-- on hover), the observation the deciding seat saw folded beside it (while that seat is
+-- picked), the models' prompts and replies. A match's frames are kept compact
+-- (tabula.view.frames), its game's matches sharing one dictionary.
 local report = require "scenarios.dece.report"
 local records = require "tabula.records"
 local json = require "tabula.json"
@@ -98,9 +100,11 @@ end
 
 -- the match replayed from its event log: one frame per decision. The board is the
 -- spectator's: the public view (obs.spectator: no seat's private holdings drawn, each
--- seat named); the text beside it is what the deciding seat saw (its observation, as
--- the model was shown it). The frames are kept compact (tabula.view.frames) and drawn
--- in the browser, so the page grows with what changes, not with the drawings' size.
+-- seat named); a selector shows instead one seat's own view (its observation drawn as the
+-- game draws it for that seat, with its private holdings) at every step. The text beside
+-- the board is what the deciding seat saw (its observation, as the model was shown it),
+-- shown only while that seat is picked. The frames are kept compact (tabula.view.frames)
+-- and drawn in the browser, so the page grows with what changes, not with the drawings' size.
 function V.trial(rec, _, src)
   local G = require("games." .. rec.game)
   local events = records.read(src.dir .. "/matches/" .. rec.match_id .. ".jsonl", { skip_bad = true })
@@ -108,21 +112,63 @@ function V.trial(rec, _, src)
   local frames, messages = {}, {}
   local names = {}
   for s, who in ipairs(rec.seats or {}) do names[s] = who end
-  -- the spectator's drawing of the state, seen from seat (whose private parts are left out)
+  local n = rec.n or #names
+  -- each seat's own view is drawn only for a game whose drawing shows private holdings
+  -- (G.svg_private: 7 Wonders' hands, Splendor's reserved cards); elsewhere the seat's own
+  -- drawing is the public one but for its name (nothing private, or its hand drawn as a count):
+  -- it is not drawn again (drawing it tripled the time of a report)
+  local private = G.svg and G.svg_private == true
+  -- the text observation of a game with hidden information holds the deciding seat's private
+  -- holdings: it shows only while that seat is picked
+  local text_private = not (type(G.annotations) == "table" and G.annotations.hidden == 0)
+  -- a page written during the run (src.live) draws the public view alone: each seat's own
+  -- view would more than double the time the run's loop spends on the page, which the
+  -- final page pays once
+  local live = src.live ~= nil
+  if live then private = false end
+  -- the drawings of the state as it is now: each seat's own view (its observation, the
+  -- seats named) and the seats' observations; made once a state (a simultaneous step's
+  -- choices share them)
+  local now
+  local function views()
+    if now then return now end
+    now = { obs = {}, seats = {} }
+    for k = 1, n do
+      local o = G.observation(state, k)
+      now.obs[k] = o
+      if private then
+        local mine = {}
+        for key, v in pairs(o) do mine[key] = v end
+        mine.names = names
+        local ok, svg = pcall(G.svg, mine)
+        if not ok then error(svg, 0) end
+        now.seats[k] = { svg = svg }
+      end
+    end
+    return now
+  end
+  -- the spectator's drawing of the state, seen from seat (whose private parts are left
+  -- out), the text of seat's observation, and each seat's own drawing
   local function board(seat)
-    local o = G.observation(state, seat)
-    if not G.svg then return { game = "text", text = G.render(o) }, nil end
+    local v = views()
+    local o = v.obs[seat]
     local text = G.render(o)
+    if not G.svg then return { game = "text", text = text }, nil end
     -- the seat's own panel as another seat sees it (a card reserved unseen stays unseen);
     -- what lies outside the panels the drawing leaves out for a spectator (a hand)
-    local other = rec.n and rec.n > 1 and G.observation(state, seat % rec.n + 1)
+    local pub = {}
+    for key, x in pairs(o) do pub[key] = x end
+    local other = n > 1 and v.obs[seat % n + 1]
     if type(o.players) == "table" and other and type(other.players) == "table" and other.players[seat] then
-      o.players[seat] = other.players[seat]
+      local players = {}
+      for k, x in ipairs(o.players) do players[k] = x end
+      players[seat] = other.players[seat]
+      pub.players = players
     end
-    o.spectator, o.names = true, names
-    local ok, svg = pcall(G.svg, o)
+    pub.spectator, pub.names = true, names
+    local ok, svg = pcall(G.svg, pub)
     if not ok then error(svg, 0) end
-    return { svg = svg }, text
+    return { svg = svg }, text, private and v.seats or nil
   end
   for _, e in ipairs(events) do
     if e.k == "step" then
@@ -130,9 +176,9 @@ function V.trial(rec, _, src)
       for _, c in ipairs(e.choices) do labels[c] = label_of(G, state, c.seat, c.action) end
       for _, c in ipairs(e.choices) do
         local who = rec.seats[c.seat]
-        local b, text = board(c.seat)
+        local b, text, seats = board(c.seat)
         local what = c.action and (labels[c] or c.action) or ("no legal answer: " .. tostring(c.why))
-        frames[#frames + 1] = { board = b, text = text, tip = c.action,
+        frames[#frames + 1] = { board = b, text = text, tip = c.action, who = text_private and c.seat or nil, seats = seats,
           label = string.format("step %d: seat %d (%s) %s", e.step, c.seat, who, what) }
         if c.prompt then messages[#messages + 1] = { role = "user", title = "to " .. who, text = c.prompt, frame = #frames - 1, fold = true } end
         if c.reply then messages[#messages + 1] = { role = "assistant", title = who .. (c.action and (" → " .. (labels[c] or c.action)) or ""),
@@ -140,11 +186,14 @@ function V.trial(rec, _, src)
       end
       local ok = true
       for _, c in ipairs(e.choices) do if not c.action then ok = false end end
-      if ok then for _, c in ipairs(e.choices) do G.apply(state, c.seat, c.action) end end
+      if ok then
+        for _, c in ipairs(e.choices) do G.apply(state, c.seat, c.action) end
+        now = nil
+      end
     end
   end
-  local b, text = board(1)
-  frames[#frames + 1] = { board = b, text = text,
+  local b, text, seats = board(1)
+  frames[#frames + 1] = { board = b, text = text, who = text_private and 1 or nil, seats = seats,
     label = string.format("end: ranks %s, scores %s", table.concat(rec.ranks, ","), table.concat(rec.scores, ",")) }
   local facts = { { "game", rec.game }, { "seats", table.concat(rec.seats, ", ") }, { "setup seed", tostring(rec.setup_seed) },
     { "ranks", table.concat(rec.ranks, ", ") }, { "scores", table.concat(rec.scores, ", ") }, { "decisions D", tostring(rec.D) },
@@ -156,8 +205,10 @@ function V.trial(rec, _, src)
   end
   local verdict = { outcome = rec.status or "?", { "result", table.concat(standing, "; ") } }
   if #(rec.forfeits or {}) > 0 then verdict[#verdict + 1] = { "ending", "forfeit by seat " .. table.concat(rec.forfeits, ", ") } end
-  return { frames = frames, messages = messages, facts = facts, verdict = verdict, compact = true,
-    text_title = "what the deciding seat saw (its own observation)" }
+  return { frames = frames, messages = messages, facts = facts, verdict = verdict, compact = true, group = rec.game,
+    seats = G.svg and not live and names or nil, seats_public = not private or nil, text_private = text_private,
+    text_title = text_private and "what the deciding seat saw (its own observation; shown while that seat is picked)"
+      or "what the deciding seat saw (nothing in this game is private)" }
 end
 
 return V

@@ -3,14 +3,25 @@
 -- compact in report.html and drawn in the browser when the user goes there.
 --
 -- A drawing is cut into tokens (M.CUTS: an SVG at each tag, a text after each line end);
--- every distinct token is kept once per page in a dictionary (the page's
--- <script id="frame-tokens">); a frame is a list of operations against the frame
+-- every distinct token is kept once in a dictionary (the page's <script
+-- class="frame-tokens" data-dict=GROUP>, one per group); a frame is a list of operations against the frame
 -- before it in the same stream: a token id (n >= 0) puts that token; a negative
 -- n followed by d copies -n tokens of the frame before, starting d tokens after
 -- the current output position (0: the same place). So a frame costs what changed
--- in it, whatever the drawing's size, and report.js (frames()) rebuilds frame i
+-- in it, whatever the drawing's size, and report.js (built()) rebuilds frame i
 -- from frame i - 1 when the user steps there.
+--
+-- A view with seats (a DECE match) also keeps, per frame, each seat's private drawing
+-- (what that seat's own observation shows) as ops against the public drawing of the
+-- same frame or against the seat's drawing of the frame before, whichever is shorter,
+-- and which seat's observation each frame's text is (who).
+--
+-- The page holds one dictionary per group of views (a game's matches share their cards'
+-- and tiles' words); with M.COMPRESS the dictionaries and each view's data are deflated
+-- (tabula.view.deflate) and base64-encoded, and report.js inflates them when a view opens.
 local json = require "tabula.json"
+local deflate = require "tabula.view.deflate"
+local base64 = require "tabula.base64"
 
 local M = {}
 
@@ -46,28 +57,38 @@ function M.tokens(dict, s, kind)
   return out
 end
 
--- ops(a, b) -> the operations that make id list b from the list a before it.
--- Greedy: at each place of b, the longest run of a that matches there (tried at
--- the place the last copy ended first, then at up to 8 places holding that token);
--- runs shorter than 2 tokens are put as ids.
-function M.ops(a, b)
+-- index(a) -> where each token of id list a stands (up to 8 places each, the first
+-- ones first): what ops looks runs up in, made once for a list several lists are
+-- written against (a frame's public drawing, for each seat's own)
+function M.index(a)
   local where = {}
   for i = #a, 1, -1 do
     local v = a[i]
     local w = where[v]
     if not w then where[v] = { i } elseif #w < 8 then w[#w + 1] = i end
   end
+  return where
+end
+
+-- ops(a, b [, where]) -> the operations that make id list b from the list a before it
+-- (where: M.index(a), when the caller has it). Greedy: at each place of b, the longest
+-- run of a that matches there (tried at the place the last copy ended first, then at up
+-- to 8 places holding that token); runs shorter than 2 tokens are put as ids.
+function M.ops(a, b, where)
+  where = where or M.index(a)
   local out, j, nxt = {}, 1, 1
   local nb, na = #b, #a
+  local best, blen
+  local function try(p)
+    local len = 0
+    while p + len <= na and j + len <= nb and a[p + len] == b[j + len] do len = len + 1 end
+    if len > blen then best, blen = p, len end
+  end
+  local none = {}
   while j <= nb do
-    local best, blen = nil, 0
-    local function try(p)
-      local len = 0
-      while p + len <= na and j + len <= nb and a[p + len] == b[j + len] do len = len + 1 end
-      if len > blen then best, blen = p, len end
-    end
+    best, blen = nil, 0
     if nxt <= na and a[nxt] == b[j] then try(nxt) end
-    if blen < 4 then for _, p in ipairs(where[b[j]] or {}) do try(p) end end
+    if blen < 4 then for _, p in ipairs(where[b[j]] or none) do try(p) end end
     if blen >= 2 then
       out[#out + 1] = -blen
       out[#out + 1] = best - j            -- the copy's start relative to the output position
@@ -81,16 +102,16 @@ function M.ops(a, b)
   return out
 end
 
--- stream(dict, texts, kind) -> the ops of each text after the one before (the first
--- after nothing): { {ops}, ... }; a nil text is an empty frame
+-- stream(dict, texts, kind, n) -> the ops of each text after the one before (the first
+-- after nothing): { {ops}, ... }, and each text's token ids; a nil text is an empty frame
 function M.stream(dict, texts, kind, n)
-  local out, prev = {}, {}
+  local out, all, prev = {}, {}, {}
   for i = 1, n do
     local ids = texts[i] and M.tokens(dict, texts[i], kind) or {}
-    out[i] = M.ops(prev, ids)
+    out[i], all[i] = M.ops(prev, ids), ids
     prev = ids
   end
-  return out
+  return out, all
 end
 
 -- script_json(v) -> v as JSON safe inside a <script> element
@@ -106,26 +127,98 @@ local function ints(list)
   return "[" .. table.concat(s, ",") .. "]"
 end
 
--- data(dict, frames) -> the JSON of a trial view's frames: { n, svg, text, labels, tips },
--- each a stream of ops: frames[i] = { svg =, text =, label =, tip = } (tip: the action id,
--- which a pointer over the caption shows)
+-- data(dict, frames) -> the JSON of a trial view's frames: { n, svg, text, labels, tips
+-- [, who, seats] }, each a stream of ops: frames[i] = { svg =, text =, label =, tip =
+-- [, who =, seats = { svg of seat 1, ... }] } (tip: the action id, which a pointer over
+-- the caption shows; who: the seat whose observation text is, 0 for none). seats[k][i]
+-- is { base, ops... }: base 0, ops against the public drawing of frame i; base 1, against
+-- seat k's drawing of frame i - 1.
 function M.data(dict, frames)
   local n = #frames
   local st = { svg = {}, text = {}, labels = {}, tips = {} }
   for i, f in ipairs(frames) do st.svg[i], st.text[i], st.labels[i], st.tips[i] = f.svg, f.text, f.label, f.tip end
+  local public
   local function ser(texts, kind)
     local parts = {}
-    for i, o in ipairs(M.stream(dict, texts, kind, n)) do parts[i] = ints(o) end
+    local ops, ids = M.stream(dict, texts, kind, n)
+    for i, o in ipairs(ops) do parts[i] = ints(o) end
+    if kind == "svg" then public = ids end
     return "[" .. table.concat(parts, ",") .. "]"
   end
-  return '{"n":' .. n .. ',"svg":' .. ser(st.svg, "svg") .. ',"text":' .. ser(st.text, "text")
-    .. ',"labels":' .. ser(st.labels, "words") .. ',"tips":' .. ser(st.tips, "words") .. "}"
+  local out = { '{"n":', n, ',"svg":', ser(st.svg, "svg"), ',"text":', ser(st.text, "text"),
+    ',"labels":', ser(st.labels, "words"), ',"tips":', ser(st.tips, "words") }
+  local nseats, any_who = 0, false
+  for _, f in ipairs(frames) do nseats = math.max(nseats, #(f.seats or {})); any_who = any_who or f.who ~= nil end
+  if any_who then   -- whose observation each frame's text is (shown only while that seat is picked)
+    local who = {}
+    for i, f in ipairs(frames) do who[i] = f.who or 0 end
+    out[#out + 1] = ',"who":' .. ints(who)
+  end
+  if nseats > 0 then
+    out[#out + 1] = ',"seats":['
+    local pub_index = {}
+    for k = 1, nseats do
+      local parts, prev = {}, {}
+      for i, f in ipairs(frames) do
+        local s = f.seats and f.seats[k]
+        local ids = s and M.tokens(dict, s, "svg") or {}
+        pub_index[i] = pub_index[i] or M.index(public[i])
+        local a = M.ops(public[i], ids, pub_index[i])
+        if #a > 4 then
+          local b = M.ops(prev, ids)
+          if #b < #a then table.insert(b, 1, 1); a = b else table.insert(a, 1, 0) end
+        else table.insert(a, 1, 0) end
+        parts[i] = ints(a)
+        prev = ids
+      end
+      out[#out + 1] = (k > 1 and "," or "") .. "[" .. table.concat(parts, ",") .. "]"
+    end
+    out[#out + 1] = "]"
+  end
+  out[#out + 1] = "}"
+  return table.concat(out)
+end
+
+-- whether the page keeps its frame data deflated (tabula.view.deflate, base64)
+M.COMPRESS = true
+
+-- pack(text) -> text deflated and base64-encoded (what report.js's unpack reads back)
+function M.pack(text) return base64.encode(deflate.deflate(text)) end
+
+-- element(cls, text [, attrs]) -> the <script> element that holds a view's data or a
+-- dictionary in the page: deflated and base64-encoded (data-z="deflate") under M.COMPRESS,
+-- else the JSON itself
+function M.element(cls, text, attrs)
+  if M.COMPRESS then
+    return string.format('<script type="text/plain" class="%s" data-z="deflate"%s>%s</script>', cls, attrs or "", M.pack(text))
+  end
+  return string.format('<script type="application/json" class="%s"%s>%s</script>', cls, attrs or "", text)
 end
 
 -- dict_json(dict) -> the dictionary as JSON for the page
 function M.dict_json(dict)
   if #dict.list == 0 then return "[]" end
   return M.script_json(dict.list)
+end
+
+-- new_dicts() -> the page's dictionaries, one per group of views (a game's matches)
+function M.new_dicts() return { by = {}, order = {} } end
+
+-- dict_for(dicts, group) -> the dictionary of group (made the first time)
+function M.dict_for(dicts, group)
+  group = tostring(group or "")
+  local d = dicts.by[group]
+  if not d then d = M.new_dict(); dicts.by[group] = d; dicts.order[#dicts.order + 1] = group end
+  return d
+end
+
+-- dicts_html(dicts, esc) -> the page's <script class="frame-tokens" data-dict=…> elements
+function M.dicts_html(dicts, esc)
+  local out = {}
+  for _, g in ipairs(dicts.order) do
+    out[#out + 1] = M.element("frame-tokens", M.dict_json(dicts.by[g]), ' data-dict="' .. esc(g) .. '"')
+  end
+  return table.concat(out)
 end
 
 return M

@@ -15,7 +15,12 @@
 -- tv.compact: the view of a long match (hundreds of large drawings): its frames are kept as
 -- compact data (tabula.view.frames) and drawn in the browser when the user steps there, so
 -- the page grows with what changes between frames; with no messages, the frames' captions
--- are its move list (tip: the action id, shown on hover); tv.text_title names the text fold.
+-- are its move list (tip: the action id, shown on hover); tv.text_title names the text fold;
+-- tv.group names the views that share a token dictionary (a game's matches); tv.seats (the
+-- seats' names) adds a selector of whose view is drawn: the public one or seat k's own
+-- (frame.seats[k]; tv.seats_public: the game has nothing private, the public one serves),
+-- and frame.who (the seat whose observation frame.text is) keeps that text hidden until
+-- its seat is picked.
 -- An overview panel with a group (panel.group, e.g. a game) is shown one group at a time.
 -- kit = { html, board, plot, metrics } (the modules a panel draws with).
 -- When the run recorded transcripts (tabula.transcripts), a trial view shows
@@ -349,10 +354,14 @@ local function message(m, pool)
   return string.format('<div class="%s" data-frame="%d">%s%s%s</div>', cls, m.frame or 0, table.concat(head), reasoning, body)
 end
 
--- trial_view(id, tv [, pool [, dict]]) -> the HTML of one trial view (inside a <template>);
+-- trial_view(id, tv [, pool [, dicts]]) -> the HTML of one trial view (inside a <template>);
 -- tv.compact (a view of many large frames) keeps its frames as tabula.view.frames data
--- against the page's token dictionary dict, drawn in the browser on demand
-function M.trial_view(id, tv, pool, dict)
+-- against the token dictionary of its group (tv.group: a game's matches share one; dicts:
+-- frames.new_dicts()), drawn in the browser on demand. tv.seats (the seats' names) adds
+-- a selector of whose view is drawn: the public one (frame.board) or seat k's own
+-- (frame.seats[k], a board spec); frame.who names the seat whose observation frame.text is,
+-- shown only while that seat is picked.
+function M.trial_view(id, tv, pool, dicts)
   local frames = tv.frames or {}
   if #frames == 0 then frames = { { board = { game = "text", text = "(no board for this trial)" }, label = "" } } end
   local out = { string.format('<div class="tv" data-trial="%s" data-frames="%d"><h2>%s</h2>', html.esc(id), #frames, html.esc(id)) }
@@ -374,15 +383,32 @@ function M.trial_view(id, tv, pool, dict)
     .. string.format('<input type="range" min="0" max="%d" value="0" aria-label="ply">', #frames - 1)
     .. '<button data-step="1" title="next (→)">▶</button><button data-step="9999" title="last (End)">▶|</button>'
     .. '<span class="pos"></span></div><div class="frames">'
-  if tv.compact and dict then
+  if tv.compact and dicts then
     -- one figure, drawn by report.js from the frames' compact data when the user steps
     local list = {}
+    local function svg_of(b) return b and (board.svg(b):gsub("[\3\4]", "")) or nil end
     for i, f in ipairs(frames) do
-      list[i] = { svg = board.svg(f.board):gsub("[\3\4]", ""), text = f.text, label = f.label, tip = f.tip }
+      local seats
+      if tv.seats and not tv.seats_public then
+        seats = {}
+        for k = 1, #tv.seats do seats[k] = svg_of((f.seats or {})[k]) end
+      end
+      list[i] = { svg = svg_of(f.board), text = f.text, label = f.label, tip = f.tip, who = f.who, seats = seats }
     end
+    if tv.seats then
+      -- whose view: the public one, or one seat's own (its private holdings drawn)
+      local opts = { '<option value="0">everyone\'s: the public view</option>' }
+      for k, who in ipairs(tv.seats) do
+        opts[#opts + 1] = string.format('<option value="%d">seat %d, %s: its own view%s</option>', k, k, html.esc(who),
+          not tv.seats_public and " (private)" or tv.text_private and " (drawn as the public one; its own observation text shows while it is picked)"
+            or " (the public one: nothing is private in this game)")
+      end
+      out[#out + 1] = '<p class="seat-pick"><label>view <select class="seat-pick">' .. table.concat(opts) .. "</select></label></p>"
+    end
+    local dict = frames_mod.dict_for(dicts, tv.group)
     out[#out + 1] = '<figure class="frame cur" data-i="0"><div class="fboard"></div><figcaption></figcaption>'
       .. '<details class="obs-text"><summary>' .. html.esc(tv.text_title or "text observation") .. '</summary><pre></pre></details></figure>'
-      .. '<script type="application/json" class="frames-data">' .. frames_mod.data(dict, list) .. "</script>"
+      .. frames_mod.element("frames-data", frames_mod.data(dict, list), ' data-dict="' .. html.esc(tostring(tv.group or "")) .. '"')
   else
     for i, f in ipairs(frames) do
       local text = f.text and chunk(pool, '<details class="obs-text"><summary>text observation</summary><pre>' .. html.esc(f.text) .. "</pre></details>") or ""
@@ -501,7 +527,7 @@ function M.page(o)
     for i, v in ipairs(o.shared or {}) do
       out[#out + 1] = string.format('<template id="r-%d">%s</template>', i, v)
     end
-    if o.tokens then out[#out + 1] = '<script type="application/json" id="frame-tokens">' .. o.tokens .. "</script>" end
+    if o.tokens then out[#out + 1] = o.tokens end
   end
   out[#out + 1] = "<script>" .. asset("report.js") .. "</script></body></html>\n"
   return table.concat(out)
@@ -528,8 +554,9 @@ function M.build(dir, S, opts)
   local hook = S.view or {}
   local src = (hook.load or M.load_run)(dir)
   src.dir, src.scenario = dir, S
+  src.live = opts.live      -- a page written during the run: a trial hook may leave out what is costly to make
   src.transcripts = src.transcripts or load_transcripts(dir)
-  local rows, views, pool, dict = {}, {}, new_pool(), frames_mod.new_dict()
+  local rows, views, pool, dicts = {}, {}, new_pool(), frames_mod.new_dicts()
   for i, rec in ipairs(src.recs) do
     local row = M.default_row(rec)
     if hook.row then for k, v in pairs(hook.row(rec) or {}) do row[k] = v end end
@@ -552,7 +579,7 @@ function M.build(dir, S, opts)
     for _, e in ipairs(tv.verdict) do       -- the list shows the verdict's answer and expected answer
       if (e[1] == "answer" or e[1] == "expected") and row[e[1]] == nil then row[e[1]] = e[2] end
     end
-    views[i] = M.trial_view(row.id, tv, pool, dict)
+    views[i] = M.trial_view(row.id, tv, pool, dicts)
   end
   local shared = { n = 0, order = {} }
   for i, v in ipairs(views) do views[i] = resolve(pool, v, shared) end
@@ -599,7 +626,7 @@ function M.build(dir, S, opts)
     identity = meta, headline = (opts.live and live_note(opts.live, #src.recs, meta.trials_planned) or "") .. head,
     panels = overview,
     rows = rows, views = views, shared = chunks, list_title = src.list_title,
-    tokens = #dict.list > 0 and frames_mod.dict_json(dict) or nil,
+    tokens = #dicts.order > 0 and frames_mod.dicts_html(dicts, html.esc) or nil,
   })
 end
 

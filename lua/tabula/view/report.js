@@ -42,16 +42,116 @@
     });
   }
 
-  // compact frames (tabula.view.frames): the page's token dictionary, read once; a
-  // trial view's streams rebuilt frame by frame from the one before, kept as built
-  var dict = null, compact = null;
-  function tokens() {
-    if (!dict) { var el = $("#frame-tokens"); dict = el ? JSON.parse(el.textContent) : []; }
-    return dict;
+  // compact frames (tabula.view.frames): a group's token dictionary (a game's matches
+  // share one), read once; a trial view's streams rebuilt frame by frame from the one
+  // before, kept as built. Data written deflated (data-z="deflate": tabula.view.deflate,
+  // base64) is inflated here, synchronously, by inflate() below.
+  var dicts = {}, compact = null;
+  function unpack(el) {
+    if (el.getAttribute("data-z") !== "deflate") return el.textContent;
+    var bin = atob(el.textContent), a = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) a[i] = bin.charCodeAt(i);
+    return new TextDecoder("utf-8").decode(inflate(a));
   }
-  function rebuild(prev, ops) {
+  function tokens(group) {
+    if (!dicts[group]) {
+      var el = null;
+      $$("script.frame-tokens").forEach(function (s) { if (s.getAttribute("data-dict") === group) el = s; });
+      dicts[group] = el ? JSON.parse(unpack(el)) : [];
+    }
+    return dicts[group];
+  }
+  // inflate(bytes) -> the bytes a raw DEFLATE stream (RFC 1951) holds
+  var LB = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258],
+    LE = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0],
+    DB = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+      8193, 12289, 16385, 24577],
+    DE = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13],
+    CLO = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
+  function inflate(src) {
+    var out = new Uint8Array(Math.max(4096, src.length * 8)), op = 0, ip = 0, buf = 0, cnt = 0, i;
+    function need(n) { while (cnt < n) { buf |= (ip < src.length ? src[ip] : 0) << cnt; ip++; cnt += 8; } }
+    function get(n) { need(n); var v = buf & ((1 << n) - 1); buf >>>= n; cnt -= n; return v; }
+    function room(k) {
+      if (op + k <= out.length) return;
+      var o = new Uint8Array(Math.max(out.length * 2, op + k)); o.set(out); out = o;
+    }
+    // table(lens) -> the code as a lookup on its longest length's worth of bits:
+    // entries symbol << 4 | code length
+    function table(lens) {
+      var m = 1, count = [], next = [], b, code = 0, i;
+      for (b = 0; b < 16; b++) count[b] = 0;
+      for (i = 0; i < lens.length; i++) { count[lens[i]]++; if (lens[i] > m) m = lens[i]; }
+      count[0] = 0;
+      for (b = 1; b < 16; b++) { code = (code + count[b - 1]) << 1; next[b] = code; }
+      var t = new Int32Array(1 << m);
+      for (i = 0; i < lens.length; i++) {
+        var l = lens[i];
+        if (!l) continue;
+        var c = next[l]++, r = 0;
+        for (var k = 0; k < l; k++) { r = (r << 1) | (c & 1); c >>= 1; }
+        for (var j = r; j < t.length; j += 1 << l) t[j] = (i << 4) | l;
+      }
+      return { t: t, m: m };
+    }
+    function sym(h) {
+      need(h.m);
+      var e = h.t[buf & ((1 << h.m) - 1)], l = e & 15;
+      if (!l) throw new Error("inflate: a code not in the table");
+      buf >>>= l; cnt -= l;
+      return e >> 4;
+    }
+    var last, lt, dt, lens;
+    do {
+      last = get(1);
+      var type = get(2);
+      if (type === 0) {             // stored
+        get(cnt & 7);
+        var len = get(16);
+        get(16);
+        room(len);
+        for (i = 0; i < len; i++) out[op++] = get(8);
+        continue;
+      }
+      if (type === 1) {             // the fixed codes
+        lens = [];
+        for (i = 0; i < 288; i++) lens.push(i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8);
+        lt = table(lens);
+        lens = [];
+        for (i = 0; i < 30; i++) lens.push(5);
+        dt = table(lens);
+      } else if (type === 2) {      // codes sent with the block
+        var hlit = get(5) + 257, hdist = get(5) + 1, hclen = get(4) + 4, cl = [];
+        for (i = 0; i < 19; i++) cl[i] = 0;
+        for (i = 0; i < hclen; i++) cl[CLO[i]] = get(3);
+        var ct = table(cl);
+        lens = [];
+        while (lens.length < hlit + hdist) {
+          var s = sym(ct), r;
+          if (s < 16) lens.push(s);
+          else if (s === 16) { var p = lens[lens.length - 1]; for (r = 3 + get(2); r > 0; r--) lens.push(p); }
+          else if (s === 17) { for (r = 3 + get(3); r > 0; r--) lens.push(0); }
+          else { for (r = 11 + get(7); r > 0; r--) lens.push(0); }
+        }
+        lt = table(lens.slice(0, hlit));
+        dt = table(lens.slice(hlit));
+      } else throw new Error("inflate: block type 3");
+      for (;;) {
+        var v = sym(lt);
+        if (v < 256) { room(1); out[op++] = v; continue; }
+        if (v === 256) break;
+        v -= 257;
+        var n = LB[v] + get(LE[v]), d = sym(dt), dist = DB[d] + get(DE[d]);
+        room(n);
+        for (var q = 0; q < n; q++) { out[op] = out[op - dist]; op++; }
+      }
+    } while (!last);
+    return out.subarray(0, op);
+  }
+  window.tabulaInflate = inflate;      // the tests check it against the browser's own inflater
+  function rebuild(prev, ops, from0) {
     var out = [];
-    for (var k = 0; k < ops.length; k++) {
+    for (var k = from0 || 0; k < ops.length; k++) {
       var x = ops[k];
       if (x >= 0) { out.push(x); continue; }
       var from = out.length + ops[++k];
@@ -59,21 +159,37 @@
     }
     return out;
   }
-  function frameOf(stream, i) {
-    var built = compact.built[stream];
-    for (var j = built.length; j <= i; j++) built.push(rebuild(j ? built[j - 1] : [], compact.data[stream][j]));
-    var d = tokens();
-    return built[i].map(function (t) { return d[t]; }).join("");
+  function built(stream, i) {
+    var b = compact.built[stream];
+    for (var j = b.length; j <= i; j++) b.push(rebuild(j ? b[j - 1] : [], compact.data[stream][j]));
+    return b[i];
+  }
+  function text(ids) {
+    var d = tokens(compact.group);
+    return ids.map(function (t) { return d[t]; }).join("");
+  }
+  function frameOf(stream, i) { return text(built(stream, i)); }
+  // seat k's own drawing of frame i: its ops against the public drawing of frame i
+  // (base 0) or against its own drawing of frame i - 1 (base 1)
+  function seatFrame(k, i) {
+    var b = compact.seatBuilt[k] || (compact.seatBuilt[k] = []);
+    for (var j = b.length; j <= i; j++) {
+      var ops = compact.data.seats[k - 1][j];
+      b.push(rebuild(ops[0] === 1 ? (j ? b[j - 1] : []) : built("svg", j), ops, 1));
+    }
+    return text(b[i]);
   }
   function drawCompact(tv, i) {
-    var f = $(".frame", tv), cap = $("figcaption", f);
-    $(".fboard", f).innerHTML = frameOf("svg", i);
+    var f = $(".frame", tv), cap = $("figcaption", f), seat = compact.seat;
+    $(".fboard", f).innerHTML = seat && compact.data.seats ? seatFrame(seat, i) : frameOf("svg", i);
     var tip = frameOf("tips", i);
     cap.textContent = frameOf("labels", i);
     cap.title = tip ? "action id: " + tip : "";
-    var text = frameOf("text", i), det = $(".obs-text", f);
-    $("pre", det).textContent = text;
-    det.hidden = !text;
+    // a seat's observation text is private: shown only while that seat is picked
+    var mine = !compact.data.who || (seat && compact.data.who[i] === seat);
+    var txt = mine ? frameOf("text", i) : "", det = $(".obs-text", f);
+    $("pre", det).textContent = txt;
+    det.hidden = !txt;
     f.setAttribute("data-i", i);
   }
 
@@ -114,7 +230,8 @@
       });
     }
     var data = $(".frames-data", view);
-    compact = data ? { data: JSON.parse(data.textContent), built: { svg: [], text: [], labels: [], tips: [] } } : null;
+    compact = data ? { data: JSON.parse(unpack(data)), group: data.getAttribute("data-dict") || "", seat: 0, seatBuilt: {},
+      built: { svg: [], text: [], labels: [], tips: [] } } : null;
     // a compact view without a transcript lists its moves there: each frame's caption (the
     // game's label of the action), its action id on hover, a click goes to it
     var empty = compact && $(".transcript .empty", view);
@@ -140,6 +257,11 @@
       b.addEventListener("click", function () { show(cur + parseInt(b.getAttribute("data-step"), 10), true); });
     });
     $("input[type=range]", tv).addEventListener("input", function (e) { show(parseInt(e.target.value, 10), true); });
+    var pickSeat = $("select.seat-pick", tv);
+    if (pickSeat && compact) pickSeat.addEventListener("change", function () {
+      compact.seat = parseInt(pickSeat.value, 10) || 0;
+      show(cur, false);
+    });
     $$(".msg", tv).forEach(function (m) {
       m.addEventListener("click", function () { show(parseInt(m.getAttribute("data-frame"), 10), false); });
     });
