@@ -48,6 +48,17 @@ local function play(dir, s, entry, game, seed)
   return ok, rec, s:log()
 end
 
+-- played(entry) -> the record, the run directory and the mock's log of one Azul match (an error
+-- raised by the match is the test's)
+local function played(entry)
+  local s = mock.start({})
+  local dir = t.tmpdir()
+  local ok, rec, log = play(dir, s, entry, "azul")
+  s:close()
+  if not ok then error(rec, 0) end
+  return rec, dir, log
+end
+
 local function steps(dir, id)
   local out = {}
   for _, e in ipairs(records.read(dir .. "/matches/" .. id .. ".jsonl")) do
@@ -57,11 +68,7 @@ local function steps(dir, id)
 end
 
 test("a fake agent program plays a whole Azul match: each decision a launch, its model calls metered through the proxy", function()
-  local s = mock.start({})
-  local dir = t.tmpdir()
-  local ok, rec, log = play(dir, s, fake("prog", "play"), "azul")
-  s:close()
-  if not ok then error(rec, 0) end
+  local rec, dir, log = played(fake("prog", "play"))
   t.eq(rec.status, "finished")
   t.eq(#rec.failures, 0)
   local n = rec.decisions[1]
@@ -87,22 +94,14 @@ test("a fake agent program plays a whole Azul match: each decision a launch, its
 end)
 
 test("a program that exits without acting fails its decision (the harness's policy: a forfeit), not an infrastructure error", function()
-  local s = mock.start({})
-  local dir = t.tmpdir()
-  local ok, rec, log = play(dir, s, fake("prog", "exit"), "azul")
-  s:close()
-  if not ok then error(rec, 0) end
+  local rec, dir, log = played(fake("prog", "exit"))
   t.eq({ rec.status, rec.forfeits }, { "forfeit", { 1 } })
   t.eq(rec.failures[1].why, "the program exited without acting (exit 3)")
   t.eq(#log, 0)
 end)
 
 test("the decision limit: a program that never acts is killed when its time is up, and the decision fails", function()
-  local s = mock.start({})
-  local dir = t.tmpdir()
-  local ok, rec = play(dir, s, fake("prog", "sleep", { decision_timeout = 1 }), "azul")
-  s:close()
-  if not ok then error(rec, 0) end
+  local rec, dir = played(fake("prog", "sleep", { decision_timeout = 1 }))
   t.eq(rec.status, "forfeit")
   t.eq(rec.failures[1].why, "the program's decision limit of 1 s passed")
   local st = steps(dir, "azul-1")
@@ -110,11 +109,7 @@ test("the decision limit: a program that never acts is killed when its time is u
 end)
 
 test("acting twice: the second act is refused and counted, one action is played", function()
-  local s = mock.start({})
-  local dir = t.tmpdir()
-  local ok, rec = play(dir, s, fake("prog", "twice", nil, { FAKE_TRACE = "TRACE" }), "azul")
-  s:close()
-  if not ok then error(rec, 0) end
+  local rec, dir = played(fake("prog", "twice", nil, { FAKE_TRACE = "TRACE" }))
   t.eq(rec.status, "finished")
   local st = steps(dir, "azul-1")
   t.eq(st[1].program.late_calls, 1)
@@ -125,11 +120,7 @@ test("acting twice: the second act is refused and counted, one action is played"
 end)
 
 test("a program that ignores SIGTERM after acting is killed with SIGKILL at the end of its grace", function()
-  local s = mock.start({})
-  local dir = t.tmpdir()
-  local ok, rec = play(dir, s, fake("prog", "ignore_term", { grace = 0.2 }), "azul")
-  s:close()
-  if not ok then error(rec, 0) end
+  local rec, dir = played(fake("prog", "ignore_term", { grace = 0.2 }))
   t.eq(rec.status, "finished")
   local st = steps(dir, "azul-1")
   t.eq({ st[1].program.exit.how, st[1].program.exit.code, st[1].program.exit.killed }, { "signal", 9, "SIGKILL" })

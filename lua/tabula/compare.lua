@@ -353,9 +353,10 @@ local METHOD_SHORT = { holm = "Holm", bonferroni = "Bonferroni" }
 local function level(x) return string.format("%.4g%%", 100 * x) end
 local function pval(p) return p and string.format("%.4g", p) or "-" end
 
--- the family in one paragraph: which comparisons, which adjustment, which intervals
-local function family_lines(res, L)
-  local f = res.family
+-- family_text(res [, f]) -> the family in one paragraph: which comparisons, which adjustment,
+-- which intervals (report text and compare.html alike)
+function M.family_text(res, f)
+  f = f or res.family
   local which = f.pairs == "all" and string.format("every pair of the %d runs", #res.runs)
     or string.format("each run against the baseline %s", res.runs[1].label)
   local how = METHOD[f.method] and ("McNemar p-values adjusted by " .. METHOD[f.method])
@@ -363,10 +364,12 @@ local function family_lines(res, L)
   local text = string.format("Family: %d comparisons (%s); %s.", f.m, which, how)
   if f.simultaneous_level then
     text = text .. string.format(" Simultaneous intervals of the differences: Bonferroni, each at the %s level"
-      .. " (exact paired-bootstrap percentiles), all %d together at %s.", level(f.simultaneous_level), f.m, level(f.level))
+      .. " (exact paired-bootstrap percentiles), all %d together at %s.", level(f.simultaneous_level), f.m, level(f.level or 0.95))
   end
-  L[#L + 1] = text
+  return text
 end
+local function family_lines(res, L) L[#L + 1] = M.family_text(res) end
+M.METHOD, M.METHOD_SHORT, M.level = METHOD, METHOD_SHORT, level
 
 -- the summary table of the family (with the noise floor's column when there is one)
 local function summary_lines(res, L)

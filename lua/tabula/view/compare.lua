@@ -52,29 +52,18 @@ local function rate_cell(e, n)
   return string.format("%s (%d/%d) [%s, %s]", html.pct(e.rate), e.successes, n, html.pct(e.lo), html.pct(e.hi))
 end
 
-local METHOD = { holm = "Holm's step-down method", bonferroni = "Bonferroni's method" }
-local METHOD_SHORT = { holm = "Holm", bonferroni = "Bonferroni" }
+local C = require "tabula.compare"
+local METHOD_SHORT = C.METHOD_SHORT
 
 local function pval(p) return type(p) == "number" and string.format("%.4g", p) or "n/a" end
-local function level(x) return string.format("%.4g%%", 100 * x) end
+local level = C.level
 local function bracket(e) return string.format("[%s, %s]", html.pct(e.lo), html.pct(e.hi)) end
 
 -- the mark of a comparison whose discordance is not above the noise floor's
 local NOT_ABOVE = '<span class="badge not-above">not above the noise floor</span>'
 
--- the family's one paragraph: which comparisons, which adjustment, which intervals
-local function family_text(res, fam)
-  local which = fam.pairs == "all" and string.format("every pair of the %d runs", #res.runs)
-    or string.format("each run against the baseline %s", res.runs[1].label)
-  local how = METHOD[fam.method] and ("McNemar p-values adjusted by " .. METHOD[fam.method])
-    or "McNemar p-values not adjusted (--adjust none)"
-  local text = string.format("Family: %d comparisons (%s); %s.", fam.m, which, how)
-  if fam.simultaneous_level then
-    text = text .. string.format(" Simultaneous intervals of the differences: Bonferroni, each at the %s level"
-      .. " (exact paired-bootstrap percentiles), all %d together at %s.", level(fam.simultaneous_level), fam.m, level(fam.level or 0.95))
-  end
-  return text
-end
+-- the family's one paragraph (tabula.compare's)
+local function family_text(res, fam) return C.family_text(res, fam) end
 
 -- the summary table: one row per comparison of the family (and the floor's column)
 local function summary(res, fam, fl)
