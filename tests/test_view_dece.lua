@@ -415,27 +415,8 @@ local function playout(G, seed)
 end
 
 -- in the page: for each picture, what lies outside its box and which texts read under 11 px
-local CHECK = [[(function () {
-  var out = [];
-  document.querySelectorAll('[data-pic]').forEach(function (d) {
-    var svg = d.querySelector('.fboard > svg'), box = svg.getBoundingClientRect(), scale = box.width / svg.viewBox.baseVal.width;
-    var r = { pic: d.getAttribute('data-pic'), outside: [], small: [] };
-    if (box.right > document.documentElement.clientWidth + 0.5) r.outside.push('the picture: right edge at ' + Math.round(box.right));
-    svg.querySelectorAll('*').forEach(function (el) {
-      if (/^(title|g|tspan|defs)$/.test(el.tagName)) return;
-      var b = el.getBoundingClientRect();
-      if (!b.width && !b.height) return;
-      if (b.left < box.left - 0.5 || b.top < box.top - 0.5 || b.right > box.right + 0.5 || b.bottom > box.bottom + 0.5)
-        r.outside.push(el.tagName + ' "' + (el.textContent || '').slice(0, 30) + '"');
-      if (el.tagName === 'text') {
-        var px = parseFloat(getComputedStyle(el).fontSize) * scale;
-        if (px < 10.95) r.small.push('"' + el.textContent.slice(0, 30) + '" ' + px.toFixed(1) + ' px');
-      }
-    });
-    out.push(r);
-  });
-  return JSON.stringify(out);
-})()]]
+-- (tabula.view.legibility: the check the legibility sweep and its tests use too)
+local CHECK = require("tabula.view.legibility").CHECK
 
 test("pictures: each of the ten Eurogames, mid-game and at the end, lies inside its box with no text under 11 px at 1400 px", function()
   local dir = t.tmpdir()

@@ -34,7 +34,7 @@ local function city(out, c, i, x, y, w, o, hand_size)
     table.insert(by[cd.colour], cd)
     rows = math.max(rows, #by[cd.colour])
   end
-  local h = 112 + math.max(1, rows) * CH
+  local h = 128 + math.max(1, rows) * CH
   out[#out + 1] = K.rect(x, y, w, h, { fill = "#f6f1e7", stroke = you and "#1565c0" or "#bbb", stroke_width = you and 2.5 or 1, rx = 6 })
   out[#out + 1] = K.text(x + 10, y + 18, string.format("%s: %s (side %s), %d points", K.who(o, i),
     tostring(c.wonder), tostring(c.side), (c.score or {}).total or 0), { font_weight = "bold", font_size = 12.5 })
@@ -55,13 +55,15 @@ local function city(out, c, i, x, y, w, o, hand_size)
   for k, v in ipairs(c.military_tokens or {}) do mil[k] = (v > 0 and "+" or "") .. v end
   out[#out + 1] = K.text(x + 10, y + 86, "military " .. (#mil > 0 and table.concat(mil, " ") or "none"), { fill = "#555" })
   local s = c.score or {}
-  out[#out + 1] = K.text(x + w - 10, y + 86, string.format("civ %d · sci %d · com %d · mil %d · won %d · gld %d · coin %d",
+  -- the points by kind, spelled out on a line of their own (they were "civ · sci · com · mil · won
+  -- · gld", with no legend, right of the military tokens)
+  out[#out + 1] = K.text(x + 10, y + 102, string.format("points: civilian %d · science %d · commercial %d · military %d · wonder %d · guilds %d · coins %d",
     s.civilian or 0, s.science or 0, s.commercial or 0, s.military or 0, s.wonder or 0, s.guilds or 0, s.treasury or 0),
-    { text_anchor = "end", fill = "#555", font_size = 10 })
+    { fill = "#555" })
   local col = 0
   for _, colour in ipairs(COLOURS) do
     if by[colour] then
-      for r, cd in ipairs(by[colour]) do out[#out + 1] = card(x + 10 + col * (CW + 4), y + 94 + (r - 1) * CH, cd, "built") end
+      for r, cd in ipairs(by[colour]) do out[#out + 1] = card(x + 10 + col * (CW + 4), y + 110 + (r - 1) * CH, cd, "built") end
       col = col + 1
     end
   end

@@ -63,7 +63,10 @@ function M.draw(o)
   local CW = 158                -- a display card: six side by side, their texts at the smallest size
   local W = 6 * (CW + 4) + 12
   local H = 12 * R + 30
-  local top = 100
+  -- the conservation projects, six to a row (a row of 190 px columns ran past the
+  -- picture's right edge from the sixth project on)
+  local PW, per_row = 162, 6
+  local top = 100 + (math.max(1, math.ceil(#o.projects / per_row)) - 1) * 18
   -- display and projects
   out[#out + 1] = K.text(6, 16, string.format("Ark Nova — round %d, break %d/%d, deck %d", o.round, o.brk, o.break_at, o.deck), { font_size = 14, font_weight = "bold" })
   for k, id in ipairs(o.display) do
@@ -78,7 +81,7 @@ function M.draw(o)
   for k, pr in ipairs(o.projects) do
     local taken = {}
     for _, s in ipairs(pr.levels) do taken[#taken + 1] = s == 0 and "-" or tostring(s) end
-    out[#out + 1] = K.text(6 + (k - 1) * 190, 80, "project " .. pr.id:sub(2) .. " [" .. table.concat(taken, " ") .. "]")
+    out[#out + 1] = K.text(6 + ((k - 1) % per_row) * PW, 80 + ((k - 1) // per_row) * 18, "project " .. pr.id:sub(2) .. " [" .. table.concat(taken, " ") .. "]")
   end
   drawn_map = o.map or "ours"   -- (an observation from before opts.map: our layout)
   for i, v in ipairs(o.players) do

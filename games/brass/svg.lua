@@ -22,10 +22,12 @@ local LETTER = { cotton = "C", goods = "M", pottery = "P", coal = "K", iron = "I
 
 function M.draw(o)
   local parts = {}
-  -- the map takes x 0-660 and y 0-600; the panel of markets and players sits right of it and
-  -- the legend below it, each inside the picture (the drawing test checks every text's box)
-  local W, H = 980, 680
-  local function xy(loc) local p = POS[loc]; return 40 + p[1] * 52, 40 + p[2] * 52 end
+  -- the map takes x 0-840 and y 0-760 (a grid step of 64 px: at 52 px the town names, the
+  -- spaces' letters and the merchants' two lines, all at 11 px, ran over each other); the
+  -- panel of markets and players sits right of it and the legend below it, each inside the picture
+  local U, SW = 64, 26              -- the grid step; a space's width
+  local W, H = 1150, 816
+  local function xy(loc) local p = POS[loc]; return 76 + p[1] * U, 66 + p[2] * U end
   parts[#parts + 1] = sk.rect(0, 0, W, H, { fill = "#f4ecd8" })
   parts[#parts + 1] = sk.text(10, 18, string.format("Brass: Birmingham, %s era, round %d", o.era, o.round), { font_size = 14 })
   local owner = {}
@@ -42,42 +44,45 @@ function M.draw(o)
   for _, t in ipairs(o.tiles) do at[t.space] = t end
   for _, m in ipairs(D.MERCHANTS) do
     local x, y = xy(m.id)
-    parts[#parts + 1] = sk.rect(x - 30, y - 12, 60, 24, { fill = "#fff8e1", stroke = "#7a5c2e" })
-    parts[#parts + 1] = sk.text(x, y - 1, m.name, { font_size = 9, text_anchor = "middle" })
+    parts[#parts + 1] = sk.rect(x - 60, y - 17, 120, 34, { fill = "#fff8e1", stroke = "#7a5c2e" })
+    parts[#parts + 1] = sk.text(x, y - 3, m.name, { font_size = 11, text_anchor = "middle" })
     local w = {}
     for _, mt in ipairs(o.merchants) do if mt.merchant == m.id then w[#w + 1] = mt.tile .. (mt.beer > 0 and "*" or "") end end
-    parts[#parts + 1] = sk.text(x, y + 9, #w > 0 and table.concat(w, " ") or "(not in play)", { font_size = 7, text_anchor = "middle" })
+    parts[#parts + 1] = sk.text(x, y + 12, #w > 0 and table.concat(w, " ") or "(not in play)", { font_size = 11, text_anchor = "middle" })
   end
   for _, t in ipairs(D.TOWNS) do
     local x, y = xy(t.id)
-    local wdt = 20 * #t.slots
+    local wdt = SW * #t.slots
     parts[#parts + 1] = sk.rect(x - wdt / 2 - 2, y - 12, wdt + 4, 24, { fill = "#fff", stroke = "#555", class = "town" })
-    parts[#parts + 1] = sk.text(x, y - 14, t.farm and "farm" or t.name, { font_size = 8, text_anchor = "middle" })
+    parts[#parts + 1] = sk.text(x, y - 15, t.farm and "farm" or t.name, { font_size = 11, text_anchor = "middle" })
     for k, allows in ipairs(t.slots) do
-      local sx = x - wdt / 2 + (k - 1) * 20
+      local sx = x - wdt / 2 + (k - 1) * SW
       local tile = at[t.id .. ":" .. k]
       if tile then
-        parts[#parts + 1] = sk.rect(sx + 1, y - 10, 18, 20, { fill = sk.SEATS[tile.owner], stroke = tile.flipped and "#000" or "#fff",
+        parts[#parts + 1] = sk.rect(sx + 1, y - 10, SW - 2, 20, { fill = sk.SEATS[tile.owner], stroke = tile.flipped and "#000" or "#fff",
           stroke_width = tile.flipped and 2 or 1, class = "tile" })
-        parts[#parts + 1] = sk.text(sx + 10, y + 3, LETTER[tile.industry] .. tile.level, { font_size = 8, text_anchor = "middle", fill = "#fff" })
+        parts[#parts + 1] = sk.text(sx + SW / 2, y + 4, LETTER[tile.industry] .. tile.level, { font_size = 11, text_anchor = "middle", fill = "#fff" })
       else
         local w = {}
         for j, x_ in ipairs(allows) do w[j] = LETTER[x_] end
-        parts[#parts + 1] = sk.rect(sx + 1, y - 10, 18, 20, { fill = FILL[allows[1]], opacity = 0.35, class = "space" })
-        parts[#parts + 1] = sk.text(sx + 10, y + 3, table.concat(w), { font_size = 7, text_anchor = "middle" })
+        parts[#parts + 1] = sk.rect(sx + 1, y - 10, SW - 2, 20, { fill = FILL[allows[1]], opacity = 0.35, class = "space" })
+        parts[#parts + 1] = sk.text(sx + SW / 2, y + 4, table.concat(w), { font_size = 11, text_anchor = "middle" })
       end
     end
   end
-  local px = 680
+  local px = 870
   parts[#parts + 1] = sk.text(px, 40, string.format("Coal market %d/%d, next %d", o.coal_market, #D.COAL_MARKET.prices, o.coal_price), { font_size = 11 })
   parts[#parts + 1] = sk.text(px, 56, string.format("Iron market %d/%d, next %d", o.iron_market, #D.IRON_MARKET.prices, o.iron_price), { font_size = 11 })
   parts[#parts + 1] = sk.text(px, 72, string.format("Deck %d cards", o.deck), { font_size = 11 })
+  -- each seat named (the participant, or Player k), its figures on a line of their own
   for i, p in ipairs(o.players) do
-    parts[#parts + 1] = sk.rect(px, 80 + i * 30, 14, 14, { fill = sk.SEATS[i] })
-    parts[#parts + 1] = sk.text(px + 20, 92 + i * 30, string.format("P%d: %d VP (%d now), money %d, income %d", i, p.vp, o.scores[i], p.money, p.income), { font_size = 10 })
+    local y = 84 + i * 40
+    parts[#parts + 1] = sk.rect(px, y - 11, 14, 14, { fill = sk.SEATS[i] })
+    parts[#parts + 1] = sk.text(px + 20, y, sk.who(o, i), { font_size = 11, font_weight = sk.you(o, i) and "bold" or nil })
+    parts[#parts + 1] = sk.text(px + 20, y + 16, string.format("%d VP (%d now), money %d, income %d", p.vp, o.scores[i], p.money, p.income), { font_size = 11 })
   end
-  parts[#parts + 1] = sk.text(10, 632, "Spaces and tiles: K coal, I iron, B brewery, C cotton, M manufacturer, P pottery; a tile: its level, in the colour of its owner, ringed = flipped", { font_size = 10 })
-  parts[#parts + 1] = sk.text(10, 650, "Links: blue = canal, dashed grey = rail only, thick = built (in the colour of its owner). Merchants: their tiles, * = beer barrel still there", { font_size = 10 })
+  parts[#parts + 1] = sk.text(10, H - 30, "Spaces and tiles: K coal, I iron, B brewery, C cotton, M manufacturer, P pottery; a tile: its level, in the colour of its owner, ringed = flipped", { font_size = 11 })
+  parts[#parts + 1] = sk.text(10, H - 12, "Links: blue = canal, dashed grey = rail only, thick = built (in the colour of its owner). Merchants: their tiles, * = beer barrel still there", { font_size = 11 })
   return sk.doc("brass", W, H, parts)
 end
 

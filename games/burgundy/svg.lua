@@ -55,35 +55,49 @@ end
 
 function M.draw(o)
   local out = {}
-  local W = 900
+  -- the legend of the tiles' marks stands right of the depots, above the estates (beside
+  -- the first estate it ran over the first player's line)
+  local LX = 740
+  local W = LX + 390
   local r = 15
   local estate_h = 7 * r * 1.5 + 20
-  local H = 190 + o.n * (estate_h + 40)
+  -- a depot's goods, five to a line (on one line, eight or nine goods ran into the next
+  -- depot); the rows below move down by the extra lines
+  local function goods_lines(d)
+    local lines, vals = {}, d.goods
+    if #vals == 0 then return { "goods -" } end
+    for k = 1, #vals, 5 do lines[#lines + 1] = table.concat(vals, ",", k, math.min(#vals, k + 4)) end
+    lines[1] = "goods " .. lines[1]
+    return lines
+  end
+  local extra = 0
+  for _, d in ipairs(o.depots) do extra = math.max(extra, (#goods_lines(d) - 1) * 12) end
+  local H = 190 + extra + o.n * (estate_h + 40)
   out[#out + 1] = K.rect(0, 0, W, H, { fill = "#f6f1e3" })
   out[#out + 1] = K.text(10, 18, string.format("The Castles of Burgundy - phase %s, round %d%s", D.PHASE_NAMES[o.phase], o.round,
     o.over and " (game over)" or (" - player " .. o.turn .. " to move")), { font_size = 14 })
   -- depots
   for k, d in ipairs(o.depots) do
     local x = 20 + (k - 1) * 120
-    out[#out + 1] = K.rect(x - 8, 30, 112, 78, { fill = "#e8dcc0", stroke = "#999", rx = 6 })
+    out[#out + 1] = K.rect(x - 8, 30, 112, 78 + extra, { fill = "#e8dcc0", stroke = "#999", rx = 6 })
     out[#out + 1] = K.text(x, 44, "depot " .. k .. (o.white == k and " (white die)" or ""), { font_size = 10 })
     for j, v in ipairs(d.tiles) do
       if v then out[#out + 1] = K.place(x + 10 + (j - 1) * 26, 64, tile(v, 12)) end
     end
-    out[#out + 1] = K.text(x, 100, "goods " .. (#d.goods > 0 and table.concat(d.goods, ",") or "-"), { font_size = 10 })
+    for j, l in ipairs(goods_lines(d)) do out[#out + 1] = K.text(x, 100 + (j - 1) * 12, l, { font_size = 10 }) end
   end
-  out[#out + 1] = K.rect(12, 114, 8 * 30 + 20, 50, { fill = "#333", rx = 6 })
-  out[#out + 1] = K.text(20, 128, "black depot", { font_size = 10, fill = "#fff" })
+  out[#out + 1] = K.rect(12, 114 + extra, 8 * 30 + 20, 50, { fill = "#333", rx = 6 })
+  out[#out + 1] = K.text(20, 128 + extra, "black depot", { font_size = 10, fill = "#fff" })
   for j, v in ipairs(o.black) do
-    if v then out[#out + 1] = K.place(30 + (j - 1) * 30, 146, tile(v, 12)) end
+    if v then out[#out + 1] = K.place(30 + (j - 1) * 30, 146 + extra, tile(v, 12)) end
   end
   local rg = {}
   for rr, g in ipairs(o.round_goods) do if g > 0 then rg[#rg + 1] = "r" .. rr .. ":" .. g end end
-  out[#out + 1] = K.text(290, 140, "goods to come: " .. (#rg > 0 and table.concat(rg, " ") or "none") ..
+  out[#out + 1] = K.text(290, 140 + extra, "goods to come: " .. (#rg > 0 and table.concat(rg, " ") or "none") ..
     "   turn order: " .. table.concat(o.order, ","), { font_size = 11 })
   -- players
   for i, p in ipairs(o.players) do
-    local y0 = 180 + (i - 1) * (estate_h + 40)
+    local y0 = 180 + extra + (i - 1) * (estate_h + 40)
     out[#out + 1] = K.text(10, y0 + 10, string.format("%s: %d points, %d silverlings, %d workers, ship track %d, dice %s",
       K.who(o, i), p.score, p.silver, p.workers, p.track, #p.dice > 0 and table.concat(p.dice, ",") or "used"),
       { font_size = 12, font_weight = K.you(o, i) and "bold" or "normal" })
@@ -93,7 +107,7 @@ function M.draw(o)
       local v = p.estate[sp.name]
       if v then
         local cx, cy = centre(sp)
-        out[#out + 1] = K.place(cx, y0 + cy, tile(v, r * 0.8))
+        out[#out + 1] = K.place(cx, y0 + cy, tile(v, r * 0.93))
       end
     end
     local x = 260
@@ -108,7 +122,7 @@ function M.draw(o)
     out[#out + 1] = K.text(x, y0 + 100, "knowledge: " .. (#p.knowledge > 0 and table.concat(p.knowledge, ",") or "none") ..
       "   bonus: " .. (#p.bonus > 0 and table.concat(p.bonus, ",") or "none"), { font_size = 11 })
   end
-  -- what the tiles' marks stand for, beside the first estate
+  -- what the tiles' marks stand for
   local animals = {}
   for _, a in ipairs(D.ANIMALS) do animals[#animals + 1] = a:sub(1, 2) .. " " .. a end
   local legend = {
@@ -124,7 +138,7 @@ function M.draw(o)
     "goods 2x4: two goods of die number 4",
   }
   for k, l in ipairs(legend) do
-    out[#out + 1] = K.text(W - 372, 186 + (k - 1) * 15, l, { font_size = 11, fill = k == 1 and "#222" or "#555", font_weight = k == 1 and "bold" or nil })
+    out[#out + 1] = K.text(LX, 40 + (k - 1) * 15, l, { font_size = 11, fill = k == 1 and "#222" or "#555", font_weight = k == 1 and "bold" or nil })
   end
   return K.doc("burgundy", W, H, out)
 end

@@ -137,7 +137,9 @@ function M.svg(o)
   for _, t in ipairs(o.tiles or {}) do xs[#xs + 1] = t.x; ys[#ys + 1] = t.y end
   for _, p in ipairs(o.open_positions or {}) do xs[#xs + 1] = p.x; ys[#ys + 1] = p.y end
   local x0, x1, y0, y1 = math.min(table.unpack(xs)), math.max(table.unpack(xs)), math.min(table.unpack(ys)), math.max(table.unpack(ys))
-  local top, left = 64, 10
+  -- a line per seat above the map (side by side, a long participant's name ran into the
+  -- next seat's disc)
+  local top, left = 34 + 17 * #(o.players or {}) + 10, 10
   local mw, mh = (x1 - x0 + 1) * T, (y1 - y0 + 1) * T
   local W = math.max(900, mw + 2 * left + 150)
   local function at(x, y) return left + (x - x0) * T, top + (y1 - y) * T end
@@ -146,9 +148,9 @@ function M.svg(o)
   out[#out + 1] = K.text(10, 18, string.format("Carcassonne — %s; %d turns played, %d tiles in the stack", doing, o.turns_played or 0,
     o.stack or 0), { font_weight = "bold", font_size = 13 })
   for i, p in ipairs(o.players or {}) do
-    local x = 10 + (i - 1) * (W - 20) // #o.players
-    out[#out + 1] = K.circle(x + 6, 38, 6, { fill = K.SEATS[i] })
-    out[#out + 1] = K.text(x + 16, 42, string.format("%s %d pts, %d in supply", o.names and o.names[i] and tostring(o.names[i]) or ("P" .. i .. (K.you(o, i) and " (you)" or "")), p.score or 0,
+    local y = 38 + (i - 1) * 17
+    out[#out + 1] = K.circle(16, y, 6, { fill = K.SEATS[i] })
+    out[#out + 1] = K.text(26, y + 4, string.format("%s: %d points, %d followers in supply", K.who(o, i), p.score or 0,
       p.followers_in_supply or 0), { font_weight = K.you(o, i) and "bold" or "normal" })
   end
   out[#out + 1] = K.rect(left - 2, top - 2, mw + 4, mh + 4, { fill = "#eceff1", stroke = "#cfd8dc" })

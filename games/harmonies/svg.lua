@@ -53,9 +53,10 @@ end
 
 function M.draw(o)
   local out = {}
-  local W, r = 760, 18
+  -- wide enough for a player's line with a long participant's name (at 760 it ended at the edge)
+  local W, r = 900, 18
   local board_h = 2 * r + 8 * (math.sqrt(3) / 2) * r + 10
-  local H = 150 + o.n * (board_h + 30)
+  local H = 150 + o.n * (board_h + 30) + 44   -- the legend below the boards
   out[1] = string.format('<svg xmlns="http://www.w3.org/2000/svg" class="board harmonies" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif">', W, math.floor(H), W, math.floor(H))
   out[#out + 1] = string.format('<rect width="%d" height="%d" fill="#f6f1e3"/>', W, math.floor(H))
   out[#out + 1] = string.format('<text x="10" y="18" font-size="14">Harmonies, round %d%s%s</text>', o.round,
@@ -116,6 +117,14 @@ function M.draw(o)
       for j, c in ipairs(p.done) do w[j] = c.id .. " " .. c.points end
       out[#out + 1] = string.format('<text x="170" y="%d" font-size="11">completed: %s</text>', y0 + 126, esc(table.concat(w, ", ")))
     end
+  end
+  -- what the cards' and boards' numbers and names stand for
+  local legend = {
+    "Animal cards: the habitat to build, each hex in the colour of its top token with the stack's height; the ringed hex takes the cube;",
+    "below, the points for 1, 2, 3, ... cubes placed (3/6/10/15). Boards: spaces a1-e5 (column, row); bars: the tokens under the top one.",
+  }
+  for k, l in ipairs(legend) do
+    out[#out + 1] = string.format('<text x="10" y="%d" font-size="11" fill="#555">%s</text>', math.floor(H) - 30 + (k - 1) * 16, esc(l))
   end
   out[#out + 1] = "</svg>"
   return table.concat(out, "\n")

@@ -12,6 +12,9 @@ local GEMS = { "white", "blue", "green", "red", "black" }
 local ALL = { "white", "blue", "green", "red", "black", "gold" }
 local DARK = { blue = true, green = true, red = true, black = true }
 local LEVEL = { "#a5d6a7", "#ffe082", "#90caf9" }
+-- a reserved card's height: tall enough that its fourth cost gem (11 px text) stays below
+-- the points (at 74 px the gem's number was drawn over the points)
+local SMALL_H = 88
 
 local function gem(x, y, r, colour, count, cls)
   return K.token(x, y, r, M.FILL[colour], count and tostring(count) or nil, cls or "gem", DARK[colour])
@@ -21,7 +24,7 @@ end
 -- a card's body at the origin (face up or hidden), kept per card, class and size
 local card_body = K.memo(function(c, cls, small)
   local x, y = 0, 0
-  local w, h = small and 58 or 78, small and 74 or 100
+  local w, h = small and 58 or 78, small and SMALL_H or 100
   if c.hidden then
     return K.group("card " .. cls .. " hidden", { K.rect(x, y, w, h, { fill = LEVEL[c.level] or "#ccc", stroke = "#666", rx = 5 }),
       K.text(x + w / 2, y + h / 2 + 4, "level " .. tostring(c.level), { text_anchor = "middle", fill = "#333" }) }, "a reserved card, unseen")
@@ -48,7 +51,7 @@ end)
 
 local function card(px, py, c, cls, small)
   if c.empty then
-    local w, h = small and 58 or 78, small and 74 or 100
+    local w, h = small and 58 or 78, small and SMALL_H or 100
     return K.rect(px, py, w, h, { fill = "none", stroke = "#ccc", stroke_dasharray = "4 3", rx = 5 })
   end
   return K.place(px, py, card_body(c, cls, small))
@@ -93,7 +96,7 @@ function M.svg(o)
     local all, at = out, y
     out, y = {}, 0
     local you = K.you(o, i)
-    local h = 100
+    local h = SMALL_H + 30
     out[#out + 1] = K.rect(6, y, W - 12, h, { fill = "#faf7f0", stroke = you and "#1565c0" or "#ccc", stroke_width = you and 2.5 or 1, rx = 5 })
     out[#out + 1] = K.text(14, y + 18, string.format("%s: %d points, %d cards, %d nobles", K.who(o, i), p.points or 0,
       p.cards or 0, #(p.nobles or {})), { font_weight = "bold", font_size = 12.5 })

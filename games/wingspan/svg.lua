@@ -10,7 +10,9 @@ local HAB = { { "forest", "#2e7d32" }, { "grassland", "#c0a030" }, { "wetland", 
 local FOOD = { invertebrate = "#8d6e63", seed = "#fbc02d", fish = "#1e88e5", fruit = "#c62828", rodent = "#757575",
                ["invertebrate/seed"] = "#a1887f" }
 local COLOUR = { brown = "#a0522d", white = "#eeeeee", pink = "#f48fb1", none = "#cccccc" }
-local SLOT_W, SLOT_H = 150, 46
+-- a slot is wide enough for the longest bird name (28 characters, "Black-Bellied
+-- Whistling-Duck") at 11 px: at 150 the name ran under the next card
+local SLOT_W, SLOT_H = 196, 46
 
 -- card(o, id) -> a bird card at the origin (name, points, power colour band)
 local function card(o, id)
@@ -36,8 +38,9 @@ function M.draw(o)
   for k, id in ipairs(o.tray) do parts[#parts + 1] = K.place(x0 + 255 + (k - 1) * SLOT_W, y - 8, card(o, id)) end
   y = y + 44
   local g = {}
-  for r, goal in ipairs(o.goals) do g[r] = "R" .. r .. ": " .. goal.goal .. (goal.points and (" [" .. table.concat(goal.points, "/") .. "]") or "") end
-  parts[#parts + 1] = K.text(x0, y, "Goals (" .. o.goal_side .. "): " .. g[1] .. "   " .. (g[2] or ""), { font_size = 11 })
+  -- the round goals, spelled out (they were "R1: … [4/0/0]" with no legend)
+  for r, goal in ipairs(o.goals) do g[r] = "round " .. r .. ": " .. goal.goal .. (goal.points and (" [" .. table.concat(goal.points, "/") .. "]") or "") end
+  parts[#parts + 1] = K.text(x0, y, "Round goals (" .. o.goal_side .. " side; once scored, [the points of seat 1/2/3...]): " .. g[1] .. "   " .. (g[2] or ""), { font_size = 11 })
   parts[#parts + 1] = K.text(x0, y + 15, table.concat(g, "   ", 3), { font_size = 11 })
   y = y + 27
   for i, p in ipairs(o.players) do
