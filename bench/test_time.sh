@@ -4,7 +4,7 @@
 # a bench, never a test: it prints, it does not fail the build).
 #
 #   bench/test_time.sh            make check, make test, make test SANITIZE=1
-#   bench/test_time.sh --ci       .ci/run's three steps, each timed, on a clean clone of HEAD
+#   bench/test_time.sh --ci       .ci/run's steps, each timed, on a clean clone of HEAD
 #
 # Targets: make check <= 60 s, make test <= 4 min, make test SANITIZE=1 <= 8 min,
 # .ci/run <= 15 min. Each tier is built first (from a clean build/ when the
@@ -40,12 +40,13 @@ if [ $ci -eq 0 ]; then
   tier "make test" 240 make test
   tier "make test SANITIZE=1" 480 make test SANITIZE=1
 else
-  # .ci/run's three steps, each timed, in a clean clone of HEAD beside this
+  # .ci/run's steps, each timed, in a clean clone of HEAD beside this
   # checkout (so that its ../shared is ours, as on CI)
   dir="$(cd .. && pwd)/tabula-ci-$$"
   git clone -q . "$dir"
   start=$(date +%s)
   tier "ci: make deps" 900 make -C "$dir" deps
+  tier "ci: make agent-programs" 300 make -C "$dir" agent-programs PROGRAMS=codex
   tier "ci: make test" 240 make -C "$dir" test
   tier "ci: make test SANITIZE=1" 480 make -C "$dir" test SANITIZE=1
   total=$(( $(date +%s) - start ))
