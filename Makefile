@@ -7,10 +7,10 @@
 #                        "-- slow:" (the inner loop, under a minute)
 #   make test SANITIZE=1 the same under AddressSanitizer + UBSan (built in build/san)
 
-PKGS     := lua5.4 libcjson libcurl cairo
+PKGS     := lua5.4 libcjson libcurl cairo zlib
 # libcurl and cairo are opened on first use (src/dynlib.c), not linked: a
 # command that makes no request and draws nothing never loads them
-LINKED   := libcjson
+LINKED   := libcjson zlib
 # lpeg and Lua are linked statically from Debian's lua-lpeg-dev and liblua5.4-dev
 # (as the lua5.4 binary is: no relocations at start, direct calls)
 LPEG_A   := $(firstword $(wildcard /usr/lib/*/liblua5.4-lpeg.a /usr/lib/liblua5.4-lpeg.a) liblua5.4-lpeg.a)
@@ -42,7 +42,7 @@ endif
 CORE     := loop json fs sha256 proc xiangqi xqsearch http image image_layout chess go draw gosolve stats \
             dynlib curl_api cairo_api sock
 # Lua bindings: each ends in one luaopen_tabula_*.
-BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image l_chess l_go l_iconv l_draw l_gosolve l_stats l_sock libs
+BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image l_chess l_go l_iconv l_draw l_gosolve l_stats l_sock l_zlib libs
 OBJS     := $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE) $(BIND) re_lua))
 CTESTS   := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(wildcard tests/c/test_*.c))
 
@@ -121,7 +121,7 @@ deps:
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 	  build-essential pkg-config ca-certificates \
-	  liblua5.4-dev lua5.4 lua-lpeg lua-lpeg-dev libcjson-dev libcurl4-openssl-dev \
+	  liblua5.4-dev lua5.4 lua-lpeg lua-lpeg-dev libcjson-dev libcurl4-openssl-dev zlib1g-dev \
 	  libcairo2-dev fonts-wqy-zenhei fonts-dejavu-core \
 	  fairy-stockfish stockfish gnugo nodejs time chromium python3-numpy
 

@@ -237,9 +237,11 @@ test("tabula run scenarios/dece: two program participants and a built-in play to
   -- --max-cost: the programs' calls stop at the budget (exit 4), what was spent within it
   local s2 = mock.start({})
   local mf2 = models_file(dir, s2.url, "TABULA_FAKE_PROVIDER_KEY")
+  fs.write_atomic(dir .. "/one.json", json.encode({ matches = { { id = "azul-b", game = "azul", seats = { "prog-a", "prog-b", "random" },
+    setup_seed = 9 } } }))
   local out2 = t.sh(string.format("TABULA_FAKE_PROVIDER_KEY=%s %s run scenarios/dece --participants %s --models %s --games azul "
-    .. "--matches-per-game 3 --max-cost 0.003 --quiet --out %s", key, t.quote(t.tabula_bin()), t.quote(dir .. "/parts.json"),
-    t.quote(mf2), t.quote(dir .. "/run2")))
+    .. "--schedule %s --max-cost 0.003 --quiet --out %s", key, t.quote(t.tabula_bin()), t.quote(dir .. "/parts.json"),
+    t.quote(mf2), t.quote(dir .. "/one.json"), t.quote(dir .. "/run2")))
   local log2 = s2:log()
   s2:close()
   t.contains(out2, "rc=4", out2)

@@ -25,7 +25,8 @@ end
 
 -- run(seats) -> the run directory, the mock's log, what tabula printed: one Azul match of the
 -- given participants entries (a program's model on the wire its program speaks)
-local function run(entries)
+local function run(entries, game)
+  game = game or "azul"
   local s = mock.start({ { agent = {} } })
   local dir = t.tmpdir()
   fs.write_atomic(dir .. "/models.lua", string.format([[return {
@@ -36,9 +37,9 @@ local function run(entries)
   local seats = {}
   for i, e in ipairs(entries) do seats[i] = e.name end
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = entries }))
-  fs.write_atomic(dir .. "/schedule.json", json.encode({ matches = { { id = "azul-r", game = "azul", seats = seats, setup_seed = 5 } } }))
-  local out = t.sh(string.format("%s=%s %s run scenarios/dece --participants %s --models %s --games azul --schedule %s --quiet --out %s",
-    KEY_ENV, KEY, t.quote(t.tabula_bin()), t.quote(dir .. "/parts.json"), t.quote(dir .. "/models.lua"),
+  fs.write_atomic(dir .. "/schedule.json", json.encode({ matches = { { id = "match-r", game = game, seats = seats, setup_seed = 5 } } }))
+  local out = t.sh(string.format("%s=%s %s run scenarios/dece --participants %s --models %s --games %s --schedule %s --quiet --out %s",
+    KEY_ENV, KEY, t.quote(t.tabula_bin()), t.quote(dir .. "/parts.json"), t.quote(dir .. "/models.lua"), game,
     t.quote(dir .. "/schedule.json"), t.quote(dir .. "/run")))
   local log = s:log()
   s:close()
@@ -53,11 +54,11 @@ local function check(rdir, log, out, names)
   local calls, spent = 0, 0
   for seat, name in ipairs(m.seats) do
     if names[name] then
-      t.eq(m.calls[seat], m.decisions[seat], name .. ": one act reached the harness per decision")
+      t.eq(m.calls[seat], m.turns[seat], name .. ": one act reached the harness per choice")
       t.ok(m.decisions[seat] >= 10, name .. " decisions: " .. m.decisions[seat])
       t.ok((m.usage[seat].input or 0) > 0, name .. ": its model calls counted")
-      local c = records.read(string.format("%s/programs/azul-r/seat%d/calls.jsonl", rdir, seat))
-      t.ok(#c >= m.decisions[seat], string.format("%s: %d model calls journalled for %d decisions", name, #c, m.decisions[seat]))
+      local c = records.read(string.format("%s/programs/match-r/seat%d/calls.jsonl", rdir, seat))
+      t.ok(#c >= m.turns[seat], string.format("%s: %d model calls journalled for %d choices", name, #c, m.turns[seat]))
       calls = calls + #c
     end
   end
@@ -68,7 +69,7 @@ local function check(rdir, log, out, names)
   for _, l in ipairs(log) do t.ok((l.headers or ""):find(KEY, 1, true), "the request carries the key: " .. l.path) end
   -- the key: in no file of the run (workspaces and homes included)
   t.eq(t.sh("grep -rlF " .. t.quote(KEY) .. " " .. t.quote(rdir) .. " || true"), "rc=0\n", "files holding the key")
-  local rc, shown = t.tabula("show", rdir, "azul-r")
+  local rc, shown = t.tabula("show", rdir, "match-r")
   t.eq(rc, 0, shown)
   t.contains(shown, "=== program call 1 (decision 1")
   return m
@@ -88,13 +89,13 @@ test("codex and claude-code play an Azul match against each other and Random, ea
   io.write(string.format("  codex: %d decisions, %.1f s; claude-code: %d decisions, %.1f s\n", m.decisions[1], m.seconds[1], m.decisions[2], m.seconds[2]))
 end)
 
-test("codex (native session) plays an Azul seat beside the fake program and Random: the build CI installs", function()
+test("codex (native session) plays a 7 Wonders seat beside the fake program and Random: the build CI installs", function()
   need("codex")
   local rdir, log, out = run({
     { name = "codex", model = "resp", harness = { program = "codex", session = "native", decision_timeout = 300 } },
     { name = "fake", model = "chat", harness = { program = { command = { t.tabula_bin(), t.root() .. "/tests/fake_agent.lua" },
       env = { FAKE_MODE = "play" } } } },
-    { name = "random", player = "random" } })
+    { name = "random", player = "random" } }, "7wonders")
   local m = check(rdir, log, out, { codex = true, fake = true })
   io.write(string.format("  codex: %d decisions, %.1f s\n", m.decisions[1], m.seconds[1]))
 end)

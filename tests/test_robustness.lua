@@ -420,9 +420,9 @@ end)
 
 test("DECE --pin NAME=ELO: the anchor sits at ELO in the point estimate and in every draw; the gaps are those of the unpinned fit", function()
   local dir = t.tmpdir()
-  local rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--matches-per-game", "6", "--draws", "200", "--quiet", "--out", dir .. "/a")
+  local rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--matches-per-game", "3", "--draws", "200", "--quiet", "--out", dir .. "/a")
   t.eq(rc, 0, out)
-  rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--matches-per-game", "6", "--draws", "200", "--pin", "random=1000",
+  rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--matches-per-game", "3", "--draws", "200", "--pin", "random=1000",
     "--quiet", "--out", dir .. "/b")
   t.eq(rc, 0, out)
   local a = json.read_file(dir .. "/a/summary.json").games.azul.rows
@@ -432,7 +432,7 @@ test("DECE --pin NAME=ELO: the anchor sits at ELO in the point estimate and in e
   for _, n in ipairs({ "heuristic", "ismcts" }) do t.near(b[n].elo - b.random.elo, a[n].elo - a.random.elo, 1e-9) end
   t.contains(fs.read(dir .. "/b/report.md"), "Elo scale anchored: random pinned at 1000 in every draw (--pin).")
   -- part of the run's identity: continuing with another pin is refused
-  rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--matches-per-game", "6", "--draws", "200", "--pin", "random=900",
+  rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--matches-per-game", "3", "--draws", "200", "--pin", "random=900",
     "--quiet", "--out", dir .. "/b")
   t.ok(rc ~= 0 and out:find("option --pin", 1, true), out)
   rc, out = t.tabula("run", "scenarios/dece", "--games", "azul", "--pin", "nobody=1000", "--quiet", "--out", dir .. "/c")
@@ -511,7 +511,7 @@ test("a DECE run shows the appendix in report.md and summary.json; rewriting the
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = { { name = "random", player = "random" },
     { name = "heuristic", player = "heuristic" }, { name = "random2", player = "random" } } }))
   t.eq(t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
-    "--games", "azul", "--matches-per-game", "6", "--draws", "100", "--quiet" }), 0)
+    "--games", "azul", "--matches-per-game", "3", "--draws", "100", "--quiet" }), 0)
   local md = fs.read(dir .. "/run/report.md")
   t.contains(md, "## Robustness (overall PWS)")
   t.contains(md, "6 matches in 2 seat-rotation blocks")

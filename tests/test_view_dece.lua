@@ -1,5 +1,5 @@
 -- DECE's report.html: the matches' frames kept compact (tabula.view.frames) and deflated
--- (tabula.view.deflate; the page's inflater checked against the browser's own), drawn in
+-- (raw DEFLATE by zlib, tabula.c.zlib; the page's inflater checked against the browser's own), drawn in
 -- the browser exactly as the game draws them and as from the data left uncompressed, the
 -- moves named by the games' own labels (the id on hover), the spectator's public board
 -- with the seats named, a seat's own view (its hand) and observation only once that seat
@@ -160,8 +160,8 @@ test("DECE report: the frames are compact and each is drawn in the browser as th
   t.ok(idx.leader and idx.leader.text:find("^leader [%w-]+: PWS "), "the leader: " .. tostring(idx.leader and idx.leader.text))
 end)
 
-test("deflate: what the Lua side deflates, the page's inflater and the browser's own give back byte for byte", function()
-  local deflate = require "tabula.view.deflate"
+test("deflate: what tabula deflates (zlib), the page's inflater and the browser's own give back byte for byte", function()
+  local deflate = { deflate = require("tabula.c.zlib").deflate_raw }
   local base64 = require "tabula.base64"
   local x = 7
   local function rnd() x = (x * 1103515245 + 12345) % 2147483648; return x >> 16 end

@@ -3,7 +3,7 @@
 -- observation and as the spectator, lie inside their box with no text under 11 px and no
 -- text over another at 1400 px; and each defect the long sweep (bench/legibility.lua)
 -- found stays fixed, each on a state that showed it.
--- slow: ten playouts of each of the ten Eurogames, their largest states drawn and checked in headless Chromium (the 300-playout sweep is bench/legibility.lua)
+-- slow: five playouts of each of the ten Eurogames, their largest states drawn and checked in headless Chromium (the 300-playout sweep is bench/legibility.lua)
 local t = require "tabula.testing"
 local L = require "tabula.view.legibility"
 local test, T = t.suite()
@@ -50,11 +50,11 @@ test("the check: a text outside the box, a small text, two texts over each other
   t.ok(not L.CHECK:find("OVERLAP = true", 1, true) and L.script({ overlap = true }):find("OVERLAP = true", 1, true), "the rule is optional")
 end)
 
-test("sweep: for each of the ten Eurogames, the largest states of 10 seeded playouts pass the check, seat 1's view and the spectator's", function()
+test("sweep: for each of the ten Eurogames, the largest states of 5 seeded playouts pass the check, seat 1's view and the spectator's", function()
   local pictures, kept = {}, {}
   for _, g in ipairs(TEN) do
     local G = require("games." .. g)
-    local states = L.sweep(G, { playouts = 10, seed = 3, sample = 6 })
+    local states = L.sweep(G, { playouts = 5, seed = 3, sample = 6 })
     t.ok(#states >= 5, g .. ": several largest states kept (" .. #states .. ")")
     kept[g] = #states
     for _, c in ipairs(states) do

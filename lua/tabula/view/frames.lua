@@ -18,9 +18,10 @@
 --
 -- The page holds one dictionary per group of views (a game's matches share their cards'
 -- and tiles' words); with M.COMPRESS the dictionaries and each view's data are deflated
--- (tabula.view.deflate) and base64-encoded, and report.js inflates them when a view opens.
+-- (raw DEFLATE through zlib, tabula.c.zlib) and base64-encoded, and report.js inflates them
+-- when a view opens.
 local json = require "tabula.json"
-local deflate = require "tabula.view.deflate"
+local zlib = require "tabula.c.zlib"
 local base64 = require "tabula.base64"
 
 local M = {}
@@ -179,11 +180,11 @@ function M.data(dict, frames)
   return table.concat(out)
 end
 
--- whether the page keeps its frame data deflated (tabula.view.deflate, base64)
+-- whether the page keeps its frame data deflated (zlib's raw DEFLATE, base64)
 M.COMPRESS = true
 
 -- pack(text) -> text deflated and base64-encoded (what report.js's unpack reads back)
-function M.pack(text) return base64.encode(deflate.deflate(text)) end
+function M.pack(text) return base64.encode(zlib.deflate_raw(text)) end
 
 -- element(cls, text [, attrs]) -> the <script> element that holds a view's data or a
 -- dictionary in the page: deflated and base64-encoded (data-z="deflate") under M.COMPRESS,

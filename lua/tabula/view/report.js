@@ -44,7 +44,7 @@
 
   // compact frames (tabula.view.frames): a group's token dictionary (a game's matches
   // share one), read once; a trial view's streams rebuilt frame by frame from the one
-  // before, kept as built. Data written deflated (data-z="deflate": tabula.view.deflate,
+  // before, kept as built. Data written deflated (data-z="deflate": zlib's raw DEFLATE,
   // base64) is inflated here, synchronously, by inflate() below.
   var dicts = {}, compact = null;
   function unpack(el) {
