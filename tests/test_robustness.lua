@@ -511,7 +511,7 @@ test("a DECE run shows the appendix in report.md and summary.json; rewriting the
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = { { name = "random", player = "random" },
     { name = "heuristic", player = "heuristic" }, { name = "random2", player = "random" } } }))
   t.eq(t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
-    "--games", "azul", "--matches-per-game", "3", "--draws", "100", "--quiet" }), 0)
+    "--games", "azul", "--matches-per-game", "6", "--draws", "100", "--quiet" }), 0)
   local md = fs.read(dir .. "/run/report.md")
   t.contains(md, "## Robustness (overall PWS)")
   t.contains(md, "6 matches in 2 seat-rotation blocks")
