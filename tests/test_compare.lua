@@ -11,19 +11,7 @@ local test, T = t.suite()
 
 local tmpdir = t.tmpdir
 
--- a run directory whose trial i succeeds when ok(i); usage grows with i
-local function fake_run(n, ok, extra)
-  local dir = tmpdir()
-  fs.write_atomic(dir .. "/run.json", json.encode({ scenario = "fake", model = { name = "m" } }))
-  local lines = {}
-  for i = 1, n do
-    lines[#lines + 1] = json.canonical({ trial_id = string.format("c%02d/1", i), status = ok(i) and "success" or "failure",
-      usage = { input = 100, output = i }, cost = 0.01 })
-  end
-  for _, r in ipairs(extra or {}) do lines[#lines + 1] = json.canonical(r) end
-  fs.write_atomic(dir .. "/trials.jsonl", table.concat(lines, "\n") .. "\n")
-  return dir
-end
+local fake_run = require("tests.compare_runs").fake_run   -- a made-up run: trial i of n succeeds when ok(i)
 
 test("exact McNemar p-values against hand-computed binomial sums", function()
   t.near(compare.mcnemar(0, 6), 2 / 64, 1e-15)

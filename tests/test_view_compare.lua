@@ -15,20 +15,7 @@ local test, T = t.suite()
 
 local tmpdir = t.tmpdir
 
--- a run directory (dir, or a new one) whose trial i of n succeeds when ok(i)
-local function fake_run(n, ok, extra, dir)
-  dir = dir or tmpdir()
-  fs.mkdir_p(dir)
-  fs.write_atomic(dir .. "/run.json", json.encode({ scenario = "fake", model = { name = "m" } }))
-  local lines = {}
-  for i = 1, n do
-    lines[#lines + 1] = json.canonical({ trial_id = string.format("c%02d/1", i), status = ok(i) and "success" or "failure",
-      usage = { input = 100, output = i }, cost = 0.01 })
-  end
-  for _, r in ipairs(extra or {}) do lines[#lines + 1] = json.canonical(r) end
-  fs.write_atomic(dir .. "/trials.jsonl", table.concat(lines, "\n") .. "\n")
-  return dir
-end
+local fake_run = require("tests.compare_runs").fake_run   -- a made-up run: trial i of n succeeds when ok(i)
 
 -- arm(x, y): 24 trials differing from the baseline (success on 1..12) in x of its
 -- successes (1..x fail) and y of its failures (13..12+y succeed)

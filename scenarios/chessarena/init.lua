@@ -535,6 +535,16 @@ end
 
 local function rate(a, b) return b > 0 and string.format("%.1f%%", 100 * a / b) or "-" end
 
+-- pair_of(seen, g) -> the game's two players in order and n: it is the n-th game of the pair
+-- with its White as White (the n-th games with each of them White form a colour-swapped pair)
+local function pair_of(seen, g)
+  local a, b = g.white, g.black
+  if b < a then a, b = b, a end
+  local key = a .. "\0" .. b .. "\0" .. g.white
+  seen[key] = (seen[key] or 0) + 1
+  return a, b, seen[key]
+end
+
 -- robustness(games, names) -> the robustness appendix (tabula.robustness) of the players'
 -- score share (points per game): a game is a unit; the n-th game of two players with one of
 -- them White and the n-th with the other White are a cluster (a colour-swapped pair); White's
@@ -544,10 +554,7 @@ function S.robustness(games, names)
   for _, g in ipairs(games) do
     local w = ({ ["1-0"] = 1, ["0-1"] = 0, ["1/2-1/2"] = 0.5 })[g.result]
     if w then
-      local a, b = g.white, g.black
-      if b < a then a, b = b, a end
-      local key = a .. "\0" .. b .. "\0" .. g.white
-      seen[key] = (seen[key] or 0) + 1
+      local a, b, nth = pair_of(seen, g)
       local contrib = { ["@white"] = { w, 1 } }
       all[g.white], all[g.black] = true, true
       for _, x in ipairs({ { g.white, w }, { g.black, 1 - w } }) do
@@ -555,7 +562,7 @@ function S.robustness(games, names)
         e[1], e[2] = e[1] + x[2], e[2] + 1
         contrib[x[1]] = e
       end
-      units[#units + 1] = { id = g.game_id or tostring(g.number), cluster = string.format("%s vs %s #%d", a, b, seen[key]), contrib = contrib }
+      units[#units + 1] = { id = g.game_id or tostring(g.number), cluster = string.format("%s vs %s #%d", a, b, nth), contrib = contrib }
     end
   end
   if not names then
@@ -613,11 +620,8 @@ function S.colour_effect(games, names)
   -- the clusters: the n-th game of two players with each of them White (as the appendix's)
   local clusters, order, seen = {}, {}, {}
   for _, g in ipairs(games) do
-    local a, b = g.white, g.black
-    if b < a then a, b = b, a end
-    local key = a .. "\0" .. b .. "\0" .. g.white
-    seen[key] = (seen[key] or 0) + 1
-    local c = string.format("%s\0%s\0%d", a, b, seen[key])
+    local a, b, nth = pair_of(seen, g)
+    local c = string.format("%s\0%s\0%d", a, b, nth)
     if not clusters[c] then clusters[c] = {}; order[#order + 1] = c end
     table.insert(clusters[c], g)
   end
