@@ -40,9 +40,9 @@ endif
 
 # Pure C cores: never include lua.h.
 CORE     := loop json fs sha256 proc xiangqi xqsearch http image image_layout chess go draw gosolve stats \
-            dynlib curl_api cairo_api sock
+            dynlib curl_api cairo_api sock frames
 # Lua bindings: each ends in one luaopen_tabula_*.
-BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image l_chess l_go l_iconv l_draw l_gosolve l_stats l_sock l_zlib libs
+BIND     := l_host l_loop l_json l_fs l_proc l_xiangqi l_xqsearch l_http l_image l_chess l_go l_iconv l_draw l_gosolve l_stats l_sock l_zlib l_frames libs
 OBJS     := $(addprefix $(BUILD)/,$(addsuffix .o,$(CORE) $(BIND) re_lua))
 CTESTS   := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(wildcard tests/c/test_*.c))
 

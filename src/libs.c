@@ -24,6 +24,7 @@ int luaopen_tabula_gosolve(lua_State *L);
 int luaopen_tabula_stats(lua_State *L);
 int luaopen_tabula_sock(lua_State *L);
 int luaopen_tabula_zlib(lua_State *L);
+int luaopen_tabula_frames(lua_State *L);
 
 
 extern const unsigned char tabula_re_lua[];
@@ -55,6 +56,7 @@ static const luaL_Reg modules[] = {
     {"tabula.c.gosolve", luaopen_tabula_gosolve},
     {"tabula.c.sock", luaopen_tabula_sock},
     {"tabula.c.zlib", luaopen_tabula_zlib},
+    {"tabula.c.frames", luaopen_tabula_frames},
 
     {"lpeg", luaopen_lpeg},
     {"re", luaopen_re},

@@ -31,7 +31,7 @@ local WIRE = {
 -- again, the program resuming its own session there (a new match, in run2)
 local function play(name, wire, again)
   local e = assert(AP.get(name))
-  if t.tabula_bin():find("/build/san/", 1, true) then
+  if t.sanitized() then
     t.skip("real agent programs run under the plain build only (the sanitizer build checks tabula's MCP side with tests/test_mcp.lua and the fake program)")
   end
   local bin = e.locate()

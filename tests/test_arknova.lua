@@ -1503,7 +1503,7 @@ test("arknova: the arena runs the game by name with the three baselines (3 match
     "--games", "arknova", "--quiet" })
   G.incomplete = nil
   t.ok(not ok); t.contains(tostring(err), "arknova is incomplete (a test's reason)")
-  local rc = t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
+  local rc = t.run_scenario("scenarios/dece", { "--no-html", "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--games", "arknova", "--draws", "100", "--quiet" })
   t.eq(rc, 0)
   local recs = records.read(dir .. "/run/matches.jsonl")

@@ -890,7 +890,7 @@ test("brass: the arena end to end (tabula run scenarios/dece --games brass): thr
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = {
     { name = "random", player = "random" }, { name = "heuristic", player = "heuristic" },
     { name = "ismcts", player = "ismcts", simulations = 8, steps = 18 } } }))
-  local rc = t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
+  local rc = t.run_scenario("scenarios/dece", { "--no-html", "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--games", "brass", "--matches-per-game", "3", "--draws", "50", "--quiet" })
   t.eq(rc, 0)
   local recs = records.read(dir .. "/run/matches.jsonl")

@@ -1134,7 +1134,7 @@ test("burgundy: the arena runs the game by name from the command line with the t
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = {
     { name = "random", player = "random" }, { name = "heuristic", player = "heuristic", epsilon = 0.1 },
     { name = "ismcts", player = "ismcts", simulations = 8, steps = 18 } } }))
-  local rc, out = t.tabula("run", t.root() .. "/scenarios/dece", "--games", "burgundy", "--participants", dir .. "/parts.json",
+  local rc, out = t.tabula("run", t.root() .. "/scenarios/dece", "--no-html", "--games", "burgundy", "--participants", dir .. "/parts.json",
     "--matches-per-game", "3", "--out", dir .. "/run", "--quiet")
   t.eq(rc, 0, out)
   local recs = {}

@@ -292,7 +292,9 @@ end)
 
 test("dece run: the scenario end to end with a participants file, reconciliation and report", function()
   local dir = tmpdir()
-  fs.write_atomic(dir .. "/parts.json", json.encode({ participants = BUILTIN }))
+  -- the three built-in kinds, ISMCTS with a small search (its play is tested above; here the run and its report)
+  fs.write_atomic(dir .. "/parts.json", json.encode({ participants = { BUILTIN[1], BUILTIN[2],
+    { name = "ismcts", player = "ismcts", simulations = 2, steps = 8 } } }))
   local rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--games", "azul,splendor", "--matches-per-game", "3", "--draws", "200", "--quiet" })
   t.eq(rc, 0)
@@ -318,9 +320,7 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   t.eq(type(summary.bootstrap.redrawn.azul), "number")
   t.eq(summary.bootstrap.draws, 200)
   t.ok(summary.loeo_mean.tau == nil or math.abs(summary.loeo_mean.tau) <= 1)
-  -- report.html: the rating panels and one view per match stepping through the observations
-  local S = require("tabula.cmd.run").lib.load(t.root() .. "/scenarios/dece.lua")
-  require("tabula.view").write(dir .. "/run", S)
+  -- report.html (written by the run): the rating panels and one view per match stepping through the observations
   local page = fs.read(dir .. "/run/report.html")
   t.contains(page, "azul: PWS with 95% bootstrap intervals")
   t.contains(page, "splendor: Elo–cost staircase V(B)")
@@ -342,7 +342,7 @@ test("dece run: the scenario end to end with a participants file, reconciliation
   t.eq(R.compute(dir .. "/run").matches, first.matches)
   -- running again continues: nothing left to play; a different schedule is refused
   rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
-    "--games", "azul,splendor", "--matches-per-game", "3", "--draws", "200", "--quiet" })
+    "--games", "azul,splendor", "--matches-per-game", "3", "--draws", "200", "--no-html", "--quiet" })
   t.eq(#records.read(dir .. "/run/matches.jsonl"), 6)
   t.raises(function() t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--games", "azul,splendor", "--matches-per-game", "6", "--quiet" }) end, "holds a different run")
@@ -387,7 +387,7 @@ test("dece run: the benchmark's ten games by default; --seats within each game's
     "--games", "7wonders", "--players", "5", "--quiet" }) end, "--players: DECE's seats per match are --seats")
   -- five seats of 7 Wonders (beyond the old limit of four)
   local rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
-    "--games", "7wonders", "--seats", "5", "--matches-per-game", "5", "--draws", "50", "--quiet" })
+    "--games", "7wonders", "--seats", "5", "--matches-per-game", "5", "--draws", "50", "--no-html", "--quiet" })
   t.eq(rc, 0)
   local recs = records.read(dir .. "/run/matches.jsonl")
   t.eq(#recs, 5)
@@ -402,8 +402,10 @@ test("dece run: the heaviest games start first (G.match_work); a CPU-bound run k
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = BUILTIN }))
   t.ok(require("games.splendor").match_work > require("games.azul").match_work)
   local rc = t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
-    "--games", "azul,splendor", "--matches-per-game", "3", "--draws", "50", "--workers", "1", "--quiet" })
+    "--games", "azul,splendor", "--matches-per-game", "3", "--draws", "50", "--workers", "1", "--no-html", "--quiet" })
   t.eq(rc, 0)
+  -- --no-html: the scores are written, the viewer's page is left to `tabula report`
+  t.eq({ fs.kind(dir .. "/run/report.md"), fs.kind(dir .. "/run/summary.json"), fs.kind(dir .. "/run/report.html") }, { "file", "file", nil })
   local order = {}
   for i, r in ipairs(records.read(dir .. "/run/matches.jsonl")) do order[i] = r.match_id end
   t.eq(order, { "splendor-001", "splendor-002", "splendor-003", "azul-001", "azul-002", "azul-003" })

@@ -96,7 +96,7 @@ end)
 test("dece on the runner: main's records for the same seeds, with two worker processes", function()
   local dir = t.tmpdir()
   -- the azul matches come first in the schedule: the same with --games azul
-  local rc, out = tabula({ "run", DECE, "--participants", parts_file(dir), "--games", "azul", "--matches-per-game", "4",
+  local rc, out = tabula({ "run", DECE, "--no-html", "--participants", parts_file(dir), "--games", "azul", "--matches-per-game", "4",
     "--out", dir .. "/run", "--workers", "2", "--quiet" })
   t.eq(rc, 0, out)
   local new, n = by_id(dir .. "/run/matches.jsonl", "match_id")
@@ -110,7 +110,7 @@ test("dece on the runner: main's records for the same seeds, with two worker pro
     required = { "status", "game", "seats", "ranks" } })
   t.eq(#json.read_file(dir .. "/run/schedule.json").matches, 4)
   -- running again: everything is recorded, nothing is played twice
-  rc, out = tabula({ "run", DECE, "--participants", dir .. "/parts.json", "--games", "azul", "--matches-per-game", "4",
+  rc, out = tabula({ "run", DECE, "--no-html", "--participants", dir .. "/parts.json", "--games", "azul", "--matches-per-game", "4",
     "--out", dir .. "/run", "--quiet" })
   t.eq(rc, 0, out)
   t.contains(out, "resuming: 4 of 4 trials already recorded")
@@ -143,7 +143,7 @@ end)
 test("both arenas take the run lock: a second run on the same directory is refused before anything is played", function()
   local dir = t.tmpdir()
   for _, case in ipairs({
-    { dir = dir .. "/dece", args = { "run", DECE, "--games", "azul", "--participants", parts_file(dir), "--out", dir .. "/dece", "--quiet" },
+    { dir = dir .. "/dece", args = { "run", DECE, "--no-html", "--games", "azul", "--participants", parts_file(dir), "--out", dir .. "/dece", "--quiet" },
       file = "matches.jsonl" },
     { dir = dir .. "/arena", args = { "run", ARENA, "--arena", dir .. "/arena", "--players", "random,random@bullet", "--game-count", "1",
       "--analysis-depth", "0", "--quiet" }, file = "games.jsonl" } }) do
@@ -178,7 +178,7 @@ test("dece: --max-calls binds the model participant's calls over HTTP: exactly 5
   local mock = require "tests.mock"
   local s = mock.start({ { reply = "ACTION: nothing-legal", usage = { input = 10, output = 5 } } })
   local dir = t.tmpdir()
-  local rc, out = tabula({ "run", DECE, "--participants", llm_parts(dir), "--models", mock_models(dir, s.url),
+  local rc, out = tabula({ "run", DECE, "--no-html", "--participants", llm_parts(dir), "--models", mock_models(dir, s.url),
     "--games", "azul", "--out", dir .. "/run", "--concurrency", "1", "--max-calls", "5", "--quiet" })
   local requests = s:requests()
   s:close()
@@ -195,7 +195,7 @@ test("dece: a 401 stops the run with one line; nothing is recorded as a result",
   local mock = require "tests.mock"
   local s = mock.start({ { fault = "401" } })
   local dir = t.tmpdir()
-  local rc, out = tabula({ "run", DECE, "--participants", llm_parts(dir), "--models", mock_models(dir, s.url),
+  local rc, out = tabula({ "run", DECE, "--no-html", "--participants", llm_parts(dir), "--models", mock_models(dir, s.url),
     "--games", "azul", "--out", dir .. "/run", "--concurrency", "1", "--quiet" })
   local requests = s:requests()
   s:close()
@@ -208,7 +208,7 @@ end)
 
 test("dece transcripts: each participant's conversation, labelled; tabula show RUN MATCH shows each", function()
   local dir = t.tmpdir()
-  local rc, out = tabula({ "run", DECE, "--participants", parts_file(dir, { participants = {
+  local rc, out = tabula({ "run", DECE, "--no-html", "--participants", parts_file(dir, { participants = {
       { name = "m1", model = "random" }, { name = "m2", model = "random", harness = { memory = "full" } },
       { name = "random", player = "random" } } }),
     "--games", "azul", "--matches-per-game", "3", "--out", dir .. "/run", "--quiet" })
@@ -252,7 +252,7 @@ test("dece --shard: the schedule split in disjoint slices whose records are the 
   local pf = parts_file(dir)
   local seen = {}
   for k = 1, 2 do
-    local rc, out = tabula({ "run", DECE, "--participants", pf, "--games", "azul", "--matches-per-game", "4",
+    local rc, out = tabula({ "run", DECE, "--no-html", "--participants", pf, "--games", "azul", "--matches-per-game", "4",
       "--out", dir .. "/s" .. k, "--shard", k .. "/2", "--quiet", "--workers", "1" })
     t.eq(rc, 0, out)
     local recs, n = by_id(dir .. "/s" .. k .. "/matches.jsonl", "match_id")
@@ -312,7 +312,7 @@ end
 test("dece resume mid-match on the runner: a killed match continues from its event log to the same record", function()
   local dir = t.tmpdir()
   local pf = parts_file(dir)
-  local args = { "run", DECE, "--participants", pf, "--games", "azul", "--matches-per-game", "4", "--out", dir .. "/run", "--quiet" }
+  local args = { "run", DECE, "--no-html", "--participants", pf, "--games", "azul", "--matches-per-game", "4", "--out", dir .. "/run", "--quiet" }
   local rc, out = tabula(args)
   t.eq(rc, 0, out)
   local before = by_id(dir .. "/run/matches.jsonl", "match_id")["azul-002"]
@@ -332,7 +332,7 @@ end)
 test("dece damaged event lines: one line naming file and line; --discard-damaged restarts the match from its seed", function()
   local dir = t.tmpdir()
   local pf = parts_file(dir)
-  local args = { "run", DECE, "--participants", pf, "--games", "azul", "--matches-per-game", "4", "--out", dir .. "/run", "--quiet" }
+  local args = { "run", DECE, "--no-html", "--participants", pf, "--games", "azul", "--matches-per-game", "4", "--out", dir .. "/run", "--quiet" }
   local rc, out = tabula(args)
   t.eq(rc, 0, out)
   local before = by_id(dir .. "/run/matches.jsonl", "match_id")["azul-003"]

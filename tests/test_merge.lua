@@ -192,7 +192,7 @@ test("DECE shards (records in matches.jsonl, event logs in matches/) merge into 
   fs.write_or_fail(dir .. "/parts.json", json.encode({ participants = { { name = "random", player = "random" },
     { name = "heuristic", player = "heuristic" }, { name = "ismcts", player = "ismcts", simulations = 8, steps = 18 } } }))
   local function dece(out, ...)   -- in a process of its own (an in-process run keeps its lock)
-    local rc2, text = tabula("run", "scenarios/dece", "--participants", dir .. "/parts.json", "--out", out, "--games", "azul",
+    local rc2, text = tabula("run", "scenarios/dece", "--no-html", "--participants", dir .. "/parts.json", "--out", out, "--games", "azul",
       "--matches-per-game", "3", "--draws", "50", "--workers", "1", "--quiet", ...)
     t.eq(rc2, 0, text)
   end

@@ -202,14 +202,17 @@ test("tabula run scenarios/dece: two program participants and a built-in play to
     fake("prog-a", "play", nil, { FAKE_TRACE = "TRACE" }), fake("prog-b", "play", { session = "native" }, { FAKE_TRACE = "TRACE" }),
     RANDOM } }
   fs.write_atomic(dir .. "/parts.json", json.encode(parts))
+  -- one match (a schedule of its own: a block would be three matches of the same launches)
+  fs.write_atomic(dir .. "/sched.json", json.encode({ matches = { { id = "azul-001", game = "azul",
+    seats = { "prog-a", "prog-b", "random" }, setup_seed = 4 } } }))
   local out = t.sh(string.format("TABULA_FAKE_PROVIDER_KEY=%s %s run scenarios/dece --participants %s --models %s --games azul "
-    .. "--matches-per-game 3 --max-cost 5 --quiet --out %s", key, t.quote(t.tabula_bin()), t.quote(dir .. "/parts.json"),
-    t.quote(mf), t.quote(dir .. "/run")))
+    .. "--schedule %s --max-cost 5 --no-html --quiet --out %s", key, t.quote(t.tabula_bin()), t.quote(dir .. "/parts.json"),
+    t.quote(mf), t.quote(dir .. "/sched.json"), t.quote(dir .. "/run")))
   local log = s:log()
   s:close()
   t.contains(out, "rc=0", out)
   local ms = records.read(dir .. "/run/matches.jsonl")
-  t.eq(#ms, 3)
+  t.eq(#ms, 1)
   local per = {}
   for _, m in ipairs(ms) do
     t.eq(m.status, "finished")
@@ -240,7 +243,7 @@ test("tabula run scenarios/dece: two program participants and a built-in play to
   fs.write_atomic(dir .. "/one.json", json.encode({ matches = { { id = "azul-b", game = "azul", seats = { "prog-a", "prog-b", "random" },
     setup_seed = 9 } } }))
   local out2 = t.sh(string.format("TABULA_FAKE_PROVIDER_KEY=%s %s run scenarios/dece --participants %s --models %s --games azul "
-    .. "--schedule %s --max-cost 0.003 --quiet --out %s", key, t.quote(t.tabula_bin()), t.quote(dir .. "/parts.json"),
+    .. "--schedule %s --max-cost 0.003 --no-html --quiet --out %s", key, t.quote(t.tabula_bin()), t.quote(dir .. "/parts.json"),
     t.quote(mf2), t.quote(dir .. "/one.json"), t.quote(dir .. "/run2")))
   local log2 = s2:log()
   s2:close()

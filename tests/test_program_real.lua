@@ -17,7 +17,7 @@ local test, T = t.suite()
 local KEY_ENV, KEY = "TABULA_REAL_PROGRAM_KEY", "sk-real-" .. string.rep("5", 28)
 
 local function need(name)
-  if t.tabula_bin():find("/build/san/", 1, true) then
+  if t.sanitized() then
     t.skip("real agent programs run under the plain build only (the sanitizer build checks tabula's side with the fake program)")
   end
   if not AP.get(name).locate() then t.skip(name .. " not installed (make agent-programs PROGRAMS=" .. name .. ")") end

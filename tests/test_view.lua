@@ -130,7 +130,7 @@ local function unescape(s)
 end
 
 test("view: in Chromium the trial view has a board per ply, the transcript, a working scrubber and inert model text", function()
-  t.need_program(CHROMIUM)
+  t.need_browser()
   local dir = run_once()
   local rec = records.read(dir .. "/trials.jsonl")[1]
   local url = "file://" .. dir .. "/report.html#selftest=" .. rec.trial_id:gsub("/", "%%2F")
@@ -349,7 +349,7 @@ local function pieces(fen)
 end
 
 test("view pages: a scenario without a view (examples/checks_mc.lua) shows each trial's verdict and its ctx.board, model text inert", function()
-  t.need_program(CHROMIUM)
+  t.need_browser()
   local dir = tmpdir()
   local lines = {}
   for i = 1, 3 do lines[i] = json.canonical({ text = XSS .. "\nAnswer: " .. ({ "A", "B", "C" })[i] }) end
@@ -375,7 +375,7 @@ test("view pages: a scenario without a view (examples/checks_mc.lua) shows each 
 end)
 
 test("view pages: a `tabula new --game go` scenario runs, and its trial view draws the Go position with every stone", function()
-  t.need_program(CHROMIUM)
+  t.need_browser()
   local dir = tmpdir()
   t.contains(t.sh(string.format("%s new golibs --game go --dir %s", t.tabula_bin(), dir)), "rc=0")
   t.run_scenario(dir .. "/scenarios/golibs.lua", { "--model", "random", "--out", dir .. "/run", "--quiet" })
@@ -394,7 +394,7 @@ test("view pages: a `tabula new --game go` scenario runs, and its trial view dra
 end)
 
 test("view pages: TsuGO draws its problems in SVG (options, accepted answers, chosen move), the closed loop's moves and the images the model saw", function()
-  t.need_program(CHROMIUM)
+  t.need_browser()
   local dir = tmpdir()
   t.run_scenario("scenarios/tsugo.lua", { "--problems", t.root() .. "/tests/data/tsugo/problems.jsonl", "--out", dir .. "/run",
     "--gnugo", "none", "--engine-playouts", "150", "--mcts-playouts", "60", "--quiet", "--model", "engine",
@@ -448,13 +448,19 @@ local DECE_COUNTS = {
 }
 
 test("view pages: DECE draws each game's board per decision (tiles, cards, followers counted), the text observation beside it", function()
-  t.need_program(CHROMIUM)
+  t.need_browser()
   local dir = tmpdir()
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = { { name = "random", player = "random" },
     { name = "heuristic", player = "heuristic" }, { name = "random2", player = "random" } } }))
   -- the five games whose boards' parts are counted here (tests/test_view_dece.lua draws all ten)
-  t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run", "--matches-per-game", "3",
-    "--games", "azul,splendor,century,7wonders,carcassonne", "--draws", "50", "--quiet" })
+  -- one match of each (a schedule: a block would be three)
+  local ms = {}
+  for i, g in ipairs({ "azul", "splendor", "century", "7wonders", "carcassonne" }) do
+    ms[i] = { id = g .. "-001", game = g, seats = { "random", "heuristic", "random2" }, setup_seed = 3 }
+  end
+  fs.write_atomic(dir .. "/sched.json", json.encode({ matches = ms }))
+  t.run_scenario("scenarios/dece.lua", { "--participants", dir .. "/parts.json", "--out", dir .. "/run", "--schedule", dir .. "/sched.json",
+    "--games", "azul,splendor,century,7wonders,carcassonne", "--draws", "50", "--no-html", "--quiet" })
   -- one page per game with one match on it, which keeps each page small
   local V = require "scenarios.dece.view"
   local all = V.load(dir .. "/run").recs
@@ -494,7 +500,7 @@ test("view pages: DECE draws each game's board per decision (tiles, cards, follo
 end)
 
 test("view pages: Jianghu108 with vision shows the image the model saw and labels the board A-I, 1-10 as the prompt does", function()
-  t.need_program(CHROMIUM)
+  t.need_browser()
   local data = t.need_shared("jianghu108/江湖残局.json")
   local dir = tmpdir()
   for _, v in ipairs({ { "text", {} }, { "vision", { "--vision" } } }) do
@@ -520,7 +526,7 @@ test("view pages: Jianghu108 with vision shows the image the model saw and label
 end)
 
 test("view pages: the chess puzzles, understanding and XiangqiBench pages: plots that read, every trial listed, boards drawn", function()
-  t.need_program(CHROMIUM)
+  t.need_browser()
   local dir = tmpdir()
   -- our own positions and puzzles (the shared data need not be there)
   local fen = "r3k2r/pppn1pp1/3bpn2/7p/3P1P2/2N4q/PPP1B3/R1BQNRK1 w kq - 0 13"

@@ -48,6 +48,43 @@ test("frames: each frame is rebuilt exactly from the one before, and a frame cos
   t.ok(#ops <= 5, "one change, a handful of operations (" .. #ops .. ")")
 end)
 
+test("frames in C (src/frames.c): the same tokens, the same dictionary and the same operations as the Lua reference", function()
+  -- the Lua cut and diff (frames.lua_tokens, frames.lua_ops) are the reference; the C ones
+  -- must give identical ids, dictionary and operations, on made-up texts with the awkward
+  -- cases (a '<' never closed, a separator at the end, a token in more than 8 places, the
+  -- empty text) and on random lists with long repeated runs
+  local made = { "", "plain", "<svg>", "a<b<c>d", "<x>tail<", "<<>>", "x>y<z", '<g><text>1,2;3\n</text></g>',
+    "one, two; three\n", "ends with,", "  two  spaces ", string.rep("<r/>", 20) .. "<g>" .. string.rep("<r/>", 3) }
+  for _, kind in ipairs({ "svg", "text", "words" }) do
+    local dc, dl = frames.new_dict(), frames.new_dict()
+    for _, s in ipairs(made) do
+      t.eq(frames.tokens(dc, s, kind), frames.lua_tokens(dl, s, kind), kind .. ": " .. s)
+    end
+    t.eq(dc.list, dl.list, kind .. ": the dictionary")
+    local n = 0
+    for k, v in pairs(dc.id) do n = n + 1; t.eq(dl.id[k], v, k) end
+    t.eq(n, #dl.list)
+  end
+  local seed = 7
+  local function rand(n) seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n end
+  for round = 1, 300 do
+    local a, b = {}, {}
+    local alphabet = 1 + rand(round % 3 == 0 and 3 or 40)    -- few ids: many places each
+    for i = 1, rand(120) do a[i] = rand(alphabet) end
+    -- b: pieces of a (moved, repeated), changed ids and new ones
+    while #b < rand(150) do
+      if #a > 0 and rand(3) > 0 then
+        local from, len = 1 + rand(#a), 1 + rand(12)
+        for i = from, math.min(#a, from + len - 1) do b[#b + 1] = a[i] end
+      else b[#b + 1] = rand(alphabet + 5) end
+    end
+    t.eq(frames.ops(a, b), frames.lua_ops(a, b), "round " .. round)
+    t.eq(frames.ops(b, a), frames.lua_ops(b, a), "round " .. round .. " reversed")
+  end
+  t.eq(frames.ops({}, {}), {})
+  t.eq(frames.ops({ 5, 5, 5 }, {}), {})
+end)
+
 -- a small run of two games (every match's report view is checked)
 local run_dir
 local function run()

@@ -1178,7 +1178,7 @@ test("wingspan: the arena runs the game by name: three baselines, a full built-i
   fs.write_atomic(dir .. "/parts.json", json.encode({ participants = {
     { name = "random", player = "random" }, { name = "heuristic", player = "heuristic" },
     { name = "ismcts", player = "ismcts", simulations = 6, steps = 12 } } }))
-  local rc = t.run_scenario("scenarios/dece", { "--participants", dir .. "/parts.json", "--out", dir .. "/run",
+  local rc = t.run_scenario("scenarios/dece", { "--no-html", "--participants", dir .. "/parts.json", "--out", dir .. "/run",
     "--games", "wingspan", "--matches-per-game", "3", "--draws", "200", "--quiet", "--workers", "1" })
   t.eq(rc, 0)
   local recs = records.read(dir .. "/run/matches.jsonl")

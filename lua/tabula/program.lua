@@ -363,7 +363,17 @@ function Program:wait(st, s)
       self:kill(st)
       return nil, no_call(st, string.format("the program's decision limit of %g s passed", limit))
     end
-    loop.sleep(M.CONNECT_POLL)
+    -- until a call arrives (the session settles s.wake) or CONNECT_POLL passes (to look
+    -- at the process, the budget and the limit again)
+    local w = loop.future()
+    s.wake = w
+    local timer = loop.spawn(function()
+      loop.sleep(M.CONNECT_POLL)
+      if w.state == "pending" then w:set() end
+    end)
+    w:await()
+    loop.cancel(timer)
+    if s.wake == w then s.wake = nil end
   end
   local req = table.remove(s.calls, 1)
   return req

@@ -129,13 +129,25 @@ function M.need_program(path)
   return path
 end
 
+-- need_browser(): skips the test when Chromium is not installed, and in the sanitizer
+-- build: a test that drives Chromium spends its time in Chromium, which is not tabula's
+-- code; the pages are built by tabula (and so sanitized) in the report tests, and the
+-- plain build runs every browser test
+function M.need_browser()
+  local chromium = require "tabula.chromium"
+  M.need_program(chromium.PATH)
+  if M.sanitized() then M.skip("Chromium's checks run in the plain build (make test); the sanitizer build checks tabula's side") end
+  return chromium.PATH
+end
+
 -- browser() -> the test file's one headless Chromium (tabula.chromium),
 -- started on first use and shared by the file's tests (its profile is in the
--- file's scratch directory); the test is skipped when Chromium is not installed.
+-- file's scratch directory); the test is skipped when Chromium is not installed,
+-- and in the sanitizer build (need_browser).
 local the_browser
 function M.browser()
   local chromium = require "tabula.chromium"
-  M.need_program(chromium.PATH)
+  M.need_browser()
   if not the_browser or the_browser.closed then
     local why
     the_browser, why = chromium.start()
@@ -170,6 +182,14 @@ end
 -- tabula_bin(): the binary under test.
 function M.tabula_bin()
   return require("tabula.c.host").exe or (M.root() .. "/tabula")
+end
+
+-- sanitized() -> whether this is the AddressSanitizer/UBSan build (make test SANITIZE=1). That
+-- run is for memory errors: a test whose cost is many searches of the same C code (a
+-- solver over a sample) may take a smaller sample there, the same paths and the same
+-- assertions; the plain build runs the whole sample.
+function M.sanitized()
+  return M.tabula_bin():find("/build/san/", 1, true) ~= nil
 end
 
 -- quote(s) -> s as one single-quoted shell word

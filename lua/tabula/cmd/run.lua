@@ -41,6 +41,7 @@ M.COMMON = {
   { "shard", "string", nil, "K/N: run only the K-th of N slices of the plan (join the shards with tabula merge)" },
   { "accept-changes", "bool", false, "continue a run although its prompts, scenario file or options changed (recorded in run.json)" },
   { "report-every", "number", 300, "seconds between rewrites of report.html during the run (a shorter run is not touched; 0: never)", min = 0 },
+  { "no-html", "bool", false, "at the end write report.md and summary.json only, not report.html (`tabula report RUN` writes it later: minutes for a study of hundreds of DECE matches)" },
 }
 for _, o in ipairs(failures.OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
 for _, o in ipairs(require("tabula.variants").OPTIONS) do M.COMMON[#M.COMMON + 1] = o end
@@ -51,7 +52,7 @@ for _, o in ipairs(require("tabula.batch").OPTIONS) do M.COMMON[#M.COMMON + 1] =
 -- when a run is continued
 M.HOW = { out = true, concurrency = true, quiet = true, retries = true, ["max-attempts"] = true,
   ["no-transcripts"] = true, workers = true, ["accept-changes"] = true, verbose = true, ["dry-run"] = true,
-  ["max-cost"] = true, ["max-calls"] = true, ["max-run-tokens"] = true, ["report-every"] = true, ["no-prompt-cache"] = true,
+  ["max-cost"] = true, ["max-calls"] = true, ["max-run-tokens"] = true, ["report-every"] = true, ["no-html"] = true, ["no-prompt-cache"] = true,
   batch = true, ["batch-min"] = true, ["batch-wait"] = true, ["batch-poll"] = true }
 
 -- parse_shard("K/N") -> k, n (or a one-line error)
@@ -514,8 +515,8 @@ function M.execute(s, opts, forced)
       over, recorded, total or #trials))
     return budget.EXIT, out
   end
-  if s.report then io.write(require("tabula.cmd.report").lib.write(out, s))   -- report.md, summary.json, report.html
-  else   -- the viewer's page of the records (replacing one written at an interrupt)
+  if s.report then io.write(require("tabula.cmd.report").lib.write(out, s, opts["no-html"]))   -- report.md, summary.json, report.html
+  elseif not opts["no-html"] then   -- the viewer's page of the records (replacing one written at an interrupt)
     local path, size = require("tabula.view").write(out, s)
     io.write(string.format("wrote %s (%d KB)\n", path, math.ceil(size / 1024)))
   end

@@ -42,8 +42,23 @@ end
 M.CUTS = { svg = "()<", text = "[\n,;]()", words = " ()" }
 M.SVG_AFTER_TAG = true
 
+-- the cuts src/frames.c makes (tabula.c.frames): an SVG at its tags, the other kinds after
+-- these bytes; a kind whose M.CUTS was changed is cut here in Lua
+local C = require "tabula.c.frames"
+local C_CUTS = { svg = "()<", text = "[\n,;]()", words = " ()" }
+local C_SEPS = { text = "\n,;", words = " " }
+
 -- tokens(dict, s, kind) -> the ids of s cut into tokens (M.CUTS)
 function M.tokens(dict, s, kind)
+  if M.CUTS[kind] == C_CUTS[kind] then
+    if kind == "svg" and M.SVG_AFTER_TAG then return C.tokens(dict.id, dict.list, s, "tags") end
+    if C_SEPS[kind] then return C.tokens(dict.id, dict.list, s, "after", C_SEPS[kind]) end
+  end
+  return M.lua_tokens(dict, s, kind)
+end
+
+-- lua_tokens(dict, s, kind): tokens written in Lua (the reference the C cut is tested against)
+function M.lua_tokens(dict, s, kind)
   local out, at = {}, 1
   local function put(j)
     if j > at then out[#out + 1] = id_of(dict, s:sub(at, j - 1)) end
@@ -58,8 +73,8 @@ function M.tokens(dict, s, kind)
   return out
 end
 
--- index(a) -> where each token of id list a stands (up to 8 places each, the first
--- ones first): what ops looks runs up in, made once for a list several lists are
+-- index(a) -> where each token of id list a stands (its last 8 places, the latest first:
+-- what lua_ops looks runs up in), made once for a list several lists are
 -- written against (a frame's public drawing, for each seat's own)
 function M.index(a)
   local where = {}
@@ -76,6 +91,12 @@ end
 -- run of a that matches there (tried at the place the last copy ended first, then at up
 -- to 8 places holding that token); runs shorter than 2 tokens are put as ids.
 function M.ops(a, b, where)
+  if not where and not M.LUA_OPS then return C.ops(a, b) end
+  return M.lua_ops(a, b, where)
+end
+
+-- lua_ops(a, b [, where]): ops written in Lua (the reference src/frames.c is tested against)
+function M.lua_ops(a, b, where)
   where = where or M.index(a)
   local out, j, nxt = {}, 1, 1
   local nb, na = #b, #a
@@ -157,14 +178,12 @@ function M.data(dict, frames)
   end
   if nseats > 0 then
     out[#out + 1] = ',"seats":['
-    local pub_index = {}
     for k = 1, nseats do
       local parts, prev = {}, {}
       for i, f in ipairs(frames) do
         local s = f.seats and f.seats[k]
         local ids = s and M.tokens(dict, s, "svg") or {}
-        pub_index[i] = pub_index[i] or M.index(public[i])
-        local a = M.ops(public[i], ids, pub_index[i])
+        local a = M.ops(public[i], ids)
         if #a > 4 then
           local b = M.ops(prev, ids)
           if #b < #a then table.insert(b, 1, 1); a = b else table.insert(a, 1, 0) end
