@@ -210,6 +210,24 @@ test("drop-k by hand: A wins all four games, B beats C once and draws once: four
   t.eq({ r.pairs[2].k, r.pairs[2].removed }, { 1, { "4" } }, "without game 4, B has 0.5/4 and C 0.5/2")
 end)
 
+-- a study of hundreds of matches: the greedy bound removed 143 matches and the report listed
+-- every one on a line (the 480-match DECE overview); the text names ten and counts the rest
+test("drop-k in the text: up to ten removed units are named, more are counted; the result keeps them all", function()
+  local function g(id, a, b, w) return { id = id, contrib = { [a] = { w, 1 }, [b] = { 1 - w, 1 } } } end
+  local units = { g("1", "A", "B", 1), g("2", "A", "B", 1), g("3", "A", "B", 1), g("4", "B", "C", 1), g("5", "B", "C", 0.5),
+                  g("6", "A", "C", 1) }
+  local r = R.analyse({ units = units, names = { "A", "B", "C" }, draws = 200 })
+  local md = table.concat(R.markdown(r), "\n")
+  t.contains(md, "first place (A): k = 4 (exact): 1, 2, 3, 5\n", "four removed: all named")
+  local many = {}
+  for i = 1, 25 do many[i] = "m" .. i end
+  r.first.removed, r.first.k = many, 25
+  md = table.concat(R.markdown(r), "\n")
+  t.contains(md, "first place (A): k = 25 (exact): m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, … and 15 more (all in summary.json)\n")
+  t.ok(not md:find("m11", 1, true), "the eleventh is not named")
+  t.eq(#r.first.removed, 25, "the result (summary.json) keeps every removed unit")
+end)
+
 test("rank-confidence sets: max-t from enumerated draws equals a direct computation; by hand, a clear leader and two level participants", function()
   -- draws: the 27 equally likely cluster resamples of three participants' scores
   local clusters = { { a = 0.9, b = 0.4, c = 0.5 }, { a = 0.7, b = 0.6, c = 0.3 }, { a = 0.8, b = 0.5, c = 0.55 } }

@@ -414,6 +414,18 @@ test("runs index: a row per variant of a run, each with its own success rate", f
   t.contains(page, '<td data-v="0.0">0.0%', "the long variant's")
 end)
 
+test("runs index: an arena's row names its leader by rating with the interval, not a success rate", function()
+  local dir = t.tmpdir()
+  fs.mkdir_p(dir .. "/arena")
+  fs.write_atomic(dir .. "/arena/games.jsonl", json.encode({ game_id = "g1", white = "sf", black = "rnd", result = "1-0" }) .. "\n")
+  fs.write_atomic(dir .. "/arena/summary.json", json.encode({ leaderboard = {
+    { id = "sf", r = 1712.4, rd = 80, lo = 1555.6, hi = 1869.2 }, { id = "rnd", r = 1287.6, rd = 80, lo = 1130.8, hi = 1444.4 } } }))
+  local page, runs = require("tabula.view.index").build(dir)
+  t.eq(runs, 1, "one run")
+  t.contains(page, "leader sf: rating 1712 [1556, 1869]")
+  t.ok(not page:find("rnd: rating", 1, true), "only the leader")
+end)
+
 test("verdicts and headlines: ChessArena names winner and loser; usage kept per step is counted", function()
   local V = require "scenarios.chessarena.view"
   local function words(g) return V.trial(g).verdict[1][2] end

@@ -227,7 +227,7 @@ test("wingspan: the longest bird name beside another bird stays on its own card"
 end)
 
 -- 7 Wonders and Wingspan: abbreviations with no legend ("civ · sci · com · mil · won · gld";
--- "R1: … [4/0/0]") are spelled out
+-- "R1: … [4/0/0]"; the goals' ids, "nest_birds:bowl") are spelled out
 test("7wonders, wingspan: the points by kind and the round goals are spelled out, not abbreviated", function()
   local W7 = require "games.7wonders"
   local pics = views(W7, W7.observation(W7.setup(3, 1), 1))
@@ -239,8 +239,14 @@ test("7wonders, wingspan: the points by kind and the round goals are spelled out
   local WS = require "games.wingspan"
   pics = views(WS, WS.observation(WS.setup(3, 1), 1))
   for _, p in ipairs(pics) do
-    t.contains(p.svg, "Round goals (green side; once scored, [the points of seat 1/2/3...]): round 1: ", p.id)
+    t.contains(p.svg, "Round goals (green side; once scored, [the points of seat 1/2/3...]):", p.id)
     t.ok(not p.svg:find(">R1: ", 1, true) and not p.svg:find(" R2: ", 1, true), p.id .. ": no R1, R2")
+    -- each goal in the prompt's words, never its id ("nest_birds:bowl")
+    local o = WS.observation(WS.setup(3, 1), 1)
+    for r, g in ipairs(o.goals) do
+      t.contains(p.svg, "round " .. r .. ": " .. require("games.wingspan.data").goal_words(g.goal), p.id)
+      t.ok(not p.svg:find(g.goal, 1, true), p.id .. ": the goal's id " .. g.goal .. " not shown")
+    end
   end
   clean(check(pics))
 end)
@@ -268,6 +274,56 @@ test("carcassonne: the open positions and the placed tile's square lie inside th
     end
   end
   t.ok(checked > 100, "squares checked: " .. checked)
+end)
+
+
+-- Century: on a trade card with five or six spices received, the card's number (drawn in
+-- the bottom right corner) lay over the last cubes; it is now in the top right corner, the
+-- card's kind at the top left
+test("century: a card's number stays clear of its cubes and its title, on every merchant card of the deck", function()
+  local G = require "games.century"
+  local C = require "games.century.cards"
+  local SP = { "yellow", "red", "green", "brown" }
+  local function spices(a)
+    local s = {}
+    for k, c in ipairs(SP) do s[c] = a and a[k] or 0 end
+    return s
+  end
+  local o = G.observation(G.setup(3, 1), 1)
+  local checked, crowded = 0, 0
+  for id, m in ipairs(C.merchants) do
+    local card = { id = id, kind = m[1], cost = 0, spices_on = spices() }
+    if m[1] == "trade" then card.pays, card.gives = spices(m[2]), spices(m[3])
+    elseif m[1] == "produce" then card.gives = spices(m[2])
+    else card.upgrades = m[2] end
+    local market = { card }
+    for k = 2, #o.market do market[k] = o.market[k] end
+    o.market = market
+    local svg = G.svg(o)
+    local g = svg:match('<g class="card market">(.-)</g>')
+    t.ok(g, "card " .. id .. " drawn in the market")
+    -- the number's box: anchored at its end, 0.6 em a character, from 0.8 em above the baseline
+    local x, y, fs, text = g:match('<text x="([%d.]+)" y="([%d.]+)"[^>]* font%-size="([%d.]+)" text%-anchor="end">(#%d+)</text>')
+    t.ok(x, "card " .. id .. ": its number")
+    x, y, fs = tonumber(x), tonumber(y), tonumber(fs)
+    local x0, x1, y0, y1 = x - 0.6 * fs * #text, x, y - 0.8 * fs, y + 0.2 * fs
+    local function apart(rx, ry, rw, rh) return rx >= x1 or rx + rw <= x0 or ry >= y1 or ry + rh <= y0 end
+    local cubes = 0
+    for rx, ry, rw, rh in g:gmatch('<rect x="([%d.]+)" y="([%d.]+)" width="([%d.]+)" height="([%d.]+)" class="spice') do
+      cubes = cubes + 1
+      t.ok(apart(tonumber(rx), tonumber(ry), tonumber(rw), tonumber(rh)),
+        string.format("card %d: a cube at %s,%s under its number %s (%.0f..%.0f, %.0f..%.0f)", id, rx, ry, text, x0, x1, y0, y1))
+    end
+    -- the title (the card's kind, from its left end) ends before the number begins
+    local tx, tfs, anchor = g:match('<text x="([%d.]+)" y="[%d.]+"[^>]* font%-size="([%d.]+)"([^>]*)>' .. m[1] .. '</text>')
+    t.ok(tx, "card " .. id .. ": its title")
+    t.eq(anchor, "", "card " .. id .. ": the title drawn from its left end")
+    t.ok(tonumber(tx) + 0.6 * tonumber(tfs) * #m[1] <= x0, "card " .. id .. ": the title clear of the number")
+    if cubes >= 5 then crowded = crowded + 1 end
+    checked = checked + 1
+  end
+  t.eq(checked, #C.merchants)
+  t.ok(crowded >= 3, "cards with five or more cubes checked: " .. crowded)
 end)
 
 return T

@@ -39,21 +39,23 @@ local merchant_body = K.memo(function(c, cls)
   local parts = { K.rect(x, y, 84, 70, { fill = "#fbf3e4", stroke = "#8d6e63", rx = 5 }) }
   local tip
   if c.kind == "produce" then
-    parts[#parts + 1] = K.text(x + 42, y + 14, "produce", { text_anchor = "middle", fill = "#555", font_size = 10 })
+    parts[#parts + 1] = K.text(x + 6, y + 14, "produce", { fill = "#555", font_size = 10 })
     cubes(parts, x + 8, y + 24, c.gives, 11, 6)
     tip = "produce"
   elseif c.kind == "upgrade" then
-    parts[#parts + 1] = K.text(x + 42, y + 14, "upgrade", { text_anchor = "middle", fill = "#555", font_size = 10 })
+    parts[#parts + 1] = K.text(x + 6, y + 14, "upgrade", { fill = "#555", font_size = 10 })
     parts[#parts + 1] = K.text(x + 42, y + 48, "↑ " .. tostring(c.upgrades), { text_anchor = "middle", font_weight = "bold", font_size = 20 })
     tip = "upgrade " .. tostring(c.upgrades)
   else
-    parts[#parts + 1] = K.text(x + 42, y + 14, "trade", { text_anchor = "middle", fill = "#555", font_size = 10 })
+    parts[#parts + 1] = K.text(x + 6, y + 14, "trade", { fill = "#555", font_size = 10 })
     cubes(parts, x + 8, y + 22, c.pays, 10, 6)
     parts[#parts + 1] = K.text(x + 42, y + 45, "↓", { text_anchor = "middle", font_size = 12 })
     cubes(parts, x + 8, y + 50, c.gives, 10, 6)
     tip = "trade"
   end
-  parts[#parts + 1] = K.text(x + 80, y + 66, "#" .. tostring(c.id), { text_anchor = "end", fill = "#999", font_size = 9 })
+  -- the kind at the top left, the card's number at the top right: clear of each other and
+  -- of a trade's six output cubes
+  parts[#parts + 1] = K.text(x + 80, y + 12, "#" .. tostring(c.id), { text_anchor = "end", fill = "#999", font_size = 9 })
   return K.group("card " .. cls, parts, tip .. " #" .. tostring(c.id))
 end, function(c, cls)
   return table.concat({ tostring(c.id), cls, tostring(c.kind), tostring(c.upgrades), K.counts(c.gives, SPICES), K.counts(c.pays, SPICES) }, "|")

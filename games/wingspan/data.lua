@@ -104,6 +104,11 @@ D.GOAL_WORDS = {
   birds = "birds in the %s", eggs_hab = "eggs in the %s", nest_birds = "birds with a %s nest and at least 1 egg",
   eggs_nest = "eggs on birds with a %s nest", egg_sets = "sets of eggs (one in each habitat)", total_birds = "birds in play",
 }
+-- D.goal_words(goal) -> a round goal's id ("nest_birds:bowl") in words, for the prompt and the picture
+function D.goal_words(goal)
+  local kind, arg = goal:match("^([%w_]+):?(.*)$")
+  return string.format(D.GOAL_WORDS[kind], arg)
+end
 -- the goal board: green side (places: 1st/2nd/3rd points by round; ties share the sum of the
 -- places they take, rounded down; nothing for 0) and blue side (1 point per item, at most 5)
 D.GOAL_GREEN = { { 4, 1, 0 }, { 5, 2, 1 }, { 6, 3, 2 }, { 7, 4, 3 } }

@@ -1414,8 +1414,7 @@ function G.render(o)
   add("")
   local g = {}
   for r, x in ipairs(o.goals) do
-    local kind, arg = x.goal:match("^([%w_]+):?(.*)$")
-    local w = string.format(D.GOAL_WORDS[kind], arg)
+    local w = D.goal_words(x.goal)
     if x.points then w = w .. " [scored: " .. table.concat(x.points, "/") .. "]" end
     g[r] = "R" .. r .. " " .. w
   end

@@ -3,6 +3,7 @@
 -- five slots with the bird, its eggs, cached food and tucked cards), built from the
 -- observation only (games/svgkit.lua pieces).
 local K = require "games.svgkit"
+local D = require "games.wingspan.data"
 
 local M = {}
 
@@ -38,11 +39,13 @@ function M.draw(o)
   for k, id in ipairs(o.tray) do parts[#parts + 1] = K.place(x0 + 255 + (k - 1) * SLOT_W, y - 8, card(o, id)) end
   y = y + 44
   local g = {}
-  -- the round goals, spelled out (they were "R1: … [4/0/0]" with no legend)
-  for r, goal in ipairs(o.goals) do g[r] = "round " .. r .. ": " .. goal.goal .. (goal.points and (" [" .. table.concat(goal.points, "/") .. "]") or "") end
-  parts[#parts + 1] = K.text(x0, y, "Round goals (" .. o.goal_side .. " side; once scored, [the points of seat 1/2/3...]): " .. g[1] .. "   " .. (g[2] or ""), { font_size = 11 })
-  parts[#parts + 1] = K.text(x0, y + 15, table.concat(g, "   ", 3), { font_size = 11 })
-  y = y + 27
+  -- the round goals in the prompt's words (they were "R1: … [4/0/0]" with no legend, then
+  -- the goals' ids, "nest_birds:bowl"), two a line
+  for r, goal in ipairs(o.goals) do g[r] = "round " .. r .. ": " .. D.goal_words(goal.goal) .. (goal.points and (" [" .. table.concat(goal.points, "/") .. "]") or "") end
+  parts[#parts + 1] = K.text(x0, y, "Round goals (" .. o.goal_side .. " side; once scored, [the points of seat 1/2/3...]):", { font_size = 11 })
+  parts[#parts + 1] = K.text(x0, y + 15, table.concat(g, "     ", 1, math.min(2, #g)), { font_size = 11 })
+  if #g > 2 then parts[#parts + 1] = K.text(x0, y + 30, table.concat(g, "     ", 3), { font_size = 11 }) end
+  y = y + 42
   for i, p in ipairs(o.players) do
     local top = y
     parts[#parts + 1] = K.rect(x0 - 4, top, 80 + 5 * SLOT_W + 8, 3 * SLOT_H + 26, { fill = "none", stroke = K.SEATS[i] or "#333", stroke_width = 2 })

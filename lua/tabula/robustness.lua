@@ -423,12 +423,17 @@ end
 local function f3(x) return x and string.format("%.3f", x) or "-" end
 local function span(lo, hi) return (lo and hi) and string.format("[%.3f, %.3f]", lo, hi) or "-" end
 
+M.NAMED = 10   -- removed units named in the text; more are counted
+
 local function drop_text(f, word)
   if f.k == nil then
     return f.exact and "no admissible removal changes it" or
       string.format("not changed by greedy removal (none of %d or fewer %s changes it)", f.searched, word)
   end
-  local list = #f.removed > 0 and (": " .. table.concat(f.removed, ", ")) or ""
+  -- a large study's greedy bound removes many units: the first ten are named, the rest counted
+  -- (the summary's robustness section keeps them all)
+  local list = #f.removed > 0 and (": " .. table.concat(f.removed, ", ", 1, math.min(#f.removed, M.NAMED))) or ""
+  if #f.removed > M.NAMED then list = list .. string.format(", … and %d more (all in summary.json)", #f.removed - M.NAMED) end
   if f.exact then return string.format("k = %d (exact)%s", f.k, list) end
   if f.k == f.searched + 1 then
     return string.format("k = %d (exact: no %d or fewer %s change it, greedy removal of %d does)%s", f.k, f.searched, word, f.k, list)
