@@ -657,6 +657,55 @@ return S
   t.ok(not fs.read(dir .. "/run2/report.html"):find('<p class="live">', 1, true), "a live page's note in the final page")
 end)
 
+-- a drawing that fails (a bug in a game's picture, met at the end of a paid run) is one line
+-- naming the trial and the place, never a traceback; the run's records, report.md and
+-- summary.json stand, the trace is kept for whoever mends it, and a mended drawing writes the
+-- page and removes the trace
+test("view: a drawing that fails is one line naming the trial and its place; the records and report.md stand; the trace is kept", function()
+  local dir = t.tmpdir()
+  local lines = {}
+  for i = 1, 3 do lines[i] = json.canonical({ text = "Answer: " .. ({ "A", "B", "C" })[i] }) end
+  fs.write_atomic(dir .. "/replay.jsonl", table.concat(lines, "\n") .. "\n")
+  local function scenario(file, extra)
+    fs.write_atomic(dir .. "/" .. file, string.format("local S = dofile(%q)\n%s\nreturn S\n", t.root() .. "/examples/checks_mc.lua", extra))
+  end
+  local BREAK = "local n = 0\nS.view = { trial = function(rec) n = n + 1; if n == 2 then error('the drawing broke') end end }"
+  -- the example's prompts beside the scenarios, as the scenario expects them
+  t.eq(os.execute("ln -s " .. t.quote(t.root() .. "/examples/prompts") .. " " .. t.quote(dir .. "/prompts")), true)
+  scenario("broken.lua", BREAK)
+  scenario("broken_plain.lua", BREAK .. "\nS.report = nil")
+  local function run(file, out)
+    return t.tabula("run", dir .. "/" .. file, "--model", "replay:" .. dir .. "/replay.jsonl", "--limit", "3", "--items",
+      t.root() .. "/games/xiangqi/suite.jsonl", "--out", out, "--quiet")
+  end
+  for _, case in ipairs({ { "broken.lua", dir .. "/run" }, { "broken_plain.lua", dir .. "/plain" } }) do
+    local out = case[2]
+    local rc, text = run(case[1], out)
+    local recs = records.read(out .. "/trials.jsonl")
+    t.eq(#recs, 3, case[1] .. ": every trial recorded")
+    t.eq(rc, 1, case[1] .. ": " .. text)
+    local line = text:match("tabula: report%.html could not be written: [^\n]*")
+    t.ok(line, case[1] .. ": one line: " .. text)
+    -- the place as Lua names a chunk (a long path shortened from the left)
+    t.ok(line:find("drawing " .. recs[2].trial_id .. ": [^:]*" .. case[1]:gsub("%.", "%%.") .. ":3: the drawing broke"), "the trial and the place: " .. line)
+    t.contains(line, out .. "/report.html.trace")
+    t.ok(not text:find("traceback", 1, true) and not text:find("internal error", 1, true), case[1] .. ": no traceback: " .. text)
+    t.contains(fs.read(out .. "/report.html.trace"), "stack traceback", "the trace is kept")
+    t.eq(fs.kind(out .. "/report.html"), nil, "no page")
+  end
+  t.eq(fs.kind(dir .. "/run/report.md"), "file", "report.md is written")
+  t.eq(fs.kind(dir .. "/run/summary.json"), "file", "summary.json is written")
+  local rc, text = t.tabula("report", dir .. "/run")
+  t.eq(rc, 1, text)
+  t.contains(text, "tabula: report.html could not be written: drawing ")
+  -- mended: the page is written and the trace goes
+  scenario("broken.lua", "")
+  rc, text = t.tabula("report", dir .. "/run")
+  t.eq(rc, 0, text)
+  t.eq(fs.kind(dir .. "/run/report.html"), "file")
+  t.eq(fs.kind(dir .. "/run/report.html.trace"), nil, "the old trace removed")
+end)
+
 test("view: tabula report --index DIR lists the runs under DIR with their scenario, model, trials, success and link", function()
   local dir = tmpdir()
   t.run_scenario("examples/checks_mc.lua", { "--model", "engine", "--limit", "2", "--out", dir .. "/a", "--quiet", "--workers", "1" })

@@ -48,7 +48,12 @@ function M.write(dir, s, no_html)
   if no_html then
     return text .. string.format("wrote %s/%s and %s/summary.json\n", dir, md, dir)
   end
-  local _, bytes = require("tabula.view").write(dir, s)
+  local path, bytes = require("tabula.view").try_write(dir, s)
+  if not path then   -- the records and the other two files stand; the page is told in one line
+    io.write(text)
+    error(require("tabula.cli").user_error(string.format("report.html could not be written: %s; %s/%s and %s/summary.json are written, the records untouched (`tabula report %s` writes the page again)",
+      bytes, dir, md, dir, dir), 1), 0)
+  end
   return text .. string.format("wrote %s/%s, %s/summary.json and %s/report.html (%d KB)\n", dir, md, dir, dir,
     (bytes + 1023) // 1024)
 end

@@ -562,9 +562,14 @@ function M.build(dir, S, opts)
     if hook.row then for k, v in pairs(hook.row(rec) or {}) do row[k] = v end end
     row.id = row.id or tostring(i)
     rows[i] = row
-    local tv = hook.trial and hook.trial(rec, M.kit, src) or
-      { messages = { { role = "record", text = json.encode(rec, { pretty = true }) } } }
     local key = rec.trial_id or rec.game_id or rec.match_id      -- a trial, an arena's game, a match
+    local tv
+    if hook.trial then   -- a failure names the trial it was drawing (M.try_write keeps the trace)
+      local okt, got = xpcall(hook.trial, debug.traceback, rec, M.kit, src)
+      if not okt then error(string.format("drawing %s: %s", key or ("record " .. i), tostring(got)), 0) end
+      tv = got
+    end
+    tv = tv or { messages = { { role = "record", text = json.encode(rec, { pretty = true }) } } }
     local tr = key and src.transcripts[key]
     if tr and #(tr.calls or {}) > 0 then
       if not tv.frames or #tv.frames == 0 then tv.frames = M.frames_from_calls(tr) end
@@ -637,6 +642,23 @@ function M.write(dir, S, opts)
   local ok, err = fs.write_atomic(path, text)
   if not ok then require("tabula.cli").fail("%s", err) end
   return path, #text
+end
+
+-- try_write(dir, S [, opts]) -> path, bytes | nil, message: M.write, a failure told in one
+-- line (a full disk; a bug in a drawing, named by its trial and place, its trace kept in
+-- DIR/report.html.trace for whoever mends it). The records are never touched.
+function M.try_write(dir, S, opts)
+  local cli = require "tabula.cli"
+  local trace = dir .. "/report.html.trace"
+  local ok, path, size = xpcall(M.write, function(e)
+    if cli.is_user_error(e) then return e end
+    return debug.traceback(tostring(e), 2)
+  end, dir, S, opts)
+  if ok then os.remove(trace); return path, size end
+  if cli.is_user_error(path) then return nil, path.message end
+  local msg = tostring(path)
+  fs.write_atomic(trace, msg .. "\n")
+  return nil, string.format("%s (a bug; its trace is in %s)", msg:match("^[^\n]*"), trace)
 end
 
 return M

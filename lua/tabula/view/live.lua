@@ -14,23 +14,15 @@ local M = {}
 
 -- write(S, dir) -> true | nil, message: report.html of the run so far, with the note
 function M.write(S, dir, every)
-  local ok, err = pcall(function()
-    local view = require "tabula.view"
-    local _, _ = view.write(dir, S, { live = { at = os.date("!%Y-%m-%d %H:%M:%S UTC"), every = every } })
-  end)
-  if not ok then return nil, tostring(err) end
+  local path, err = require("tabula.view").try_write(dir, S, { live = { at = os.date("!%Y-%m-%d %H:%M:%S UTC"), every = every } })
+  if not path then return nil, err end
   return true
 end
 
 -- interrupted(S, dir): report.html of the trials recorded when the run was
 -- interrupted (Ctrl-C, SIGTERM) -> the path | nil, message
 function M.interrupted(S, dir)
-  local path
-  local ok, err = pcall(function()
-    path = require("tabula.view").write(dir, S, { live = { at = os.date("!%Y-%m-%d %H:%M:%S UTC"), interrupted = true } })
-  end)
-  if not ok then return nil, tostring(err) end
-  return path
+  return require("tabula.view").try_write(dir, S, { live = { at = os.date("!%Y-%m-%d %H:%M:%S UTC"), interrupted = true } })
 end
 
 -- start(S, dir, seconds) -> a handle with :stop(); seconds nil or <= 0: nothing runs
