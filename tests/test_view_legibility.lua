@@ -237,12 +237,12 @@ test("7wonders, wingspan: the points by kind and the round goals are spelled out
   end
   clean(check(pics))
   local WS = require "games.wingspan"
-  pics = views(WS, WS.observation(WS.setup(3, 1), 1))
+  local o = WS.observation(WS.setup(3, 1), 1)
+  pics = views(WS, o)
   for _, p in ipairs(pics) do
     t.contains(p.svg, "Round goals (green side; once scored, [the points of seat 1/2/3...]):", p.id)
     t.ok(not p.svg:find(">R1: ", 1, true) and not p.svg:find(" R2: ", 1, true), p.id .. ": no R1, R2")
     -- each goal in the prompt's words, never its id ("nest_birds:bowl")
-    local o = WS.observation(WS.setup(3, 1), 1)
     for r, g in ipairs(o.goals) do
       t.contains(p.svg, "round " .. r .. ": " .. require("games.wingspan.data").goal_words(g.goal), p.id)
       t.ok(not p.svg:find(g.goal, 1, true), p.id .. ": the goal's id " .. g.goal .. " not shown")
@@ -275,7 +275,6 @@ test("carcassonne: the open positions and the placed tile's square lie inside th
   end
   t.ok(checked > 100, "squares checked: " .. checked)
 end)
-
 
 -- Century: on a trade card with five or six spices received, the card's number (drawn in
 -- the bottom right corner) lay over the last cubes; it is now in the top right corner, the

@@ -48,11 +48,11 @@ function M.write(dir, s, no_html)
   if no_html then
     return text .. string.format("wrote %s/%s and %s/summary.json\n", dir, md, dir)
   end
-  local path, bytes = require("tabula.view").try_write(dir, s)
+  local view = require "tabula.view"
+  local path, bytes = view.try_write(dir, s)
   if not path then   -- the records and the other two files stand; the page is told in one line
     io.write(text)
-    error(require("tabula.cli").user_error(string.format("report.html could not be written: %s; %s/%s and %s/summary.json are written, the records untouched (`tabula report %s` writes the page again)",
-      bytes, dir, md, dir, dir), 1), 0)
+    view.page_failed(dir, bytes, string.format("%s/%s and %s/summary.json are written", dir, md, dir))
   end
   return text .. string.format("wrote %s/%s, %s/summary.json and %s/report.html (%d KB)\n", dir, md, dir, dir,
     (bytes + 1023) // 1024)

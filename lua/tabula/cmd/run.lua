@@ -517,11 +517,9 @@ function M.execute(s, opts, forced)
   end
   if s.report then io.write(require("tabula.cmd.report").lib.write(out, s, opts["no-html"]))   -- report.md, summary.json, report.html
   elseif not opts["no-html"] then   -- the viewer's page of the records (replacing one written at an interrupt)
-    local path, size = require("tabula.view").try_write(out, s)
-    if not path then
-      local cli = require "tabula.cli"
-      error(cli.user_error(string.format("report.html could not be written: %s; the records are untouched (`tabula report %s` writes the page again)", size, out), 1), 0)
-    end
+    local view = require "tabula.view"
+    local path, size = view.try_write(out, s)
+    if not path then view.page_failed(out, size) end
     io.write(string.format("wrote %s (%d KB)\n", path, math.ceil(size / 1024)))
   end
   return errors > 0 and 3 or 0, out

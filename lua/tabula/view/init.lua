@@ -661,4 +661,11 @@ function M.try_write(dir, S, opts)
   return nil, string.format("%s (a bug; its trace is in %s)", msg:match("^[^\n]*"), trace)
 end
 
+-- page_failed(dir, message [, stands]): a page try_write could not write, raised as the
+-- one line tabula prints (exit status 1), saying what stands beside the records
+function M.page_failed(dir, message, stands)
+  error(require("tabula.cli").user_error(string.format("report.html could not be written: %s; %sthe records untouched (`tabula report %s` writes the page again)",
+    message, stands and (stands .. ", ") or "", dir), 1), 0)
+end
+
 return M
